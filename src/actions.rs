@@ -1,0 +1,46 @@
+//! Actions on the learner's checkout that the CLI and the TUI share.
+
+use std::path::Path;
+
+use crate::check::CheckReport;
+use crate::content::{Course, Exercise};
+use crate::progress::Progress;
+
+/// Copies the shipped stub files of `exercise` over the learner's files.
+///
+/// Errors: a file cannot be read or written (its path is in the message).
+pub fn reset_files(course: &Course, exercise: &Exercise) -> Result<(), String> {
+    for file in &exercise.files {
+        let from = exercise.stub_dir(&course.root).join(file);
+        let to = exercise.dir(&course.root).join(file);
+        std::fs::copy(&from, &to).map_err(|e| format!("cannot restore {} from {}: {e}", to.display(), from.display()))?;
+    }
+    Ok(())
+}
+
+/// Whether the learner's files still equal the shipped stub.
+pub fn is_pristine(course: &Course, exercise: &Exercise) -> bool {
+    exercise.files.iter().all(|file| {
+        let read = |dir: &Path| std::fs::read(dir.join(file)).ok();
+        let stub = read(&exercise.stub_dir(&course.root));
+        stub.is_some() && stub == read(&exercise.dir(&course.root))
+    })
+}
+
+/// Records the outcome of a check of the learner's crate: the case count,
+/// and `done` once every case passed. An exercise stays done after a later
+/// failing check: progress is what the learner achieved.
+pub fn record_check(progress: &mut Progress, report: &CheckReport) {
+    let entry = progress.exercise_mut(&report.exercise);
+    entry.last_check = Some((report.passed_cases(), report.cases.len()));
+    if report.passed {
+        entry.done = true;
+    }
+}
+
+/// Reveals the next hint, if any is left; returns how many are shown now.
+pub fn reveal_hint(progress: &mut Progress, exercise: &Exercise) -> usize {
+    let entry = progress.exercise_mut(&exercise.id);
+    entry.hints_shown = (entry.hints_shown + 1).min(exercise.hints.len());
+    entry.hints_shown
+}

@@ -1,0 +1,1 @@
+//! The workbook's state and its pure `update`.

@@ -1,0 +1,201 @@
+//! The check engine, shared by the CLI and the TUI: build a learner's crate,
+//! run each case of its exercise's checker against the binary, and report.
+//!
+//! A failing check is an outcome ([`CheckReport`] with `passed == false`),
+//! never an error: compile errors, panics, hangs and junk on stdout all end
+//! as failed cases with plain reasons.
+
+pub mod build;
+pub mod checkers;
+pub mod diff;
+pub mod report;
+pub mod session;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub use report::{BuildReport, CaseReport, CheckReport, Direction, EntryKind, Status, TranscriptEntry};
+
+use crate::content::{Course, Exercise};
+use build::Target;
+use checkers::Failure;
+use session::{Session, Stop};
+
+/// Which crate to check against an exercise's checker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The learner's crate, `exercises/<id>`.
+    Exercise,
+    /// The reference crate, `solutions/<id>`.
+    Solution,
+    /// Any crate directory (with its own lockfile); records no progress.
+    Path(PathBuf),
+}
+
+impl Source {
+    fn name(&self) -> &'static str {
+        match self {
+            Source::Exercise => "exercise",
+            Source::Solution => "solution",
+            Source::Path(_) => "path",
+        }
+    }
+}
+
+/// How to run a check.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Keep the compiler's ANSI colours in the build output (for the TUI).
+    pub color: bool,
+    /// Set to true to stop the check early (the TUI's cancel key).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Progress of a running check, for front ends that show it live.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The build finished (successfully or not).
+    Built(BuildReport),
+    /// A case is about to run.
+    CaseStarted(usize),
+    /// A case finished.
+    CaseFinished(usize, CaseReport),
+}
+
+/// The shared cargo target dir: `$CARGO_TARGET_DIR`, or `<root>/target`.
+pub fn target_dir(root: &Path) -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root.join(dir),
+        _ => root.join("target"),
+    }
+}
+
+/// Checks `source` against `exercise`'s checker, calling `on_event` as it
+/// goes. Never fails; see [`CheckReport::error`] for checks that could not
+/// be carried out.
+pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Options, on_event: &mut dyn FnMut(Event)) -> CheckReport {
+    let started = Instant::now();
+    let (crate_dir, target) = match source {
+        Source::Exercise => (exercise.dir(&course.root), Target::Package(exercise.package())),
+        Source::Solution => (exercise.solution_dir(&course.root), Target::Package(exercise.solution_package())),
+        Source::Path(dir) => (dir.clone(), Target::Dir(dir.clone())),
+    };
+    let checker = checkers::find(&exercise.checker);
+    let mut report = CheckReport {
+        format_version: report::REPORT_FORMAT_VERSION,
+        exercise: exercise.id.clone(),
+        source: source.name().to_string(),
+        crate_dir: crate_dir.strip_prefix(&course.root).unwrap_or(&crate_dir).display().to_string(),
+        passed: false,
+        build: BuildReport::default(),
+        cases: Vec::new(),
+        duration_ms: 0,
+        error: None,
+    };
+    let Some(checker) = checker else {
+        report.error = Some(format!("exercise {} names an unknown checker `{}`", exercise.id, exercise.checker));
+        return report;
+    };
+    let built = build::build(&course.root, &target, &target_dir(&course.root), options.color, options.cancel.as_ref());
+    report.build = BuildReport { ok: built.ok, output: built.output.clone(), duration_ms: built.duration.as_millis() as u64 };
+    report.error = built.error.clone();
+    on_event(Event::Built(report.build.clone()));
+
+    let mut skip: Option<String> = match (&built.error, built.ok) {
+        (Some(e), _) => Some(format!("not run: {e}")),
+        (None, false) => Some("not run: the build failed; fix the compiler errors first".into()),
+        _ => None,
+    };
+    for (index, case) in checker.cases.iter().enumerate() {
+        if options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            skip = Some("not run: the check was cancelled".into());
+        }
+        let case_report = match (&skip, &built.executable) {
+            (None, Some(exe)) => {
+                on_event(Event::CaseStarted(index));
+                let r = run_case(case, exe, exercise, options);
+                if r.reason.as_deref().is_some_and(|reason| reason.starts_with("no answer within")) {
+                    skip = Some("not run: an earlier case hung; fix that one first".into());
+                }
+                r
+            }
+            (reason, _) => CaseReport::not_run(case.name, case.about, reason.as_deref().unwrap_or("not run")),
+        };
+        on_event(Event::CaseFinished(index, case_report.clone()));
+        report.cases.push(case_report);
+    }
+    report.passed = report.error.is_none() && built.ok && report.cases.iter().all(|c| c.status == Status::Passed);
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    report
+}
+
+fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> CaseReport {
+    let started = Instant::now();
+    let (result, finished) = match Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()) {
+        Ok(mut session) => {
+            let result = (case.run)(&mut session);
+            (result, session.finish())
+        }
+        Err(stop) => (Err(Failure::from(stop)), session::Finished::default()),
+    };
+    let mut report = CaseReport {
+        name: case.name.to_string(),
+        about: case.about.to_string(),
+        status: Status::Passed,
+        reason: None,
+        expected: None,
+        actual: None,
+        differences: Vec::new(),
+        transcript: finished.transcript,
+        stderr: finished.stderr,
+        stderr_dropped: finished.stderr_dropped,
+        duration_ms: started.elapsed().as_millis() as u64,
+    };
+    if let Err(failure) = result {
+        let mut reason = failure.reason;
+        if let Some(Stop::Exited(_)) = failure.stop
+            && let Some(panic) = panic_line(&report.stderr)
+        {
+            reason = format!("the program panicked at {panic}");
+        }
+        if failure.stop == Some(Stop::Cancelled) {
+            report.status = Status::NotRun;
+        } else {
+            report.status = Status::Failed;
+        }
+        if let (Some(e), Some(a)) = (&failure.expected, &failure.actual) {
+            report.differences = diff::diff(e, a);
+        }
+        report.reason = Some(reason);
+        report.expected = failure.expected;
+        report.actual = failure.actual;
+    }
+    report
+}
+
+/// `src/lib.rs:12:5: not yet implemented` from a Rust panic message on
+/// stderr (`thread 'main' panicked at src/lib.rs:12:5:\nnot yet implemented`).
+fn panic_line(stderr: &str) -> Option<String> {
+    let mut lines = stderr.lines();
+    while let Some(line) = lines.next() {
+        if let Some(at) = line.split(" panicked at ").nth(1) {
+            let message = lines.next().unwrap_or("").trim();
+            return Some(format!("{} {message}", at.trim()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_panic_location_and_message() {
+        let stderr = "starting\nthread 'main' panicked at src/lib.rs:12:5:\nnot yet implemented\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(panic_line(stderr).as_deref(), Some("src/lib.rs:12:5: not yet implemented"));
+        assert_eq!(panic_line("all fine\n"), None);
+    }
+}

@@ -1,0 +1,154 @@
+//! Building a learner's crate with cargo, in the workspace's shared target
+//! dir, and finding the binary it produced.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use process_wrap::std::{CommandWrap, ProcessGroup};
+use serde_json::Value;
+
+/// Which crate to build.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A workspace member, by package name, built from the course root.
+    Package(String),
+    /// Any crate directory (its own lockfile), built into `target_dir`.
+    Dir(PathBuf),
+}
+
+/// The outcome of a build.
+#[derive(Debug, Clone, Default)]
+pub struct Built {
+    /// Whether cargo succeeded and a binary was found.
+    pub ok: bool,
+    /// Compiler messages for the crate, then cargo's own errors.
+    pub output: String,
+    /// The binary, when one was built.
+    pub executable: Option<PathBuf>,
+    /// Wall time.
+    pub duration: Duration,
+    /// Set when cargo itself could not run (missing, cancelled).
+    pub error: Option<String>,
+}
+
+/// Runs `cargo build` for `target` from `root`, with compiler messages in
+/// colour when `color` is set. `target_dir` is the shared target dir.
+///
+/// Never fails: a failed build is a [`Built`] with `ok == false`; a cargo
+/// that cannot be started sets `error`.
+pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cancel: Option<&Arc<AtomicBool>>) -> Built {
+    let started = Instant::now();
+    let format = if color { "--message-format=json-diagnostic-rendered-ansi" } else { "--message-format=json" };
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = CommandWrap::with_new(&cargo, |c| {
+        c.current_dir(root).arg("build").arg("--quiet").arg(format);
+        match target {
+            Target::Package(p) => {
+                c.arg("-p").arg(p);
+            }
+            Target::Dir(dir) => {
+                c.arg("--manifest-path").arg(dir.join("Cargo.toml"));
+            }
+        }
+        c.env("CARGO_TARGET_DIR", target_dir);
+        c.env("CARGO_TERM_COLOR", if color { "always" } else { "never" });
+        c.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    });
+    command.wrap(ProcessGroup::leader());
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            let error = if e.kind() == std::io::ErrorKind::NotFound {
+                "cargo was not found: install Rust from https://rustup.rs and open a new terminal".to_string()
+            } else {
+                format!("cannot run cargo: {e}")
+            };
+            return Built { error: Some(error.clone()), output: error, duration: started.elapsed(), ..Built::default() };
+        }
+    };
+    let stdout = child.stdout().take().map(|s| thread::spawn(move || read_all(s)));
+    let stderr = child.stderr().take().map(|s| thread::spawn(move || read_all(s)));
+    let status = loop {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            let _ = child.start_kill();
+            let _ = child.wait();
+            return Built { error: Some("cancelled".into()), duration: started.elapsed(), ..Built::default() };
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => thread::sleep(Duration::from_millis(5)),
+            Err(_) => break None,
+        }
+    };
+    let stdout = stdout.and_then(|h| h.join().ok()).unwrap_or_default();
+    let stderr = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
+    let (mut output, executable) = parse_messages(&stdout);
+    let cargo_errors = stderr.trim();
+    if !cargo_errors.is_empty() {
+        if !output.is_empty() && !output.ends_with('\n') {
+            output.push('\n');
+        }
+        output.push_str(cargo_errors);
+        output.push('\n');
+    }
+    let ok = status.is_some_and(|s| s.success()) && executable.is_some();
+    Built { ok, output, executable, duration: started.elapsed(), error: None }
+}
+
+fn read_all(mut r: impl Read) -> String {
+    let mut bytes = Vec::new();
+    let _ = r.read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Pulls the rendered compiler messages and the binary's path out of
+/// cargo's JSON message stream (one JSON object per line).
+fn parse_messages(stdout: &str) -> (String, Option<PathBuf>) {
+    let mut output = String::new();
+    let mut executable = None;
+    for line in stdout.lines() {
+        let Ok(msg) = serde_json::from_str::<Value>(line) else { continue };
+        match msg.get("reason").and_then(Value::as_str) {
+            Some("compiler-message") => {
+                if let Some(rendered) = msg.pointer("/message/rendered").and_then(Value::as_str) {
+                    output.push_str(rendered);
+                }
+            }
+            Some("compiler-artifact") => {
+                let is_bin = msg
+                    .pointer("/target/kind")
+                    .and_then(Value::as_array)
+                    .is_some_and(|kinds| kinds.iter().any(|k| k == "bin"));
+                if is_bin && let Some(exe) = msg.get("executable").and_then(Value::as_str) {
+                    executable = Some(PathBuf::from(exe));
+                }
+            }
+            _ => {}
+        }
+    }
+    (output, executable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_binary_and_the_rendered_messages() {
+        let stream = [
+            r#"{"reason":"compiler-message","message":{"rendered":"warning: unused variable: `x`\n"}}"#,
+            r#"{"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":null}"#,
+            r#"{"reason":"compiler-artifact","target":{"kind":["bin"]},"executable":"/t/debug/ex"}"#,
+            r#"{"reason":"build-finished","success":true}"#,
+        ]
+        .join("\n");
+        let (output, exe) = parse_messages(&stream);
+        assert_eq!(output, "warning: unused variable: `x`\n");
+        assert_eq!(exe, Some(PathBuf::from("/t/debug/ex")));
+    }
+}

@@ -1,0 +1,164 @@
+//! The checkers: for each exercise, a list of named cases. A case talks to a
+//! fresh run of the learner's program through a [`Session`] and either
+//! passes or returns a [`Failure`] whose reason tells the learner what to
+//! change.
+//!
+//! Library-style exercises ship a small harness (`src/main.rs`) that exposes
+//! the learner's functions over stdio. Lines to and from the harness that are
+//! not MCP frames are JSON objects with a `"harness"` member: a command
+//! (`{"harness":"encode_request",…}`) or a reported value
+//! (`{"harness":"classified",…}`). A panic inside a learner's function comes
+//! back as `{"harness":"panic","function":…,"message":…,"location":…}`.
+
+mod encode_frames;
+mod id_router;
+
+use serde_json::Value;
+
+use super::diff::diff;
+use super::session::{Received, Session, Stop};
+
+/// Why a case failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// One line a learner can act on.
+    pub reason: String,
+    /// What a correct program produces, when that is a value.
+    pub expected: Option<Value>,
+    /// What this program produced.
+    pub actual: Option<Value>,
+    /// Set when the conversation itself broke (timeout, exit, junk).
+    pub stop: Option<Stop>,
+}
+
+impl Failure {
+    /// A failure with a reason only.
+    pub fn new(reason: impl Into<String>) -> Failure {
+        Failure { reason: reason.into(), expected: None, actual: None, stop: None }
+    }
+
+    /// A failure showing expected against actual.
+    pub fn mismatch(reason: impl Into<String>, expected: Value, actual: Value) -> Failure {
+        Failure { reason: reason.into(), expected: Some(expected), actual: Some(actual), stop: None }
+    }
+}
+
+impl From<Stop> for Failure {
+    fn from(stop: Stop) -> Failure {
+        Failure { reason: stop.reason(), expected: None, actual: None, stop: Some(stop) }
+    }
+}
+
+/// A case's result.
+pub type CaseResult = Result<(), Failure>;
+
+/// One named case of a checker.
+pub struct Case {
+    /// Short name shown in the case list.
+    pub name: &'static str,
+    /// What the case proves, in one sentence.
+    pub about: &'static str,
+    /// Command-line arguments for the learner's program.
+    pub args: &'static [&'static str],
+    /// The conversation.
+    pub run: fn(&mut Session) -> CaseResult,
+}
+
+/// A checker: a name (used in `exercises.toml`) and its cases in order.
+pub struct Checker {
+    /// The name content refers to.
+    pub name: &'static str,
+    /// The cases, run in order.
+    pub cases: &'static [Case],
+}
+
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER];
+
+/// The checker called `name`.
+pub fn find(name: &str) -> Option<&'static Checker> {
+    CHECKERS.iter().copied().find(|c| c.name == name)
+}
+
+/// Every checker's name.
+pub fn names() -> Vec<&'static str> {
+    CHECKERS.iter().map(|c| c.name).collect()
+}
+
+/// Sends a harness command and returns the harness's reply line, turning a
+/// reported panic into a failure that names the learner's function.
+pub(crate) fn ask(s: &mut Session, command: Value) -> Result<Received, Failure> {
+    s.send_json(&command)?;
+    reply(s)
+}
+
+/// Reads the next line and turns a reported panic into a failure.
+pub(crate) fn reply(s: &mut Session) -> Result<Received, Failure> {
+    let got = s.recv()?;
+    if got.value.get("harness").and_then(Value::as_str) == Some("panic") {
+        return Err(panic_failure(&got.value));
+    }
+    Ok(got)
+}
+
+fn panic_failure(v: &Value) -> Failure {
+    let function = v.get("function").and_then(Value::as_str).unwrap_or("your code");
+    let message = v.get("message").and_then(Value::as_str).unwrap_or("");
+    let location = v.get("location").and_then(Value::as_str).unwrap_or("");
+    let todo = if message.starts_with("not yet implemented") { " (a TODO still to write)" } else { "" };
+    Failure::new(format!("`{function}` panicked at {location}: {message}{todo}"))
+}
+
+/// Passes when `actual` equals `expected` structurally; otherwise fails with
+/// `reason` and the differences.
+pub(crate) fn same(expected: Value, actual: &Value, reason: &str) -> CaseResult {
+    if diff(&expected, actual).is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::mismatch(reason, expected, actual.clone()))
+    }
+}
+
+/// The `"harness"` member of a reported value, e.g. `"classified"`.
+pub(crate) fn harness_kind(v: &Value) -> Option<&str> {
+    v.get("harness").and_then(Value::as_str)
+}
+
+/// Turns a stop on a line that was meant to be one encoded frame into a
+/// specific reason: pretty-printing and trailing newlines show up as lines
+/// that are not JSON on their own.
+pub(crate) fn framing_failure(f: Failure) -> Failure {
+    match &f.stop {
+        Some(Stop::NotJson { line, .. }) if line.trim().is_empty() => Failure {
+            reason: "an empty line on stdout: the frame you returned ends with its own newline. Return the frame without a line ending; the transport adds exactly one".into(),
+            ..f
+        },
+        Some(Stop::NotJson { line, .. }) if line.trim_start().starts_with(['{', '[', '"', '}']) || line.starts_with(' ') => Failure {
+            reason: format!(
+                "the frame spans several lines (this line alone is `{line}`): encode it compactly with serde_json::to_string, not to_string_pretty. On stdio every frame is exactly one line (2025-11-25 basic/transports › stdio)"
+            ),
+            ..f
+        },
+        _ => f,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_checker_has_distinct_case_names() {
+        for checker in CHECKERS {
+            let mut names: Vec<_> = checker.cases.iter().map(|c| c.name).collect();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), checker.cases.len(), "{}", checker.name);
+        }
+    }
+
+    #[test]
+    fn a_todo_panic_names_the_function_and_place() {
+        let f = panic_failure(&serde_json::json!({"harness":"panic","function":"classify","message":"not yet implemented: classify a line","location":"src/lib.rs:80:5"}));
+        assert_eq!(f.reason, "`classify` panicked at src/lib.rs:80:5: not yet implemented: classify a line (a TODO still to write)");
+    }
+}

@@ -1,0 +1,251 @@
+//! Checker for exercise 01-encode-frames: the four frames, classification,
+//! and orphan responses.
+//!
+//! Expected frames are the four frames of Part 1 (2025-11-25), written out
+//! by hand here from the JSON-RPC 2.0 spec §4–§5 and MCP 2025-11-25
+//! basic/index, not produced by the reference solution. Mistakes it
+//! catches, from our implementer-mistakes log: C02 (null id taken for a
+//! notification), C06 (notification sent with an id), C18 (frames over
+//! several lines), C21 (batches), C24 (late responses after a cancel).
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, ask, framing_failure, harness_kind, same};
+use crate::check::session::Session;
+
+/// The checker named `encode-frames`.
+pub static CHECKER: Checker = Checker {
+    name: "encode-frames",
+    cases: &[
+        Case { name: "request frame", about: "encode_request writes a tools/call request with its id, method and params, and leaves params out when there are none", args: &["encode"], run: request_frame },
+        Case { name: "ids echoed exactly", about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer", args: &["encode"], run: ids_exact },
+        Case { name: "success response", about: "encode_result writes the id and the result, and no error member", args: &["encode"], run: success_response },
+        Case { name: "error response", about: "encode_error writes code and message inside an error object, data only when given, and no result member", args: &["encode"], run: error_response },
+        Case { name: "notification has no id", about: "encode_notification writes no id member at all, not even null (mistake C06)", args: &["encode"], run: notification_no_id },
+        Case { name: "one frame, one line", about: "a result whose text holds newlines is still one line of JSON (mistake C18)", args: &["encode"], run: one_line },
+        Case { name: "classify the four frames", about: "classify tells requests, notifications, success and error responses apart, with their ids", args: &["classify"], run: classify_four },
+        Case { name: "null id is not a notification", about: "a request with \"id\": null is invalid; an error response with a null id answers no request (mistake C02)", args: &["classify"], run: classify_null_id },
+        Case { name: "invalid lines are named", about: "junk, batches, wrong versions and impossible shapes are classified invalid, with a reason", args: &["classify"], run: classify_invalid },
+        Case { name: "orphan logged and dropped", about: "a response whose id matches no call in flight is dropped without a crash, and later responses still match (mistake C24)", args: &["accept"], run: orphan_dropped },
+        Case { name: "ids match exactly", about: "the string id \"1\" does not answer the call with integer id 1; error responses complete calls too", args: &["accept"], run: ids_match_exactly },
+    ],
+};
+
+fn request_frame(s: &mut Session) -> CaseResult {
+    let params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
+    let got = encoded(s, json!({"harness": "encode_request", "id": 11, "method": "tools/call", "params": params}))?;
+    let expected = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": params});
+    same(expected, &got, "encode_request(11, \"tools/call\", params) should give the seed's request frame")?;
+    let got = encoded(s, json!({"harness": "encode_request", "id": 2, "method": "tools/list"}))?;
+    same(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        &got,
+        "encode_request with params None should leave the params member out",
+    )
+}
+
+fn ids_exact(s: &mut Session) -> CaseResult {
+    let got = encoded(s, json!({"harness": "encode_request", "id": "11", "method": "ping"}))?;
+    if got.get("id") != Some(&json!("11")) {
+        return Err(Failure::mismatch(
+            "the string id \"11\" must stay the string \"11\": a peer matches ids exactly, type included (2025-11-25 basic/index › Responses)",
+            json!({"jsonrpc": "2.0", "id": "11", "method": "ping"}),
+            got,
+        ));
+    }
+    let got = encoded(s, json!({"harness": "encode_result", "id": 0, "result": {}}))?;
+    same(json!({"jsonrpc": "2.0", "id": 0, "result": {}}), &got, "the integer id 0 is a valid id and must be echoed as 0")?;
+    let got = encoded(s, json!({"harness": "encode_error", "id": "req-7", "code": -32603, "message": "Internal error"}))?;
+    same(
+        json!({"jsonrpc": "2.0", "id": "req-7", "error": {"code": -32603, "message": "Internal error"}}),
+        &got,
+        "an error response echoes the request's string id exactly",
+    )
+}
+
+fn success_response(s: &mut Session) -> CaseResult {
+    let result = json!({"content": [{"type": "text", "text": "5"}]});
+    let got = encoded(s, json!({"harness": "encode_result", "id": 11, "result": result}))?;
+    same(
+        json!({"jsonrpc": "2.0", "id": 11, "result": result}),
+        &got,
+        "encode_result(11, result) should give the seed's success response: a response has exactly one of result and error",
+    )
+}
+
+fn error_response(s: &mut Session) -> CaseResult {
+    let got = encoded(s, json!({"harness": "encode_error", "id": 12, "code": -32601, "message": "Method not found"}))?;
+    same(
+        json!({"jsonrpc": "2.0", "id": 12, "error": {"code": -32601, "message": "Method not found"}}),
+        &got,
+        "encode_error(12, -32601, \"Method not found\", None) should give the seed's error response, with no data member",
+    )?;
+    let data = json!({"tool": "nope"});
+    let got = encoded(s, json!({"harness": "encode_error", "id": "c7", "code": -32602, "message": "Unknown tool: nope", "data": data}))?;
+    same(
+        json!({"jsonrpc": "2.0", "id": "c7", "error": {"code": -32602, "message": "Unknown tool: nope", "data": data}}),
+        &got,
+        "data goes inside the error object, next to code and message (JSON-RPC 2.0 §5.1)",
+    )
+}
+
+fn notification_no_id(s: &mut Session) -> CaseResult {
+    let params = json!({"progressToken": "p1", "progress": 1, "total": 3});
+    let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/progress", "params": params}))?;
+    let expected = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
+    if got.get("id").is_some() {
+        return Err(Failure::mismatch(
+            "a notification has no id member at all, not even null. With an id it is a request: a compliant peer answers or rejects it instead of taking the notification (2025-11-25 basic/index › Notifications)",
+            expected,
+            got,
+        ));
+    }
+    same(expected, &got, "encode_notification(\"notifications/progress\", params) should give the seed's notification")?;
+    let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/initialized"}))?;
+    same(
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        &got,
+        "notifications/initialized without params is exactly {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}: no id, no params",
+    )
+}
+
+fn one_line(s: &mut Session) -> CaseResult {
+    let text = "SELECT a\nFROM t\r\n-- \"quoted\" \u{2028}end";
+    let result = json!({"content": [{"type": "text", "text": text}]});
+    let got = encoded(s, json!({"harness": "encode_result", "id": 7, "result": result}))?;
+    same(
+        json!({"jsonrpc": "2.0", "id": 7, "result": result}),
+        &got,
+        "the text must survive the round trip: newlines inside strings are escaped as \\n, never written raw",
+    )
+}
+
+/// Sends an encode command and reads back the one line the encoder made.
+fn encoded(s: &mut Session, command: Value) -> Result<Value, Failure> {
+    let got = ask(s, command).map_err(framing_failure)?;
+    if harness_kind(&got.value).is_some() {
+        return Err(Failure::new(format!("unexpected harness reply: {}", got.line)));
+    }
+    Ok(got.value)
+}
+
+/// Sends a raw line in classify mode and checks the reported kind. For
+/// `invalid`, any non-empty reason is accepted.
+fn classified_as(s: &mut Session, line: &str, expected: Value, why: &str) -> CaseResult {
+    s.send(line)?;
+    let got = super::reply(s)?.value;
+    let kind = got.get("kind").and_then(Value::as_str).unwrap_or("?");
+    let wanted = expected["kind"].as_str().unwrap_or("?");
+    let mut full = json!({"harness": "classified"});
+    if let (Some(f), Some(e)) = (full.as_object_mut(), expected.as_object()) {
+        f.extend(e.clone());
+    }
+    if wanted == "invalid" {
+        let reason = got.get("reason").and_then(Value::as_str).unwrap_or("");
+        if kind != "invalid" {
+            full["reason"] = json!("(any reason)");
+            return Err(Failure::mismatch(format!("classify said `{kind}` for {line} but it is invalid: {why}"), full, got));
+        }
+        if reason.trim().is_empty() {
+            return Err(Failure::new(format!("classify said invalid for {line} but gave no reason: say which rule it breaks")));
+        }
+        return Ok(());
+    }
+    same(full, &got, &format!("classify({line}) should say `{wanted}`: {why}"))
+        .map_err(|f| if kind == wanted { Failure { reason: format!("classify got the kind right for {line} but not its details: {why}"), ..f } } else { f })
+}
+
+fn classify_four(s: &mut Session) -> CaseResult {
+    let cases = [
+        (r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#, json!({"kind":"request","id":11,"method":"tools/call"}), "method plus an id makes a request"),
+        (r#"{"jsonrpc":"2.0","id":"11","method":"tools/list"}"#, json!({"kind":"request","id":"11","method":"tools/list"}), "the id \"11\" is a string, and stays one"),
+        (r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1,"total":3}}"#, json!({"kind":"notification","method":"notifications/progress"}), "method and no id member makes a notification"),
+        (r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, json!({"kind":"notification","method":"notifications/initialized"}), "params are optional"),
+        (r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#, json!({"kind":"success","id":11}), "result plus an id makes a success response"),
+        (r#"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found"}}"#, json!({"kind":"error","id":12,"code":-32601}), "error plus an id makes an error response"),
+        (r#"{"jsonrpc":"2.0","id":3,"result":{}}"#, json!({"kind":"success","id":3}), "an empty result (a ping's answer) is still a success"),
+    ];
+    for (line, expected, why) in cases {
+        classified_as(s, line, expected, why)?;
+    }
+    Ok(())
+}
+
+fn classify_null_id(s: &mut Session) -> CaseResult {
+    classified_as(
+        s,
+        r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#,
+        json!({"kind":"invalid"}),
+        "MCP forbids null ids (2025-11-25 basic/index › Requests), and a notification has no id member at all; the right answer is Invalid Request (-32600)",
+    )?;
+    classified_as(
+        s,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+        json!({"kind":"error","id":null,"code":-32700}),
+        "JSON-RPC 2.0 §5 sends a parse error with \"id\": null when the id could not be read: an error response that answers no request",
+    )
+}
+
+fn classify_invalid(s: &mut Session) -> CaseResult {
+    let cases = [
+        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#, "it is not JSON (cut off)"),
+        (r#"hello from my server"#, "it is not JSON: debug output belongs on stderr"),
+        (r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#, "an array is a JSON-RPC batch, and batches were removed in 2025-06-18 (mistake C21)"),
+        (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, "\"jsonrpc\" must be exactly \"2.0\""),
+        (r#"{"id":1,"method":"ping"}"#, "\"jsonrpc\": \"2.0\" is required"),
+        (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32603,"message":"x"}}"#, "a response carries exactly one of result and error"),
+        (r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, "an id is a string or an integer, not 1.5"),
+        (r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#, "an id is a string or an integer, not an object"),
+        (r#"{"jsonrpc":"2.0","result":{}}"#, "a success response must carry the id it answers"),
+        (r#"{"jsonrpc":"2.0","id":4}"#, "no method, result or error: it fits no shape"),
+    ];
+    for (line, why) in cases {
+        classified_as(s, line, json!({"kind":"invalid"}), why)?;
+    }
+    Ok(())
+}
+
+/// Sends a response line in accept mode; returns what accept_response said.
+fn accepted(s: &mut Session, line: &str) -> Result<Value, Failure> {
+    s.send(line)?;
+    Ok(super::reply(s)?.value)
+}
+
+fn set_in_flight(s: &mut Session, calls: Value) -> CaseResult {
+    ask(s, json!({"harness": "in_flight", "calls": calls}))?;
+    Ok(())
+}
+
+fn orphan_dropped(s: &mut Session) -> CaseResult {
+    set_in_flight(s, json!([[11, "tools/call"]]))?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"late"}]}}"#)?;
+    same(
+        json!({"harness": "orphan", "id": 42, "in_flight": [11]}),
+        &got,
+        "no call with id 42 is in flight: log the response and drop it. Guessing a call corrupts correlation, a retry repeats work, and a crash loses every call in flight",
+    )?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#)?;
+    same(json!({"harness": "matched", "id": 11, "method": "tools/call", "in_flight": []}), &got, "after an orphan, the response to call 11 must still match it and take it out of flight")?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#)?;
+    same(
+        json!({"harness": "orphan", "id": 11, "in_flight": []}),
+        &got,
+        "a second response for 11 arrives after the call was answered (as a late answer does after a cancellation): it is an orphan now (mistake C24)",
+    )?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)?;
+    same(json!({"harness": "orphan", "id": null, "in_flight": []}), &got, "an error response with a null id answers no request: log it and drop it, don't crash")
+}
+
+fn ids_match_exactly(s: &mut Session) -> CaseResult {
+    set_in_flight(s, json!([[1, "tools/list"], ["c2", "tools/call"]]))?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","id":"1","result":{"tools":[]}}"#)?;
+    same(
+        json!({"harness": "orphan", "id": "1", "in_flight": [1, "c2"]}),
+        &got,
+        "the string id \"1\" is not the integer id 1: ids match exactly, type included",
+    )?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","id":"c2","error":{"code":-32602,"message":"Unknown tool: nope"}}"#)?;
+    same(json!({"harness": "matched", "id": "c2", "method": "tools/call", "in_flight": [1]}), &got, "an error response answers its call just as a result does")?;
+    let got = accepted(s, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#)?;
+    same(json!({"harness": "not_a_response", "in_flight": [1]}), &got, "a notification is not a response and completes no call")
+}

@@ -1,0 +1,114 @@
+//! Structural JSON differences, named by JSON pointer (RFC 6901), e.g.
+//! `/result/content/0/type`. Object member order never matters; array
+//! order does.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One place where two JSON values differ.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Difference {
+    /// JSON pointer to the place, `""` for the whole value.
+    pub pointer: String,
+    /// The expected value there; absent when the program added a member.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Value>,
+    /// The actual value there; absent when the program left a member out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Value>,
+}
+
+impl Difference {
+    /// One line for a learner: "/id: expected 11, got \"11\"".
+    pub fn describe(&self) -> String {
+        let at = if self.pointer.is_empty() { "the whole value" } else { &self.pointer };
+        match (&self.expected, &self.actual) {
+            (Some(e), Some(a)) => format!("{at}: expected {}, got {}", short(e), short(a)),
+            (Some(e), None) => format!("{at}: missing (expected {})", short(e)),
+            (None, Some(a)) => format!("{at}: unexpected member (got {})", short(a)),
+            (None, None) => at.to_string(),
+        }
+    }
+}
+
+fn short(v: &Value) -> String {
+    crate::check::session::shorten(&v.to_string(), 50)
+}
+
+/// Every difference between `expected` and `actual`, depth first. Numbers
+/// compare by value (`3` equals `3.0`).
+pub fn diff(expected: &Value, actual: &Value) -> Vec<Difference> {
+    let mut out = Vec::new();
+    walk(expected, actual, &mut String::new(), &mut out);
+    out
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Difference>) {
+    let len = pointer.len();
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => {
+            for (key, ev) in e {
+                pointer.push('/');
+                pointer.push_str(&escape(key));
+                match a.get(key) {
+                    Some(av) => walk(ev, av, pointer, out),
+                    None => out.push(Difference { pointer: pointer.clone(), expected: Some(ev.clone()), actual: None }),
+                }
+                pointer.truncate(len);
+            }
+            for (key, av) in a {
+                if !e.contains_key(key) {
+                    out.push(Difference { pointer: format!("{pointer}/{}", escape(key)), expected: None, actual: Some(av.clone()) });
+                }
+            }
+        }
+        (Value::Array(e), Value::Array(a)) => {
+            for i in 0..e.len().max(a.len()) {
+                pointer.push_str(&format!("/{i}"));
+                match (e.get(i), a.get(i)) {
+                    (Some(ev), Some(av)) => walk(ev, av, pointer, out),
+                    (ev, av) => out.push(Difference { pointer: pointer.clone(), expected: ev.cloned(), actual: av.cloned() }),
+                }
+                pointer.truncate(len);
+            }
+        }
+        (Value::Number(e), Value::Number(a)) if e.as_f64() == a.as_f64() && e.is_f64() != a.is_f64() => {}
+        (e, a) if e == a => {}
+        (e, a) => out.push(Difference { pointer: pointer.clone(), expected: Some(e.clone()), actual: Some(a.clone()) }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_each_difference_by_pointer() {
+        let e = json!({"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}});
+        let a = json!({"id":"11","jsonrpc":"2.0","result":{"content":[{"type":"txt","text":"5"}]},"extra/x":1});
+        let d = diff(&e, &a);
+        let pointers: Vec<_> = d.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/id", "/result/content/0/type", "/extra~1x"]);
+        assert_eq!(d[0].describe(), "/id: expected 11, got \"11\"");
+        assert_eq!(d[2].describe(), "/extra~1x: unexpected member (got 1)");
+    }
+
+    #[test]
+    fn member_order_is_irrelevant_and_missing_members_are_named() {
+        assert!(diff(&json!({"a":1,"b":[1,2]}), &json!({"b":[1,2],"a":1})).is_empty());
+        let d = diff(&json!({"a":1,"b":[1,2]}), &json!({"b":[1]}));
+        assert_eq!(d[0].describe(), "/a: missing (expected 1)");
+        assert_eq!(d[1].describe(), "/b/1: missing (expected 2)");
+    }
+
+    #[test]
+    fn an_integer_is_not_a_string() {
+        assert_eq!(diff(&json!(1), &json!("1")).len(), 1);
+        assert!(diff(&json!(1), &json!(1.0)).is_empty());
+    }
+}

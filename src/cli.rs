@@ -1,0 +1,149 @@
+//! The command line: `mcplings` opens the workbook; subcommands serve
+//! scripts, CI and plain terminals.
+//!
+//! Exit codes, for every command: 0 success; 1 when the learner-facing
+//! result is a failure (a check or `verify` fails, a quiz ends unfinished);
+//! 2 for a usage or internal error. With `--json` the report is printed in
+//! every case.
+
+mod commands;
+mod quiz;
+mod report;
+mod verify;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::content::Course;
+
+/// Exit code: the learner-facing result is a failure.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code: a usage or internal error.
+pub const EXIT_ERROR: u8 = 2;
+
+const NOT_A_TERMINAL: &str = "mcplings opens a terminal app, but its output is not a terminal.
+Run it in a terminal, or use a command that prints plain text:
+  mcplings list            parts and exercises, with your progress
+  mcplings lesson 1        a lesson as text
+  mcplings check 01        check an exercise
+  mcplings quiz 1          a quiz, one question at a time
+  mcplings --help          everything else";
+
+/// mcplings: learn the Model Context Protocol from the ground up, in your
+/// terminal. Run without a command to open the workbook.
+#[derive(Debug, Parser)]
+#[command(name = "mcplings", version, about, long_about = None)]
+pub struct Cli {
+    /// The mcplings checkout to use (default: the one around the current
+    /// directory, or the one this binary was built from).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// What to do; nothing opens the workbook.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the parts and exercises, with your progress.
+    List {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a part's lesson as plain text.
+    Lesson {
+        /// The part number (1–5).
+        part: u8,
+    },
+    /// Build an exercise and run its checker.
+    ///
+    /// Exit 0 when every case passes, 1 when a case or the build fails.
+    Check {
+        /// `01`, `encode-frames` or `01-encode-frames`.
+        exercise: String,
+        /// Check the reference solution instead of your crate.
+        #[arg(long, conflicts_with = "path")]
+        solution: bool,
+        /// Check any crate directory against this exercise's checker (its
+        /// own lockfile; records no progress).
+        #[arg(long, value_name = "DIR")]
+        path: Option<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take a part's quiz in plain line mode.
+    Quiz {
+        /// The part number (1–5).
+        part: u8,
+    },
+    /// Reveal the next hint of an exercise (and the ones before it).
+    Hint {
+        /// `01`, `encode-frames` or `01-encode-frames`.
+        exercise: String,
+    },
+    /// Restore an exercise's files to the shipped stub (your edits are lost).
+    Reset {
+        /// `01`, `encode-frames` or `01-encode-frames`.
+        exercise: String,
+        /// Don't ask for confirmation.
+        #[arg(long, short)]
+        yes: bool,
+    },
+    /// Prove the course: all content loads, every shipped stub fails its
+    /// checker, every solution passes.
+    Verify,
+}
+
+/// Parses the command line and runs it.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match execute(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("mcplings: {message}");
+            EXIT_ERROR
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn load(cli_root: Option<&std::path::Path>) -> Result<Course, String> {
+    let root = crate::paths::find_root(cli_root)?;
+    Course::load(&root).map_err(|e| format!("the course content has problems:\n{e}"))
+}
+
+/// Runs a parsed command line; returns the exit code, or an internal error
+/// message (exit 2).
+pub fn execute(cli: Cli) -> Result<u8, String> {
+    let root = cli.root.as_deref();
+    match cli.command {
+        None => {
+            if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+                eprintln!("{NOT_A_TERMINAL}");
+                return Ok(EXIT_ERROR);
+            }
+            let course = load(root)?;
+            crate::tui::run(course).map_err(|e| e.to_string())?;
+            Ok(0)
+        }
+        Some(Command::List { json }) => commands::list(&load(root)?, json),
+        Some(Command::Lesson { part }) => commands::lesson(&load(root)?, part),
+        Some(Command::Check { exercise, solution, path, json }) => commands::check(&load(root)?, &exercise, solution, path, json),
+        Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
+        Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
+        Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
+        Some(Command::Verify) => match load(root) {
+            Ok(course) => verify::run(&course),
+            Err(e) => {
+                println!("{e}");
+                Ok(EXIT_FAILED)
+            }
+        },
+    }
+}

@@ -1,0 +1,193 @@
+//! `list`, `lesson`, `check`, `hint` and `reset`.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::{EXIT_ERROR, EXIT_FAILED, report};
+use crate::actions;
+use crate::check::{self, Options, Source};
+use crate::content::{Course, Exercise};
+use crate::progress;
+
+/// Finds an exercise, or says which ones exist.
+pub fn exercise<'c>(course: &'c Course, query: &str) -> Result<&'c Exercise, String> {
+    course.exercise(query).ok_or_else(|| {
+        let known: Vec<&str> = course.exercises.iter().map(|e| e.id.as_str()).collect();
+        format!("no exercise `{query}`; there are: {}", known.join(", "))
+    })
+}
+
+fn load_progress(course: &Course) -> progress::Progress {
+    let loaded = progress::load(&progress::path(&course.root));
+    if let Some(w) = loaded.warning {
+        eprintln!("mcplings: {w}");
+    }
+    loaded.progress
+}
+
+fn save_progress(course: &Course, p: &progress::Progress) -> Result<(), String> {
+    progress::save(&progress::path(&course.root), p).map_err(|e| format!("cannot save progress: {e}"))
+}
+
+/// `mcplings list [--json]`.
+pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
+    let p = load_progress(course);
+    if as_json {
+        let parts: Vec<_> = course
+            .parts
+            .iter()
+            .map(|part| {
+                let (first, answered) = p.quiz_score(part.number);
+                let exercises: Vec<_> = part
+                    .exercises
+                    .iter()
+                    .filter_map(|id| course.exercise(id))
+                    .map(|e| {
+                        json!({
+                            "id": e.id, "title": e.title, "done": p.is_done(&e.id),
+                            "edited": !actions::is_pristine(course, e),
+                            "last_check": p.exercises.get(&e.id).and_then(|x| x.last_check).map(|(passed, total)| json!({"passed": passed, "total": total})),
+                        })
+                    })
+                    .collect();
+                json!({
+                    "number": part.number, "title": part.title, "written": part.is_written(),
+                    "lesson_read": p.lesson(part.number).read,
+                    "quiz": part.quiz.as_ref().map(|q| json!({"questions": q.questions.len(), "answered": answered, "first_try": first})),
+                    "exercises": exercises,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&json!({"format_version": 1, "title": course.title, "parts": parts})).unwrap_or_default());
+        return Ok(0);
+    }
+    println!("{}", course.title);
+    for part in &course.parts {
+        if !part.is_written() {
+            println!("\nPart {} · {} (coming)", part.number, part.title);
+            continue;
+        }
+        let read = if p.lesson(part.number).read { "read" } else { "not read" };
+        println!("\nPart {} · {}   lesson: {read}", part.number, part.title);
+        for id in &part.exercises {
+            let Some(e) = course.exercise(id) else { continue };
+            let mark = if p.is_done(id) { "✓" } else { "·" };
+            let last = p.exercises.get(id).and_then(|x| x.last_check).map(|(a, b)| format!("  ({a}/{b} cases at the last check)")).unwrap_or_default();
+            println!("  {mark} {}  {}{last}", e.id, e.title);
+        }
+        if let Some(quiz) = &part.quiz {
+            let (first, answered) = p.quiz_score(part.number);
+            println!("  quiz: {answered}/{} answered, {first} right at the first try", quiz.questions.len());
+        }
+    }
+    let done = course.exercises.iter().filter(|e| p.is_done(&e.id)).count();
+    println!("\n{done} of {} exercises done.", course.exercises.len());
+    Ok(0)
+}
+
+/// `mcplings lesson <part>`.
+pub fn lesson(course: &Course, part: u8) -> Result<u8, String> {
+    let p = course.part(part).ok_or_else(|| format!("there is no part {part}; parts are 1 to {}", course.parts.len()))?;
+    let lesson = p.lesson.as_ref().ok_or_else(|| format!("part {part} ({}) is not written yet", p.title))?;
+    print!("{}", crate::text::lesson_plain(lesson, 78));
+    Ok(0)
+}
+
+/// `mcplings check <exercise> [--solution | --path DIR] [--json]`.
+pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>, as_json: bool) -> Result<u8, String> {
+    let ex = exercise(course, query)?;
+    let source = match path {
+        Some(dir) => {
+            let dir = std::path::absolute(&dir).unwrap_or(dir);
+            if !dir.join("Cargo.toml").is_file() {
+                return Err(format!("{} has no Cargo.toml: --path takes a crate directory", dir.display()));
+            }
+            Source::Path(dir)
+        }
+        None if solution => Source::Solution,
+        None => Source::Exercise,
+    };
+    let options = Options { color: false, cancel: None };
+    let interactive = !as_json && std::io::stderr().is_terminal();
+    let mut on_event = |event: check::Event| {
+        if interactive && let check::Event::Built(_) = event {
+            eprint!("\r\x1b[K");
+        }
+    };
+    if interactive {
+        eprint!("building {} …", ex.id);
+        let _ = std::io::stderr().flush();
+    }
+    let report = check::check(course, ex, &source, &options, &mut on_event);
+    if source == Source::Exercise && report.error.is_none() {
+        let mut p = load_progress(course);
+        actions::record_check(&mut p, &report);
+        p.position.exercise = Some(ex.id.clone());
+        save_progress(course, &p)?;
+    }
+    if as_json {
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    } else {
+        let command = match &source {
+            Source::Exercise => format!("mcplings check {}", ex.number()),
+            Source::Solution => format!("mcplings check {} --solution", ex.number()),
+            Source::Path(dir) => format!("mcplings check {} --path {}", ex.number(), dir.display()),
+        };
+        print!("{}", report::render(&report, ex, &command));
+        if report.passed && source == Source::Exercise {
+            println!("Exercise {} is done. The reference solution is in solutions/{}/ to compare.", ex.id, ex.id);
+        }
+    }
+    Ok(match (&report.error, report.passed) {
+        (Some(_), _) => EXIT_ERROR,
+        (None, true) => 0,
+        (None, false) => EXIT_FAILED,
+    })
+}
+
+/// `mcplings hint <exercise>`.
+pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
+    let ex = exercise(course, query)?;
+    let mut p = load_progress(course);
+    let before = p.hints_shown(&ex.id);
+    let shown = actions::reveal_hint(&mut p, ex);
+    save_progress(course, &p)?;
+    for (i, text) in ex.hints.iter().take(shown).enumerate() {
+        println!("Hint {} of {}:", i + 1, ex.hints.len());
+        for line in report::wrap_plain(text, 76) {
+            println!("  {line}");
+        }
+        println!();
+    }
+    if before == shown {
+        println!("That was the last hint. The reference solution unlocks once your exercise passes.");
+    } else if shown < ex.hints.len() {
+        println!("Run `mcplings hint {}` again for the next hint.", ex.number());
+    }
+    Ok(0)
+}
+
+/// `mcplings reset <exercise> [--yes]`.
+pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
+    let ex = exercise(course, query)?;
+    let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            eprintln!("reset overwrites {} with the shipped stub; pass --yes to confirm", files.join(", "));
+            return Ok(EXIT_ERROR);
+        }
+        eprint!("Overwrite {} with the shipped stub? Your edits will be lost. [y/N] ", files.join(", "));
+        let _ = std::io::stderr().flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            println!("Nothing changed.");
+            return Ok(EXIT_FAILED);
+        }
+    }
+    actions::reset_files(course, ex)?;
+    println!("Restored {} to the shipped stub.", files.join(", "));
+    Ok(0)
+}

@@ -1,0 +1,77 @@
+//! `mcplings quiz <part>`: the quiz in plain line mode. One question at a
+//! time; a wrong answer shows why and asks again; the right answer shows
+//! its explanation too. Works with piped input, for scripts.
+
+use std::io::{BufRead, Write};
+
+use super::report::wrap_plain;
+use super::EXIT_FAILED;
+use crate::content::Course;
+use crate::progress;
+
+/// Letters for options: a) b) c)…
+pub const LETTERS: &[char] = &['a', 'b', 'c', 'd', 'e', 'f'];
+
+/// Runs the quiz of part `part` on stdin/stdout. Exit 0 when every question
+/// was answered, 1 when input ended first.
+pub fn run(course: &Course, part: u8) -> Result<u8, String> {
+    let p = course.part(part).ok_or_else(|| format!("there is no part {part}"))?;
+    let quiz = p.quiz.as_ref().ok_or_else(|| format!("part {part} ({}) has no quiz yet", p.title))?;
+    let file = progress::path(&course.root);
+    let loaded = progress::load(&file);
+    if let Some(w) = &loaded.warning {
+        eprintln!("mcplings: {w}");
+    }
+    let mut progress = loaded.progress;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let total = quiz.questions.len();
+    println!("Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)", p.title);
+    for (n, question) in quiz.questions.iter().enumerate() {
+        println!("\nQuestion {} of {total}", n + 1);
+        for line in question.prompt.lines() {
+            for l in wrap_plain(line, 78) {
+                println!("{l}");
+            }
+        }
+        println!();
+        for (i, option) in question.options.iter().enumerate() {
+            let text = wrap_plain(&option.text, 72);
+            println!("  {}) {}", LETTERS[i], text.first().map(String::as_str).unwrap_or(""));
+            for l in text.iter().skip(1) {
+                println!("     {l}");
+            }
+        }
+        loop {
+            print!("> ");
+            let _ = std::io::stdout().flush();
+            let mut line = String::new();
+            if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 || line.trim() == "q" {
+                println!();
+                progress::save(&file, &progress).map_err(|e| format!("cannot save progress: {e}"))?;
+                println!("Stopped at question {} of {total}; your answers so far are saved.", n + 1);
+                return Ok(EXIT_FAILED);
+            }
+            let answer = line.trim().to_ascii_lowercase();
+            let Some(pick) = answer.chars().next().and_then(|c| LETTERS.iter().position(|l| *l == c)).filter(|i| *i < question.options.len() && answer.len() == 1) else {
+                println!("Answer with a letter from a to {}.", LETTERS[question.options.len() - 1]);
+                continue;
+            };
+            let option = &question.options[pick];
+            progress.record_pick(part, &question.id, pick, option.correct);
+            let mark = if option.correct { "✓ Right." } else { "✗ Not quite." };
+            let lines = wrap_plain(&format!("{mark} {}", option.explanation), 76);
+            for l in &lines {
+                println!("  {l}");
+            }
+            if option.correct {
+                break;
+            }
+            println!("  Try another answer.");
+        }
+    }
+    progress::save(&file, &progress).map_err(|e| format!("cannot save progress: {e}"))?;
+    let (first, _) = progress.quiz_score(part);
+    println!("\nDone: {first} of {total} right at the first try.");
+    Ok(0)
+}

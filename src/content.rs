@@ -1,0 +1,348 @@
+//! The course: parts, lessons, quizzes and exercises, loaded from
+//! `lessons/` and validated as a whole. Every problem is reported as
+//! `file:line: reason`, all at once, so an author fixes them in one pass.
+
+pub mod error;
+pub mod lesson;
+pub mod manifest;
+pub mod quiz;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use error::{ContentError, ContentErrors};
+pub use lesson::Lesson;
+pub use quiz::Quiz;
+
+use error::parse_toml;
+use manifest::{CourseFile, ExercisesFile, FORMAT_VERSION};
+
+/// MCP revisions a lesson frame may name, oldest first. 2025-11-25 is the
+/// last legacy (handshake) revision; 2026-07-28 is the first modern
+/// (stateless) one.
+pub const REVISIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+
+/// The manifest's path, relative to the course root.
+pub const MANIFEST: &str = "lessons/course.toml";
+
+/// A loaded, validated course.
+#[derive(Debug, Clone)]
+pub struct Course {
+    /// The checkout's root (holds `Cargo.toml`, `lessons/`, `exercises/`).
+    pub root: PathBuf,
+    /// The course title.
+    pub title: String,
+    /// The parts in order.
+    pub parts: Vec<Part>,
+    /// Every exercise, in course order.
+    pub exercises: Vec<Exercise>,
+}
+
+/// One part of the course.
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// 1-based number.
+    pub number: u8,
+    /// Short title.
+    pub title: String,
+    /// The lesson, if the part is written.
+    pub lesson: Option<Lesson>,
+    /// The quiz, if the part is written.
+    pub quiz: Option<Quiz>,
+    /// Ids of this part's exercises, in order.
+    pub exercises: Vec<String>,
+}
+
+impl Part {
+    /// Whether the part has content yet (later parts may be planned only).
+    pub fn is_written(&self) -> bool {
+        self.lesson.is_some()
+    }
+}
+
+/// One exercise: a crate under `exercises/<id>` the learner edits, its
+/// reference crate under `solutions/<id>`, and the shipped stub files under
+/// `lessons/<part>/stubs/<id>` that reset restores.
+#[derive(Debug, Clone)]
+pub struct Exercise {
+    /// `NN-slug`, e.g. `01-encode-frames`.
+    pub id: String,
+    /// Short title.
+    pub title: String,
+    /// The task, in plain paragraphs.
+    pub task: String,
+    /// The part it belongs to.
+    pub part: u8,
+    /// Files the learner edits, relative to the crate.
+    pub files: Vec<String>,
+    /// Hints, a nudge first.
+    pub hints: Vec<String>,
+    /// Name of the checker that judges it.
+    pub checker: String,
+    /// Per-case timeout.
+    pub timeout: Duration,
+    /// The part's folder under `lessons/`.
+    part_dir: String,
+}
+
+impl Exercise {
+    /// `01` from `01-encode-frames`.
+    pub fn number(&self) -> &str {
+        &self.id[..2]
+    }
+
+    /// `encode-frames` from `01-encode-frames`.
+    pub fn slug(&self) -> &str {
+        &self.id[3..]
+    }
+
+    /// The learner's crate: `exercises/<id>`.
+    pub fn dir(&self, root: &Path) -> PathBuf {
+        root.join("exercises").join(&self.id)
+    }
+
+    /// The reference crate: `solutions/<id>`.
+    pub fn solution_dir(&self, root: &Path) -> PathBuf {
+        root.join("solutions").join(&self.id)
+    }
+
+    /// The shipped stub files: `lessons/<part>/stubs/<id>`, laid out like
+    /// the crate (only the files the learner edits).
+    pub fn stub_dir(&self, root: &Path) -> PathBuf {
+        root.join("lessons").join(&self.part_dir).join("stubs").join(&self.id)
+    }
+
+    /// Cargo package name of the learner's crate: `exercise-<id>`.
+    pub fn package(&self) -> String {
+        format!("exercise-{}", self.id)
+    }
+
+    /// Cargo package name of the reference crate: `solution-<id>`.
+    pub fn solution_package(&self) -> String {
+        format!("solution-{}", self.id)
+    }
+
+    /// The first file the learner edits, as a path under the root.
+    pub fn main_file(&self, root: &Path) -> PathBuf {
+        self.dir(root).join(self.files.first().map(String::as_str).unwrap_or("src/lib.rs"))
+    }
+
+    /// Whether `query` names this exercise: `01`, `1`, `encode-frames` or
+    /// `01-encode-frames`.
+    pub fn matches(&self, query: &str) -> bool {
+        let q = query.trim();
+        q == self.id || q == self.slug() || q == self.number() || q.parse::<u32>().ok() == self.number().parse::<u32>().ok().filter(|_| !q.is_empty())
+    }
+}
+
+impl Course {
+    /// Loads and validates the course under `root`.
+    ///
+    /// Errors: every problem found, each as `file:line: reason` with the
+    /// file relative to `root`.
+    pub fn load(root: &Path) -> Result<Course, ContentErrors> {
+        Loader { root, errors: Vec::new() }.load()
+    }
+
+    /// Finds an exercise by id, number or slug.
+    pub fn exercise(&self, query: &str) -> Option<&Exercise> {
+        self.exercises.iter().find(|e| e.matches(query))
+    }
+
+    /// Finds a part by its number.
+    pub fn part(&self, number: u8) -> Option<&Part> {
+        self.parts.iter().find(|p| p.number == number)
+    }
+
+    /// The index of an exercise in course order.
+    pub fn exercise_index(&self, id: &str) -> Option<usize> {
+        self.exercises.iter().position(|e| e.id == id)
+    }
+}
+
+struct Loader<'a> {
+    root: &'a Path,
+    errors: Vec<ContentError>,
+}
+
+impl Loader<'_> {
+    fn read(&mut self, rel: &Path) -> Option<String> {
+        match std::fs::read_to_string(self.root.join(rel)) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                self.errors.push(ContentError::file(rel, format!("cannot read: {e}")));
+                None
+            }
+        }
+    }
+
+    fn load(mut self) -> Result<Course, ContentErrors> {
+        let manifest = Path::new(MANIFEST);
+        let Some(source) = self.read(manifest) else { return Err(ContentErrors(self.errors)) };
+        let file: CourseFile = match parse_toml(manifest, &source) {
+            Ok(f) => f,
+            Err(e) => return Err(ContentErrors(vec![e])),
+        };
+        if *file.format_version.get_ref() != FORMAT_VERSION {
+            let v = file.format_version.get_ref();
+            self.errors.push(ContentError::at_offset(manifest, &source, file.format_version.span().start, format!("format_version {v} is not supported; this mcplings reads {FORMAT_VERSION} (update mcplings: git pull)")));
+            return Err(ContentErrors(self.errors));
+        }
+        let members = workspace_members(self.root);
+        let mut parts = Vec::new();
+        let mut exercises = Vec::new();
+        let mut ids = HashSet::new();
+        for (i, entry) in file.parts.into_iter().enumerate() {
+            let number = *entry.number.get_ref();
+            if usize::from(number) != i + 1 {
+                self.errors.push(ContentError::at_offset(manifest, &source, entry.number.span().start, format!("part number {number} is out of order; parts are numbered 1, 2, 3… and this is part {}", i + 1)));
+            }
+            let mut part = Part { number, title: entry.title, lesson: None, quiz: None, exercises: Vec::new() };
+            if let Some(dir) = entry.dir {
+                let dir_rel = Path::new("lessons").join(dir.get_ref());
+                if !self.root.join(&dir_rel).is_dir() {
+                    self.errors.push(ContentError::at_offset(manifest, &source, dir.span().start, format!("part folder {} does not exist", dir_rel.display())));
+                } else {
+                    part.lesson = self.lesson(&dir_rel.join("lesson.md"));
+                    part.quiz = self.quiz(&dir_rel.join("quiz.toml"));
+                    for ex in self.exercises(&dir_rel.join("exercises.toml"), number, dir.get_ref(), &members) {
+                        if ids.insert(ex.id.clone()) {
+                            part.exercises.push(ex.id.clone());
+                            exercises.push(ex);
+                        } else {
+                            self.errors.push(ContentError::file(&dir_rel.join("exercises.toml"), format!("duplicate exercise id `{}`", ex.id)));
+                        }
+                    }
+                }
+            }
+            parts.push(part);
+        }
+        if self.errors.is_empty() {
+            Ok(Course { root: self.root.to_path_buf(), title: file.title, parts, exercises })
+        } else {
+            Err(ContentErrors(self.errors))
+        }
+    }
+
+    fn lesson(&mut self, rel: &Path) -> Option<Lesson> {
+        let source = self.read(rel)?;
+        lesson::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
+    }
+
+    fn quiz(&mut self, rel: &Path) -> Option<Quiz> {
+        let source = self.read(rel)?;
+        quiz::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
+    }
+
+    fn exercises(&mut self, rel: &Path, part: u8, part_dir: &str, members: &[String]) -> Vec<Exercise> {
+        let Some(source) = self.read(rel) else { return Vec::new() };
+        let file: ExercisesFile = match parse_toml(rel, &source) {
+            Ok(f) => f,
+            Err(e) => {
+                self.errors.push(e);
+                return Vec::new();
+            }
+        };
+        let at = |offset: usize, reason: String| ContentError::at_offset(rel, &source, offset, reason);
+        if *file.format_version.get_ref() != FORMAT_VERSION {
+            self.errors.push(at(file.format_version.span().start, format!("format_version {} is not supported; this mcplings reads {FORMAT_VERSION}", file.format_version.get_ref())));
+        }
+        let mut out = Vec::new();
+        for entry in file.exercises {
+            let id = entry.id.get_ref().clone();
+            let id_at = entry.id.span().start;
+            if !is_exercise_id(&id) {
+                self.errors.push(at(id_at, format!("exercise id `{id}` must look like `01-encode-frames` (two digits, a dash, kebab-case)")));
+                continue;
+            }
+            if entry.hints.get_ref().len() < 2 || entry.hints.get_ref().iter().any(|h| h.trim().is_empty()) {
+                self.errors.push(at(entry.hints.span().start, format!("exercise `{id}` needs at least two non-empty hints, from a nudge to nearly the answer")));
+            }
+            if entry.files.get_ref().is_empty() {
+                self.errors.push(at(entry.files.span().start, format!("exercise `{id}` lists no files for the learner to edit")));
+            }
+            let checker = entry.checker.get_ref();
+            if crate::check::checkers::find(checker).is_none() {
+                self.errors.push(at(entry.checker.span().start, format!("unknown checker `{checker}`; known: {}", crate::check::checkers::names().join(", "))));
+            }
+            let ex = Exercise {
+                id: id.clone(),
+                title: entry.title,
+                task: entry.task.trim().to_string(),
+                part,
+                files: entry.files.get_ref().clone(),
+                hints: entry.hints.get_ref().iter().map(|h| h.trim().to_string()).collect(),
+                checker: checker.clone(),
+                timeout: Duration::from_millis(entry.timeout_ms.unwrap_or(3000)),
+                part_dir: part_dir.to_string(),
+            };
+            for (dir, package) in [(ex.dir(self.root), ex.package()), (ex.solution_dir(self.root), ex.solution_package())] {
+                let rel_dir = dir.strip_prefix(self.root).unwrap_or(&dir).to_path_buf();
+                self.check_crate(rel, &source, id_at, &rel_dir, &package, members);
+            }
+            for f in &ex.files {
+                for base in [ex.dir(self.root), ex.stub_dir(self.root), ex.solution_dir(self.root)] {
+                    if !base.join(f).is_file() {
+                        let shown = base.join(f);
+                        let shown = shown.strip_prefix(self.root).unwrap_or(&shown);
+                        self.errors.push(at(entry.files.span().start, format!("exercise `{id}`: file {} is missing", shown.display())));
+                    }
+                }
+            }
+            out.push(ex);
+        }
+        out
+    }
+
+    fn check_crate(&mut self, rel: &Path, source: &str, offset: usize, dir: &Path, package: &str, members: &[String]) {
+        let manifest = dir.join("Cargo.toml");
+        let Ok(text) = std::fs::read_to_string(self.root.join(&manifest)) else {
+            self.errors.push(ContentError::at_offset(rel, source, offset, format!("{} is missing", manifest.display())));
+            return;
+        };
+        let name = toml::from_str::<toml::Table>(&text)
+            .ok()
+            .and_then(|t| t.get("package")?.get("name")?.as_str().map(str::to_string));
+        if name.as_deref() != Some(package) {
+            self.errors.push(ContentError::file(&manifest, format!("package name must be `{package}`")));
+        }
+        let member = dir.to_string_lossy().replace('\\', "/");
+        if !members.iter().any(|m| *m == member) {
+            self.errors.push(ContentError::file(Path::new("Cargo.toml"), format!("`{member}` must be listed in [workspace] members")));
+        }
+    }
+}
+
+fn is_exercise_id(id: &str) -> bool {
+    let b = id.as_bytes();
+    b.len() > 3
+        && b[0].is_ascii_digit()
+        && b[1].is_ascii_digit()
+        && b[2] == b'-'
+        && b[3..].iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+}
+
+fn workspace_members(root: &Path) -> Vec<String> {
+    std::fs::read_to_string(root.join("Cargo.toml"))
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Table>(&t).ok())
+        .and_then(|t| {
+            let members = t.get("workspace")?.get("members")?.as_array()?;
+            Some(members.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exercise_ids() {
+        assert!(is_exercise_id("01-encode-frames"));
+        assert!(!is_exercise_id("1-encode"));
+        assert!(!is_exercise_id("01_encode"));
+        assert!(!is_exercise_id("01-Encode"));
+    }
+}

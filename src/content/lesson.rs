@@ -1,0 +1,380 @@
+//! Lesson prose: Markdown parsed into sections of simple blocks that a
+//! terminal can draw, validated as it is read.
+//!
+//! The subset: `#` title on line 1, `##` sections (the reader jumps between
+//! them), `###` sub-headings, paragraphs, bullet and numbered lists, block
+//! quotes, inline code, bold, italic, and fenced code blocks with an info
+//! string. A ```` ```json REVISION ```` block holds one or more JSON frames
+//! of that MCP revision; ```` ```json REVISION wrong ```` marks frames that
+//! break a rule on purpose; ```` ```text ```` and ```` ```rust ```` hold
+//! anything else.
+
+use std::path::Path;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use super::REVISIONS;
+use super::error::{ContentError, line_of};
+
+/// A lesson: a title and its sections in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    /// The `#` title on line 1.
+    pub title: String,
+    /// The `##` sections, in order. Text before the first `##` forms an
+    /// untitled introduction section.
+    pub sections: Vec<Section>,
+}
+
+/// One `##` section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    /// The heading text (empty for the introduction).
+    pub title: String,
+    /// The section's blocks, in order.
+    pub blocks: Vec<Block>,
+}
+
+/// Styling of a run of inline text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct InlineStyle {
+    /// Inside `backticks`.
+    pub code: bool,
+    /// Inside `**…**`.
+    pub strong: bool,
+    /// Inside `*…*`.
+    pub emphasis: bool,
+}
+
+/// A run of text with one style.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inline {
+    /// The text, with soft line breaks turned into spaces.
+    pub text: String,
+    /// How it is styled.
+    pub style: InlineStyle,
+}
+
+/// A block of a section.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// A `###` (level 3) or deeper heading.
+    Heading(Vec<Inline>),
+    /// A paragraph.
+    Paragraph(Vec<Inline>),
+    /// One list item; `marker` is `-` or `3.`; `depth` counts from 0.
+    ListItem {
+        /// Nesting depth, 0 for a top-level item.
+        depth: usize,
+        /// The bullet or number to draw.
+        marker: String,
+        /// The item's text.
+        content: Vec<Inline>,
+    },
+    /// A block quote's text.
+    Quote(Vec<Inline>),
+    /// A fenced code block.
+    Code(CodeBlock),
+}
+
+/// A fenced code block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CodeBlock {
+    /// The language: `json`, `text`, `rust`…
+    pub lang: String,
+    /// For `json` blocks: the MCP revision the frames belong to.
+    pub revision: Option<String>,
+    /// For `json` blocks: the frames break a rule on purpose.
+    pub wrong: bool,
+    /// The block's text, without the fences.
+    pub text: String,
+    /// 1-based line of the opening fence in the lesson file.
+    pub line: usize,
+}
+
+impl CodeBlock {
+    /// Each JSON value in a `json` block, with its 1-based line in the
+    /// lesson file. Errors carry the same line arithmetic.
+    pub fn json_values(&self) -> Result<Vec<(usize, serde_json::Value)>, (usize, String)> {
+        let mut out = Vec::new();
+        let mut stream = serde_json::Deserializer::from_str(&self.text).into_iter::<serde_json::Value>();
+        loop {
+            let start = stream.byte_offset();
+            match stream.next() {
+                None => return Ok(out),
+                Some(Ok(v)) => {
+                    let skipped = self.text[start..].len() - self.text[start..].trim_start().len();
+                    out.push((self.line + line_of(&self.text, start + skipped), v));
+                }
+                Some(Err(e)) => return Err((self.line + e.line(), e.to_string())),
+            }
+        }
+    }
+}
+
+const LANGS: &[&str] = &["json", "text", "rust", "toml", "sh"];
+
+/// Parses and validates a lesson. Every problem found is returned, each with
+/// its line in `file`.
+pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
+    let mut b = Builder::default();
+    let mut errors = Vec::new();
+    let err = |offset: usize, reason: String| ContentError::at_offset(file, source, offset, reason);
+
+    if !source.starts_with("# ") {
+        errors.push(ContentError::at(file, 1, "a lesson starts with its title: `# Part N · Title` on line 1"));
+    }
+    let parser = Parser::new_ext(source, Options::empty()).into_offset_iter();
+    for (event, range) in parser {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                b.flush();
+                b.heading = Some(level);
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                let inlines = std::mem::take(&mut b.inlines);
+                let text: String = inlines.iter().map(|i| i.text.as_str()).collect();
+                match level {
+                    HeadingLevel::H1 if b.title.is_none() && range.start == 0 => b.title = Some(text),
+                    HeadingLevel::H1 => errors.push(err(range.start, "only line 1 may be a `#` title; use `##` for sections".into())),
+                    HeadingLevel::H2 => b.sections.push(Section { title: text, blocks: Vec::new() }),
+                    _ => b.push(Block::Heading(inlines)),
+                }
+                b.heading = None;
+            }
+            Event::Start(Tag::Paragraph) => {}
+            Event::End(TagEnd::Paragraph) => {
+                if b.item_depth() == 0 {
+                    let inlines = std::mem::take(&mut b.inlines);
+                    if b.quote > 0 {
+                        b.push(Block::Quote(inlines));
+                    } else {
+                        b.push(Block::Paragraph(inlines));
+                    }
+                } else {
+                    b.add_text(" ");
+                }
+            }
+            Event::Start(Tag::BlockQuote(_)) => b.quote += 1,
+            Event::End(TagEnd::BlockQuote(_)) => b.quote -= 1,
+            Event::Start(Tag::List(start)) => {
+                b.flush_item();
+                b.lists.push(start);
+            }
+            Event::End(TagEnd::List(_)) => {
+                b.flush_item();
+                b.lists.pop();
+            }
+            Event::Start(Tag::Item) => {
+                b.flush_item();
+                b.in_item = true;
+            }
+            Event::End(TagEnd::Item) => b.flush_item(),
+            Event::Start(Tag::Emphasis) => b.style.emphasis = true,
+            Event::End(TagEnd::Emphasis) => b.style.emphasis = false,
+            Event::Start(Tag::Strong) => b.style.strong = true,
+            Event::End(TagEnd::Strong) => b.style.strong = false,
+            Event::Start(Tag::CodeBlock(kind)) => {
+                b.flush_item();
+                let line = line_of(source, range.start);
+                let info = match kind {
+                    CodeBlockKind::Fenced(info) => info.to_string(),
+                    CodeBlockKind::Indented => {
+                        errors.push(err(range.start, "indented code block: use a fenced block with a language (```json 2025-11-25, ```text)".into()));
+                        String::new()
+                    }
+                };
+                let raw = source[range.clone()].trim_end();
+                let fence = raw.chars().next().unwrap_or('`');
+                let closed = raw.lines().count() > 1 && raw.lines().last().is_some_and(|l| l.trim_start().starts_with(fence));
+                if !closed {
+                    errors.push(err(range.start, "this code block is never closed: add the closing ``` fence".into()));
+                }
+                b.code = Some(code_header(&info, line).map_err(|reason| errors.push(ContentError::at(file, line, reason))).ok().unwrap_or(CodeBlock {
+                    lang: "text".into(),
+                    revision: None,
+                    wrong: false,
+                    text: String::new(),
+                    line,
+                }));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some(code) = b.code.take() {
+                    if code.lang == "json" {
+                        match code.json_values() {
+                            Ok(values) if values.is_empty() => errors.push(ContentError::at(file, code.line, "empty json block")),
+                            Ok(_) => {}
+                            Err((line, e)) => errors.push(ContentError::at(file, line, format!("invalid JSON in a json block: {e}"))),
+                        }
+                    }
+                    b.push(Block::Code(code));
+                }
+            }
+            Event::Text(text) => {
+                if let Some(code) = b.code.as_mut() {
+                    code.text.push_str(&text);
+                } else {
+                    b.add_text(&text);
+                }
+            }
+            Event::Code(text) => {
+                let saved = b.style;
+                b.style.code = true;
+                b.add_text(&text);
+                b.style = saved;
+            }
+            Event::SoftBreak | Event::HardBreak => b.add_text(" "),
+            Event::Rule => {}
+            Event::Html(_) | Event::InlineHtml(_) => errors.push(err(range.start, "HTML is not supported in lessons: the terminal cannot draw it".into())),
+            Event::Start(Tag::Image { .. }) => errors.push(err(range.start, "images are not supported in lessons: the terminal cannot draw them".into())),
+            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
+            _ => {}
+        }
+    }
+    b.flush();
+    if b.sections.iter().all(|s| s.title.is_empty()) {
+        errors.push(ContentError::at(file, 1, "a lesson needs at least one `##` section"));
+    }
+    if errors.is_empty() {
+        Ok(Lesson { title: b.title.unwrap_or_default(), sections: b.sections })
+    } else {
+        Err(errors)
+    }
+}
+
+fn code_header(info: &str, line: usize) -> Result<CodeBlock, String> {
+    let mut words = info.split_whitespace();
+    let lang = words.next().ok_or("a code block needs a language after the fence: ```json 2025-11-25, ```text or ```rust")?;
+    if !LANGS.contains(&lang) {
+        return Err(format!("unknown code block language `{lang}`; use one of {}", LANGS.join(", ")));
+    }
+    let mut block = CodeBlock { lang: lang.to_string(), revision: None, wrong: false, text: String::new(), line };
+    for word in words {
+        match word {
+            "wrong" if lang == "json" => block.wrong = true,
+            rev if lang == "json" && REVISIONS.contains(&rev) => block.revision = Some(rev.to_string()),
+            other => return Err(format!("unexpected `{other}` after ```{lang}; a json block takes a revision ({}) and optionally `wrong`", REVISIONS.join(", "))),
+        }
+    }
+    if lang == "json" && block.revision.is_none() {
+        return Err(format!("a json block must name the revision its frames belong to, e.g. ```json 2025-11-25 (one of {})", REVISIONS.join(", ")));
+    }
+    Ok(block)
+}
+
+#[derive(Default)]
+struct Builder {
+    title: Option<String>,
+    sections: Vec<Section>,
+    inlines: Vec<Inline>,
+    style: InlineStyle,
+    heading: Option<HeadingLevel>,
+    lists: Vec<Option<u64>>,
+    item_numbers: Vec<u64>,
+    in_item: bool,
+    quote: usize,
+    code: Option<CodeBlock>,
+}
+
+impl Builder {
+    fn item_depth(&self) -> usize {
+        self.lists.len()
+    }
+
+    fn add_text(&mut self, text: &str) {
+        if let Some(last) = self.inlines.last_mut()
+            && last.style == self.style
+        {
+            last.text.push_str(text);
+            return;
+        }
+        if text == " " && self.inlines.is_empty() {
+            return;
+        }
+        self.inlines.push(Inline { text: text.to_string(), style: self.style });
+    }
+
+    fn push(&mut self, block: Block) {
+        if self.sections.is_empty() {
+            self.sections.push(Section { title: String::new(), blocks: Vec::new() });
+        }
+        if let Some(section) = self.sections.last_mut() {
+            section.blocks.push(block);
+        }
+    }
+
+    fn flush_item(&mut self) {
+        if !self.in_item {
+            return;
+        }
+        self.in_item = false;
+        let mut content = std::mem::take(&mut self.inlines);
+        if let Some(last) = content.last_mut() {
+            last.text.truncate(last.text.trim_end().len());
+        }
+        let depth = self.lists.len().saturating_sub(1);
+        self.item_numbers.resize(self.lists.len(), 0);
+        let marker = match self.lists.last().copied().flatten() {
+            Some(start) => {
+                let n = start + self.item_numbers[depth];
+                format!("{n}.")
+            }
+            None => "-".to_string(),
+        };
+        self.item_numbers[depth] += 1;
+        self.item_numbers.truncate(depth + 1);
+        if !content.is_empty() {
+            self.push(Block::ListItem { depth, marker, content });
+        }
+    }
+
+    fn flush(&mut self) {
+        self.flush_item();
+        if !self.inlines.is_empty() {
+            let inlines = std::mem::take(&mut self.inlines);
+            self.push(Block::Paragraph(inlines));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson(src: &str) -> Result<Lesson, Vec<String>> {
+        parse(Path::new("l.md"), src).map_err(|e| e.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn sections_paragraphs_lists_and_frames() {
+        let l = lesson(
+            "# Part 1 · T\n\nIntro `code` and **bold**.\n\n## One\n\n- a\n- b\n  1. x\n\n```json 2025-11-25\n{\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n{\"a\":\n 1}\n```\n\n## Two\n\ntext\n",
+        )
+        .unwrap();
+        assert_eq!(l.title, "Part 1 · T");
+        assert_eq!(l.sections.len(), 3);
+        assert_eq!(l.sections[1].title, "One");
+        let Block::Code(code) = &l.sections[1].blocks[3] else { panic!("{:?}", l.sections[1].blocks) };
+        assert_eq!(code.revision.as_deref(), Some("2025-11-25"));
+        let values = code.json_values().unwrap();
+        assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), vec![12, 13]);
+        assert!(matches!(&l.sections[1].blocks[2], Block::ListItem { depth: 1, marker, .. } if marker == "1."));
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let errs = lesson("# T\n\n## S\n\n```json\n{}\n```\n\n```json 2025-11-25\n{\"a\": }\n```\n\n<b>x</b>\n\n```text\nnever closed\n").unwrap_err();
+        assert_eq!(errs.len(), 4, "{errs:?}");
+        assert!(errs[0].starts_with("l.md:5: a json block must name the revision"), "{errs:?}");
+        assert!(errs[1].starts_with("l.md:10: invalid JSON"), "{errs:?}");
+        assert!(errs[2].starts_with("l.md:13: HTML"), "{errs:?}");
+        assert!(errs[3].starts_with("l.md:15: this code block is never closed"), "{errs:?}");
+    }
+
+    #[test]
+    fn missing_title_and_sections() {
+        let errs = lesson("just text\n").unwrap_err();
+        assert!(errs[0].contains("l.md:1: a lesson starts with its title"));
+        assert!(errs[1].contains("at least one `##` section"));
+    }
+}

@@ -1,0 +1,19 @@
+//! mcplings: a terminal workbook that teaches the Model Context Protocol (MCP).
+//!
+//! The crate is a library so that tests can drive every layer directly:
+//! [`content`] loads and validates the course, [`check`] builds and judges a
+//! learner's crate (the one engine the CLI and the TUI share), [`progress`]
+//! keeps the learner's state, [`cli`] is the command line and [`tui`] the
+//! terminal app (state in [`app`], drawing in [`ui`]).
+
+pub mod actions;
+pub mod app;
+pub mod check;
+pub mod cli;
+pub mod content;
+pub mod jsonrpc;
+pub mod paths;
+pub mod progress;
+pub mod text;
+pub mod tui;
+pub mod ui;

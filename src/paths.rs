@@ -1,0 +1,35 @@
+//! Finding the course: the checkout whose `lessons/course.toml` mcplings
+//! reads and whose `exercises/` it checks.
+
+use std::path::{Path, PathBuf};
+
+use crate::content::MANIFEST;
+
+/// The course root: `explicit` (from `--root`) if given, else
+/// `$MCPLINGS_ROOT`, else the nearest directory at or above the current one
+/// holding `lessons/course.toml`, else the checkout this binary was built
+/// from.
+///
+/// Errors: a message saying where mcplings looked.
+pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(dir) = explicit.map(Path::to_path_buf).or_else(|| std::env::var_os("MCPLINGS_ROOT").map(PathBuf::from)) {
+        return if dir.join(MANIFEST).is_file() {
+            Ok(absolute(&dir))
+        } else {
+            Err(format!("{} holds no {MANIFEST}: point --root (or MCPLINGS_ROOT) at the mcplings checkout", dir.display()))
+        };
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    if let Some(dir) = cwd.ancestors().find(|d| d.join(MANIFEST).is_file()) {
+        return Ok(dir.to_path_buf());
+    }
+    let built_from = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if built_from.join(MANIFEST).is_file() {
+        return Ok(built_from.to_path_buf());
+    }
+    Err(format!("no {MANIFEST} here or above {}: run mcplings inside the mcplings checkout", cwd.display()))
+}
+
+fn absolute(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}

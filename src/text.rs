@@ -1,0 +1,355 @@
+//! Text layout shared by the CLI and the TUI: styled word wrapping, a
+//! lesson laid out as lines, and JSON highlighting. Each line is a list of
+//! [`Piece`]s with a [`Tone`]; the TUI maps tones to colours, the CLI
+//! prints the bare text.
+
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
+
+/// What a piece of text is, for styling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Body text.
+    Plain,
+    /// `**bold**`.
+    Strong,
+    /// `*italic*`.
+    Emphasis,
+    /// `inline code`.
+    Code,
+    /// The lesson title.
+    Title,
+    /// A `##` section heading.
+    Heading,
+    /// A `###` heading.
+    Subheading,
+    /// A list marker or quote bar.
+    Marker,
+    /// The label above a code block (`json · 2025-11-25`).
+    Label,
+    /// The label of a deliberately wrong frame.
+    Wrong,
+    /// Code that is not JSON.
+    Verbatim,
+    /// A JSON object key.
+    JsonKey,
+    /// A JSON string value.
+    JsonString,
+    /// A JSON number, `true`, `false` or `null`.
+    JsonLiteral,
+    /// JSON punctuation.
+    JsonPunct,
+}
+
+/// A run of text with one tone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// The text (no newlines).
+    pub text: String,
+    /// How it is styled.
+    pub tone: Tone,
+}
+
+impl Piece {
+    /// A piece.
+    pub fn new(text: impl Into<String>, tone: Tone) -> Piece {
+        Piece { text: text.into(), tone }
+    }
+}
+
+/// One laid-out line.
+pub type Line = Vec<Piece>;
+
+/// The plain text of a line.
+pub fn plain(line: &Line) -> String {
+    line.iter().map(|p| p.text.as_str()).collect()
+}
+
+fn tone_of(style: InlineStyle) -> Tone {
+    if style.code {
+        Tone::Code
+    } else if style.strong {
+        Tone::Strong
+    } else if style.emphasis {
+        Tone::Emphasis
+    } else {
+        Tone::Plain
+    }
+}
+
+/// Word-wraps styled text to `width` columns. The first line starts with
+/// `first` and the others with `rest` (both count towards the width). A
+/// word longer than a line is broken.
+pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut line: Line = vec![first.clone()];
+    let mut used = first.text.width();
+    let indent = rest.text.width();
+    // Split into words (keeping which piece each came from) and spaces.
+    let mut words: Vec<(String, Tone, bool)> = Vec::new(); // (word, tone, space_before)
+    let mut space = false;
+    for piece in pieces {
+        let mut current = String::new();
+        for c in piece.text.chars() {
+            if c == ' ' || c == '\n' {
+                if !current.is_empty() {
+                    words.push((std::mem::take(&mut current), piece.tone, space));
+                }
+                space = true;
+            } else {
+                current.push(c);
+            }
+        }
+        if !current.is_empty() {
+            words.push((current, piece.tone, space));
+            space = false;
+        }
+    }
+    let width = width.max(indent + 8);
+    let mut has_content = false;
+    for (word, tone, space_before) in words {
+        let w = word.width();
+        let gap = usize::from(space_before && has_content);
+        if has_content && used + gap + w > width {
+            lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
+            used = indent;
+        } else if gap == 1 {
+            let space_tone = tone_for_space(&line, tone);
+            push(&mut line, " ", space_tone);
+            used += 1;
+        }
+        if used + w <= width {
+            push(&mut line, &word, tone);
+            used += w;
+        } else {
+            // Break a word that can't fit on a line of its own.
+            let mut chunk = String::new();
+            for c in word.chars() {
+                let cw = c.width().unwrap_or(0);
+                if used + cw > width && !chunk.is_empty() {
+                    push(&mut line, &chunk, tone);
+                    chunk.clear();
+                    lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
+                    used = indent;
+                }
+                chunk.push(c);
+                used += cw;
+            }
+            push(&mut line, &chunk, tone);
+        }
+        has_content = true;
+    }
+    lines.push(line);
+    lines
+}
+
+fn tone_for_space(line: &Line, next: Tone) -> Tone {
+    match line.last() {
+        Some(p) if p.tone == next => next,
+        _ => Tone::Plain,
+    }
+}
+
+fn push(line: &mut Line, text: &str, tone: Tone) {
+    if text.is_empty() {
+        return;
+    }
+    if let Some(last) = line.last_mut()
+        && last.tone == tone
+    {
+        last.text.push_str(text);
+        return;
+    }
+    line.push(Piece::new(text, tone));
+}
+
+fn pieces(inlines: &[Inline]) -> Vec<Piece> {
+    inlines.iter().map(|i| Piece::new(i.text.clone(), tone_of(i.style))).collect()
+}
+
+/// A lesson laid out for a given width.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaidOut {
+    /// The lines, top to bottom.
+    pub lines: Vec<Line>,
+    /// For each section: its first line and its title.
+    pub sections: Vec<(usize, String)>,
+}
+
+/// Lays a lesson out in lines of at most `width` columns.
+pub fn lay_out_lesson(lesson: &Lesson, width: usize) -> LaidOut {
+    let mut lines: Vec<Line> = vec![vec![Piece::new(lesson.title.clone(), Tone::Title)], Vec::new()];
+    let mut sections = Vec::new();
+    for section in &lesson.sections {
+        let title = if section.title.is_empty() { "Introduction".to_string() } else { section.title.clone() };
+        sections.push((lines.len(), title));
+        if !section.title.is_empty() {
+            lines.push(vec![Piece::new(section.title.clone(), Tone::Heading)]);
+            lines.push(Vec::new());
+        }
+        for block in &section.blocks {
+            lay_out_block(block, width, &mut lines);
+            lines.push(Vec::new());
+        }
+    }
+    while lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    LaidOut { lines, sections }
+}
+
+fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
+    let none = || Piece::new("", Tone::Plain);
+    match block {
+        Block::Heading(inlines) => {
+            let text: String = inlines.iter().map(|i| i.text.as_str()).collect();
+            lines.extend(wrap(&[Piece::new(text, Tone::Subheading)], width, none(), none()));
+        }
+        Block::Paragraph(inlines) => lines.extend(wrap(&pieces(inlines), width, none(), none())),
+        Block::Quote(inlines) => lines.extend(wrap(&pieces(inlines), width, Piece::new("│ ", Tone::Marker), Piece::new("│ ", Tone::Marker))),
+        Block::ListItem { depth, marker, content } => {
+            let pad = "  ".repeat(*depth);
+            let first = Piece::new(format!("{pad}{marker} "), Tone::Marker);
+            let rest = Piece::new(" ".repeat(first.text.width()), Tone::Plain);
+            lines.extend(wrap(&pieces(content), width, first, rest));
+            // Keep list items together: drop the blank line the caller adds.
+            lines.push(Vec::new());
+            lines.pop();
+        }
+        Block::Code(code) => lay_out_code(code, width, lines),
+    }
+}
+
+/// The label drawn above a code block: `json · 2025-11-25`, or with `· wrong`.
+pub fn code_label(code: &CodeBlock) -> (String, Tone) {
+    match (&code.revision, code.wrong) {
+        (Some(rev), true) => (format!("✗ wrong · {rev}"), Tone::Wrong),
+        (Some(rev), false) => (format!("{} · {rev}", code.lang), Tone::Label),
+        (None, _) => (code.lang.clone(), Tone::Label),
+    }
+}
+
+fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
+    let (label, tone) = code_label(code);
+    lines.push(vec![Piece::new(format!("  ┌ {label}"), tone)]);
+    for text in code.text.trim_end_matches('\n').lines() {
+        let highlighted = if code.lang == "json" { highlight_json(text) } else { vec![Piece::new(text, Tone::Verbatim)] };
+        lines.extend(hard_wrap(highlighted, width, Piece::new("  │ ", tone)));
+    }
+}
+
+/// Breaks a line of code at `width` columns, prefixing every piece with
+/// `prefix`.
+fn hard_wrap(line: Line, width: usize, prefix: Piece) -> Vec<Line> {
+    let limit = width.max(prefix.text.width() + 8);
+    let mut out = Vec::new();
+    let mut current = vec![prefix.clone()];
+    let mut used = prefix.text.width();
+    for piece in line {
+        for c in piece.text.chars() {
+            let cw = c.width().unwrap_or(0);
+            if used + cw > limit {
+                out.push(std::mem::replace(&mut current, vec![prefix.clone()]));
+                used = prefix.text.width();
+            }
+            let mut buf = [0u8; 4];
+            push(&mut current, c.encode_utf8(&mut buf), piece.tone);
+            used += cw;
+        }
+    }
+    out.push(current);
+    out
+}
+
+/// Splits one line of JSON text into highlighted pieces. It does not need
+/// to be valid JSON (a frame may span lines).
+pub fn highlight_json(text: &str) -> Line {
+    let mut out: Line = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' {
+            let start = i;
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(chars.len());
+            let s: String = chars[start..i].iter().collect();
+            let next = chars[i..].iter().find(|c| !c.is_whitespace());
+            push(&mut out, &s, if next == Some(&':') { Tone::JsonKey } else { Tone::JsonString });
+        } else if c.is_ascii_digit() || c == '-' || c.is_ascii_alphabetic() {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || "+-.".contains(chars[i])) {
+                i += 1;
+            }
+            let s: String = chars[start..i].iter().collect();
+            push(&mut out, &s, Tone::JsonLiteral);
+        } else {
+            let mut buf = [0u8; 4];
+            push(&mut out, c.encode_utf8(&mut buf), if c.is_whitespace() { Tone::Plain } else { Tone::JsonPunct });
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A lesson as plain text, `width` columns wide (for `mcplings lesson`).
+pub fn lesson_plain(lesson: &Lesson, width: usize) -> String {
+    let laid = lay_out_lesson(lesson, width);
+    let mut out = String::new();
+    for line in &laid.lines {
+        let mut text = plain(line);
+        if line.first().is_some_and(|p| p.tone == Tone::Heading) {
+            text = format!("## {text}");
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Piece {
+        Piece::new(text, Tone::Plain)
+    }
+
+    #[test]
+    fn wraps_words_and_keeps_styles() {
+        let pieces = [p("A request has an "), Piece::new("id", Tone::Code), p(", a response carries it back.")];
+        let lines = wrap(&pieces, 20, p(""), p(""));
+        let texts: Vec<String> = lines.iter().map(plain).collect();
+        assert_eq!(texts, ["A request has an id,", "a response carries", "it back."]);
+        assert!(lines[0].iter().any(|piece| piece.tone == Tone::Code && piece.text == "id"));
+    }
+
+    #[test]
+    fn list_items_hang_under_their_marker() {
+        let lines = wrap(&[p("one two three four five")], 12, Piece::new("- ", Tone::Marker), p("  "));
+        let texts: Vec<String> = lines.iter().map(plain).collect();
+        assert_eq!(texts, ["- one two", "  three four", "  five"]);
+    }
+
+    #[test]
+    fn long_words_are_broken() {
+        let lines = wrap(&[p("abcdefghijklmnopqrstuvwxyz")], 10, p(""), p(""));
+        assert_eq!(lines.iter().map(plain).collect::<Vec<_>>(), ["abcdefghij", "klmnopqrst", "uvwxyz"]);
+    }
+
+    #[test]
+    fn json_keys_strings_and_literals() {
+        let line = highlight_json(r#"{"id": 11, "ok": true, "s": "a\"b"}"#);
+        let tones: Vec<(String, Tone)> = line.into_iter().map(|p| (p.text, p.tone)).collect();
+        assert!(tones.contains(&("\"id\"".into(), Tone::JsonKey)));
+        assert!(tones.contains(&("11".into(), Tone::JsonLiteral)));
+        assert!(tones.contains(&("\"a\\\"b\"".into(), Tone::JsonString)));
+    }
+}
