@@ -1,1 +1,352 @@
-//! The workbook's state and its pure `update`.
+//! The workbook's state and its pure [`App::update`]: a message in, state
+//! changed, side effects out as data ([`Effect`]). Nothing here touches the
+//! terminal, files or processes, so every transition is testable.
+
+mod exercise;
+mod lesson;
+pub mod map;
+mod quiz;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::check::{CaseReport, CheckReport, Event as CheckEvent};
+use crate::content::Course;
+use crate::progress::Progress;
+
+pub use exercise::{CheckState, ExerciseView, Pane};
+pub use lesson::LessonView;
+pub use map::{MapView, NextStep};
+pub use quiz::QuizView;
+
+/// The screen in front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The course map: parts, progress, what's next.
+    Map,
+    /// A part's lesson.
+    Lesson,
+    /// An exercise: task, cases, transcript, hints.
+    Exercise,
+    /// A part's quiz.
+    Quiz,
+}
+
+/// Something the workbook reacts to.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// A key was pressed.
+    Key(KeyEvent),
+    /// The terminal is now this many columns and rows.
+    Resize(u16, u16),
+    /// A running check made progress; `run` tells stale runs apart.
+    Check {
+        /// The run this event belongs to.
+        run: u64,
+        /// What happened.
+        event: CheckEvent,
+    },
+    /// A check finished.
+    CheckDone {
+        /// The run that finished.
+        run: u64,
+        /// Its report.
+        report: Box<CheckReport>,
+    },
+    /// A learner's file in `exercises/<id>` changed on disk.
+    FileChanged(String),
+    /// File watching is not available; the reason is shown on screen.
+    WatchFailed(String),
+    /// Time passed (animates the spinner while a check runs).
+    Tick,
+    /// An effect could not be carried out; the message is shown.
+    Failed(String),
+}
+
+/// A side effect for the runtime ([`crate::tui`]) to carry out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Check the learner's crate for this exercise, as run number `run`.
+    StartCheck {
+        /// Exercise id.
+        exercise: String,
+        /// Run number, echoed in the resulting messages.
+        run: u64,
+    },
+    /// Stop the running check.
+    CancelCheck,
+    /// Write the progress file.
+    SaveProgress,
+    /// Suspend the workbook and open this file in `$VISUAL`/`$EDITOR`.
+    OpenEditor(std::path::PathBuf),
+    /// Restore the exercise's shipped stub.
+    ResetExercise(String),
+}
+
+/// A question the learner must confirm with `y`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirm {
+    /// Overwrite this exercise's files with the shipped stub.
+    ResetExercise(String),
+    /// Forget all progress (exercise files are kept).
+    ResetProgress,
+}
+
+/// The whole state of the workbook.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// The course.
+    pub course: Course,
+    /// The learner's progress.
+    pub progress: Progress,
+    /// The screen in front.
+    pub screen: Screen,
+    /// The help overlay is open.
+    pub help: bool,
+    /// A confirmation dialog is open.
+    pub confirm: Option<Confirm>,
+    /// A one-line message in the footer (cleared by the next key).
+    pub notice: Option<String>,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Why file watching is off, if it is.
+    pub watch_error: Option<String>,
+    /// Whether colours are off (`NO_COLOR`).
+    pub no_color: bool,
+    /// Map state.
+    pub map: MapView,
+    /// Lesson state.
+    pub lesson: LessonView,
+    /// Exercise state.
+    pub exercise: ExerciseView,
+    /// Quiz state.
+    pub quiz: QuizView,
+    /// Spinner frame counter.
+    pub ticks: u64,
+    quitting: bool,
+}
+
+impl App {
+    /// A workbook on `course` with `progress`, for a terminal of `size`.
+    /// Opens where the learner left off.
+    pub fn new(course: Course, progress: Progress, size: (u16, u16)) -> App {
+        let part = progress.position.part.unwrap_or(1);
+        let map = MapView { selected: course.parts.iter().position(|p| p.number == part).unwrap_or(0) };
+        let exercise_index = progress.position.exercise.as_deref().and_then(|id| course.exercise_index(id)).unwrap_or(0);
+        App {
+            lesson: LessonView::new(part),
+            exercise: ExerciseView::new(exercise_index),
+            quiz: QuizView::new(part),
+            course,
+            progress,
+            screen: Screen::Map,
+            help: false,
+            confirm: None,
+            notice: None,
+            size,
+            watch_error: None,
+            no_color: false,
+            map,
+            ticks: 0,
+            quitting: false,
+        }
+    }
+
+    /// Whether the workbook should close.
+    pub fn quitting(&self) -> bool {
+        self.quitting
+    }
+
+    /// Applies one message; returns the effects to carry out.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Key(key) if key.kind == KeyEventKind::Press => {
+                let effects = self.key(key);
+                if self.screen == Screen::Exercise {
+                    self.exercise.scroll = self.exercise.scroll.min(crate::ui::exercise::max_scroll(self));
+                }
+                effects
+            }
+            Msg::Key(_) => Vec::new(),
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                self.relayout();
+                Vec::new()
+            }
+            Msg::Check { run, event } => {
+                self.exercise.on_check_event(run, event);
+                Vec::new()
+            }
+            Msg::CheckDone { run, report } => self.check_done(run, *report),
+            Msg::FileChanged(id) => self.file_changed(&id),
+            Msg::WatchFailed(reason) => {
+                self.watch_error = Some(reason);
+                Vec::new()
+            }
+            Msg::Tick => {
+                self.ticks = self.ticks.wrapping_add(1);
+                Vec::new()
+            }
+            Msg::Failed(message) => {
+                self.notice = Some(message);
+                Vec::new()
+            }
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quitting = true;
+            return self.exercise.cancel_effects();
+        }
+        self.notice = None;
+        if let Some(confirm) = self.confirm.take() {
+            return if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) { self.confirmed(confirm) } else { Vec::new() };
+        }
+        if self.help {
+            self.help = false;
+            return Vec::new();
+        }
+        if key.code == KeyCode::Char('?') {
+            self.help = true;
+            return Vec::new();
+        }
+        match self.screen {
+            Screen::Map => self.map_key(key),
+            Screen::Lesson => self.lesson_key(key),
+            Screen::Exercise => self.exercise_key(key),
+            Screen::Quiz => self.quiz_key(key),
+        }
+    }
+
+    fn confirmed(&mut self, confirm: Confirm) -> Vec<Effect> {
+        match confirm {
+            Confirm::ResetExercise(id) => {
+                self.progress.exercises.remove(&id);
+                self.exercise.check = CheckState::Idle;
+                self.exercise.pane = Pane::Task;
+                self.notice = Some(format!("Restored exercises/{id} to the shipped stub."));
+                vec![Effect::ResetExercise(id), Effect::SaveProgress]
+            }
+            Confirm::ResetProgress => {
+                let position = self.progress.position.clone();
+                self.progress = Progress { position, ..Progress::default() };
+                self.exercise.check = CheckState::Idle;
+                self.notice = Some("All progress is reset. Your exercise files are unchanged.".into());
+                vec![Effect::SaveProgress]
+            }
+        }
+    }
+
+    /// Opens part `number`'s lesson.
+    pub fn open_lesson(&mut self, number: u8) -> Vec<Effect> {
+        if self.course.part(number).is_none_or(|p| !p.is_written()) {
+            self.notice = Some(format!("Part {number} is not written yet."));
+            return Vec::new();
+        }
+        let section = self.progress.lesson(number).section;
+        self.lesson = LessonView::new(number);
+        self.relayout();
+        self.lesson.jump_to_section(section);
+        self.screen = Screen::Lesson;
+        self.progress.position.part = Some(number);
+        vec![Effect::SaveProgress]
+    }
+
+    /// Opens the exercise at `index` in course order.
+    pub fn open_exercise(&mut self, index: usize) -> Vec<Effect> {
+        let Some(ex) = self.course.exercises.get(index) else { return Vec::new() };
+        let mut effects = self.exercise.cancel_effects();
+        let id = ex.id.clone();
+        self.progress.position.exercise = Some(id.clone());
+        self.progress.position.part = Some(ex.part);
+        if self.exercise.index != index || matches!(self.exercise.check, CheckState::Idle) {
+            self.exercise = ExerciseView::new(index);
+        }
+        self.screen = Screen::Exercise;
+        effects.push(Effect::SaveProgress);
+        effects.extend(self.start_check());
+        effects
+    }
+
+    /// Opens part `number`'s quiz.
+    pub fn open_quiz(&mut self, number: u8) -> Vec<Effect> {
+        if self.course.part(number).and_then(|p| p.quiz.as_ref()).is_none() {
+            self.notice = Some(format!("Part {number} has no quiz yet."));
+            return Vec::new();
+        }
+        if self.quiz.part != number {
+            self.quiz = QuizView::new(number);
+        }
+        self.quiz.resume(&self.course, &self.progress);
+        self.screen = Screen::Quiz;
+        self.progress.position.part = Some(number);
+        vec![Effect::SaveProgress]
+    }
+
+    /// Starts a check of the open exercise (cancelling a running one).
+    pub fn start_check(&mut self) -> Vec<Effect> {
+        let Some(ex) = self.course.exercises.get(self.exercise.index) else { return Vec::new() };
+        let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
+        let mut effects = self.exercise.cancel_effects();
+        let run = self.exercise.begin_run(cases);
+        effects.push(Effect::StartCheck { exercise: ex.id.clone(), run });
+        effects
+    }
+
+    fn check_done(&mut self, run: u64, report: CheckReport) -> Vec<Effect> {
+        if !self.exercise.is_current_run(run) {
+            return Vec::new();
+        }
+        let was_done = self.progress.is_done(&report.exercise);
+        if report.error.is_none() {
+            crate::actions::record_check(&mut self.progress, &report);
+        }
+        if report.passed && !was_done {
+            self.notice = Some("Every case passes: exercise done! s shows the solution, n the next exercise.".into());
+        }
+        self.exercise.finish(report);
+        vec![Effect::SaveProgress]
+    }
+
+    fn file_changed(&mut self, id: &str) -> Vec<Effect> {
+        let open = self.course.exercises.get(self.exercise.index).is_some_and(|e| e.id == id);
+        if open && self.screen == Screen::Exercise { self.start_check() } else { Vec::new() }
+    }
+
+    /// Recomputes width-dependent layout (the lesson's lines).
+    fn relayout(&mut self) {
+        let width = self.size.0.saturating_sub(4) as usize;
+        if let Some(lesson) = self.course.part(self.lesson.part).and_then(|p| p.lesson.as_ref()) {
+            self.lesson.lay_out(lesson, width.min(100));
+        }
+    }
+
+    /// Rows available to a screen's body (between header and footer).
+    pub fn body_rows(&self) -> usize {
+        usize::from(self.size.1.saturating_sub(4))
+    }
+
+    /// The selected failing case's report, if a check has finished.
+    pub fn selected_case(&self) -> Option<&CaseReport> {
+        self.exercise.selected_case()
+    }
+
+    fn go_back(&mut self) -> Vec<Effect> {
+        self.screen = Screen::Map;
+        Vec::new()
+    }
+
+    fn quit_or_back(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
+        match key.code {
+            KeyCode::Char('q') if self.screen == Screen::Map => {
+                self.quitting = true;
+                Some(self.exercise.cancel_effects())
+            }
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace => Some(self.go_back()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

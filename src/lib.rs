@@ -17,3 +17,4 @@ pub mod progress;
 pub mod text;
 pub mod tui;
 pub mod ui;
+pub mod watch;

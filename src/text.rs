@@ -188,9 +188,13 @@ pub fn lay_out_lesson(lesson: &Lesson, width: usize) -> LaidOut {
             lines.push(vec![Piece::new(section.title.clone(), Tone::Heading)]);
             lines.push(Vec::new());
         }
-        for block in &section.blocks {
+        for (i, block) in section.blocks.iter().enumerate() {
             lay_out_block(block, width, &mut lines);
-            lines.push(Vec::new());
+            // Items of one list stay together; everything else is spaced.
+            let next_is_item = matches!(section.blocks.get(i + 1), Some(Block::ListItem { .. }));
+            if !(matches!(block, Block::ListItem { .. }) && next_is_item) {
+                lines.push(Vec::new());
+            }
         }
     }
     while lines.last().is_some_and(Vec::is_empty) {
@@ -213,9 +217,6 @@ fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
             let first = Piece::new(format!("{pad}{marker} "), Tone::Marker);
             let rest = Piece::new(" ".repeat(first.text.width()), Tone::Plain);
             lines.extend(wrap(&pieces(content), width, first, rest));
-            // Keep list items together: drop the blank line the caller adds.
-            lines.push(Vec::new());
-            lines.pop();
         }
         Block::Code(code) => lay_out_code(code, width, lines),
     }

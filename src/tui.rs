@@ -1,8 +1,183 @@
-//! The terminal app.
+//! The terminal runtime: sets the terminal up (and restores it, after a
+//! panic too), feeds keys, file changes and check events into
+//! [`App::update`] through one channel, draws after every message, and
+//! carries out the [`Effect`]s: checks on a worker thread, progress saves,
+//! the editor, resets.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::thread;
+use std::time::Duration;
+
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{self, Event};
+
+use crate::app::{App, CheckState, Effect, Msg};
+use crate::check::{self, Options, Source};
 use crate::content::Course;
+use crate::progress;
 
-/// Opens the workbook.
-pub fn run(_course: Course) -> Result<(), String> {
-    Err("the workbook screen is not built yet".into())
+/// How often the spinner moves while a check runs.
+const TICK: Duration = Duration::from_millis(100);
+
+const INPUT_RUNNING: u8 = 0;
+const INPUT_PAUSE: u8 = 1;
+const INPUT_PAUSED: u8 = 2;
+
+/// Opens the workbook on `course` and runs it until the learner quits.
+///
+/// Errors: the terminal could not be set up or drawn to.
+pub fn run(course: Course) -> Result<(), String> {
+    let progress_file = progress::path(&course.root);
+    let loaded = progress::load(&progress_file);
+    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let result = (|| {
+        let size = terminal.size().map_err(|e| e.to_string())?;
+        let mut app = App::new(course, loaded.progress, (size.width, size.height));
+        app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        app.notice = loaded.warning;
+        let (tx, rx) = channel();
+        let input = Arc::new(AtomicU8::new(INPUT_RUNNING));
+        spawn_input(tx.clone(), Arc::clone(&input));
+        let _watcher = match crate::watch::start(&app.course.root, tx.clone()) {
+            Ok(w) => Some(w),
+            Err(reason) => {
+                app.update(Msg::WatchFailed(reason));
+                None
+            }
+        };
+        let mut runtime = Runtime { tx, cancel: None, progress_file, input };
+        run_loop(&mut terminal, &mut app, &rx, &mut runtime)
+    })();
+    ratatui::restore();
+    result
+}
+
+fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, runtime: &mut Runtime) -> Result<(), String> {
+    while !app.quitting() {
+        terminal.draw(|f| crate::ui::draw(f, app)).map_err(|e| e.to_string())?;
+        let msg = match rx.recv_timeout(TICK) {
+            Ok(msg) => msg,
+            Err(RecvTimeoutError::Timeout) if matches!(app.exercise.check, CheckState::Running { .. }) => Msg::Tick,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        for effect in app.update(msg) {
+            runtime.apply(effect, app, terminal);
+        }
+    }
+    runtime.cancel();
+    Ok(())
+}
+
+/// Reads terminal events on a thread of its own. It can be paused (while
+/// an editor owns the terminal) through `state`.
+fn spawn_input(tx: Sender<Msg>, state: Arc<AtomicU8>) {
+    thread::spawn(move || {
+        loop {
+            if state.load(Ordering::Acquire) != INPUT_RUNNING {
+                state.store(INPUT_PAUSED, Ordering::Release);
+                while state.load(Ordering::Acquire) != INPUT_RUNNING {
+                    thread::sleep(Duration::from_millis(10));
+                }
+                continue;
+            }
+            match event::poll(Duration::from_millis(50)) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(_) => return,
+            }
+            let msg = match event::read() {
+                Ok(Event::Key(key)) => Msg::Key(key),
+                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(_) => continue,
+                Err(_) => return,
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+struct Runtime {
+    tx: Sender<Msg>,
+    cancel: Option<Arc<AtomicBool>>,
+    progress_file: std::path::PathBuf,
+    input: Arc<AtomicU8>,
+}
+
+impl Runtime {
+    fn cancel(&mut self) {
+        if let Some(flag) = self.cancel.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn apply(&mut self, effect: Effect, app: &mut App, terminal: &mut DefaultTerminal) {
+        match effect {
+            Effect::StartCheck { exercise, run } => {
+                self.cancel();
+                let flag = Arc::new(AtomicBool::new(false));
+                self.cancel = Some(Arc::clone(&flag));
+                let course = app.course.clone();
+                let tx = self.tx.clone();
+                let color = !app.no_color;
+                thread::spawn(move || {
+                    let Some(ex) = course.exercise(&exercise) else { return };
+                    let options = Options { color, cancel: Some(flag) };
+                    let report = check::check(&course, ex, &Source::Exercise, &options, &mut |event| {
+                        let _ = tx.send(Msg::Check { run, event });
+                    });
+                    let _ = tx.send(Msg::CheckDone { run, report: Box::new(report) });
+                });
+            }
+            Effect::CancelCheck => self.cancel(),
+            Effect::SaveProgress => {
+                if let Err(e) = progress::save(&self.progress_file, &app.progress) {
+                    app.update(Msg::Failed(format!("cannot save progress to {}: {e}", self.progress_file.display())));
+                }
+            }
+            Effect::ResetExercise(id) => {
+                if let Some(ex) = app.course.exercise(&id).cloned()
+                    && let Err(e) = crate::actions::reset_files(&app.course, &ex)
+                {
+                    app.update(Msg::Failed(e));
+                }
+            }
+            Effect::OpenEditor(path) => {
+                if let Err(e) = self.edit(&path, terminal) {
+                    app.update(Msg::Failed(e));
+                }
+            }
+        }
+    }
+
+    /// Hands the terminal to `$VISUAL`/`$EDITOR` on `path`, then takes it
+    /// back.
+    fn edit(&mut self, path: &std::path::Path, terminal: &mut DefaultTerminal) -> Result<(), String> {
+        let editor = ["VISUAL", "EDITOR"].iter().find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()));
+        let Some(editor) = editor else {
+            return Err(format!("Set $EDITOR (e.g. export EDITOR=nano) to open files from here, or edit {} in any editor.", path.display()));
+        };
+        self.input.store(INPUT_PAUSE, Ordering::Release);
+        for _ in 0..50 {
+            if self.input.load(Ordering::Acquire) == INPUT_PAUSED {
+                break;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        ratatui::restore();
+        // Through the shell, so that EDITOR="code --wait" works.
+        let status = std::process::Command::new("sh").arg("-c").arg(format!("{editor} \"$1\"")).arg("sh").arg(path).status();
+        *terminal = ratatui::init();
+        let _ = terminal.clear();
+        self.input.store(INPUT_RUNNING, Ordering::Release);
+        match status {
+            Ok(s) if s.success() => Ok(()),
+            Ok(s) => Err(format!("{editor} exited with {s}")),
+            Err(e) => Err(format!("cannot run {editor}: {e}")),
+        }
+    }
 }

@@ -1,1 +1,100 @@
-//! Drawing the workbook.
+//! Drawing the workbook from an immutable [`App`]: a header, the screen's
+//! body, a footer with the keys that work here, and overlays (help,
+//! confirmations). Nothing here changes state.
+
+pub mod exercise;
+mod lesson;
+mod map;
+mod overlay;
+mod quiz;
+pub mod theme;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::app::{App, Screen};
+use theme::Theme;
+
+/// Smallest terminal the workbook draws in; below it a message says so.
+pub const MIN_SIZE: (u16, u16) = (60, 16);
+
+/// Draws the whole workbook.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    let theme = Theme::new(app.no_color);
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let text = format!("Terminal too small: mcplings needs {}×{}, this is {}×{}. Enlarge it, or press q to quit.", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height);
+        frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }).style(theme.warn), area);
+        return;
+    }
+    let [header, rule1, body, rule2, footer] =
+        Layout::vertical([Constraint::Length(1), Constraint::Length(1), Constraint::Min(1), Constraint::Length(1), Constraint::Length(1)]).areas(area);
+    let (title, right) = match app.screen {
+        Screen::Map => (format!("mcplings · {}", app.course.title), "? help  q quit".to_string()),
+        Screen::Lesson => lesson::header(app),
+        Screen::Exercise => exercise::header(app),
+        Screen::Quiz => quiz::header(app),
+    };
+    draw_bar(frame, header, &title, &right, &theme);
+    let rule = "─".repeat(area.width as usize);
+    frame.render_widget(Paragraph::new(rule.clone()).style(theme.dim), rule1);
+    frame.render_widget(Paragraph::new(rule).style(theme.dim), rule2);
+    match app.screen {
+        Screen::Map => map::draw(frame, body, app, &theme),
+        Screen::Lesson => lesson::draw(frame, body, app, &theme),
+        Screen::Exercise => exercise::draw(frame, body, app, &theme),
+        Screen::Quiz => quiz::draw(frame, body, app, &theme),
+    }
+    let (keys, status) = match app.screen {
+        Screen::Map => map::footer(app),
+        Screen::Lesson => lesson::footer(app),
+        Screen::Exercise => exercise::footer(app),
+        Screen::Quiz => quiz::footer(app),
+    };
+    match &app.notice {
+        Some(notice) => frame.render_widget(Paragraph::new(format!(" {notice}")).style(theme.notice), footer),
+        None => draw_bar(frame, footer, &keys, &status, &theme),
+    }
+    if let Some(confirm) = &app.confirm {
+        overlay::confirm(frame, area, confirm, &theme);
+    } else if app.help {
+        overlay::help(frame, area, app.screen, &theme);
+    }
+}
+
+/// A one-line bar: `left` from the left edge, `right` against the right;
+/// `right` keeps its full width and `left` is cut to fit.
+fn draw_bar(frame: &mut Frame, area: Rect, left: &str, right: &str, theme: &Theme) {
+    let right_width = (right.chars().count() as u16 + 1).min(area.width.saturating_sub(20));
+    let [l, r] = Layout::horizontal([Constraint::Min(1), Constraint::Length(right_width)]).areas(area);
+    let left = fit(&format!(" {left}"), l.width.saturating_sub(1) as usize);
+    frame.render_widget(Paragraph::new(Line::from(Span::styled(left, theme.bar))), l);
+    frame.render_widget(Paragraph::new(fit(right, r.width as usize)).alignment(Alignment::Right).style(theme.dim), r);
+}
+
+/// Converts a laid-out line of [`crate::text`] into a styled ratatui line.
+pub fn styled(line: &crate::text::Line, theme: &Theme) -> Line<'static> {
+    Line::from(line.iter().map(|p| Span::styled(p.text.clone(), theme.tone(p.tone))).collect::<Vec<_>>())
+}
+
+/// Cuts `s` to `width` columns, ending with `…` when cut.
+pub fn fit(s: &str, width: usize) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
+}

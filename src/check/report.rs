@@ -164,3 +164,16 @@ pub struct TranscriptEntry {
     /// Frame, harness line, or junk.
     pub kind: EntryKind,
 }
+
+impl TranscriptEntry {
+    /// The glyph drawn before the line: `▶` to the program, `◀` from it;
+    /// `▷` and `◁` for harness lines.
+    pub fn glyph(&self) -> &'static str {
+        match (self.dir, self.kind) {
+            (Direction::ToLearner, EntryKind::Harness) => "▷",
+            (Direction::FromLearner, EntryKind::Harness) => "◁",
+            (Direction::ToLearner, _) => "▶",
+            (Direction::FromLearner, _) => "◀",
+        }
+    }
+}

@@ -4,24 +4,13 @@ use std::fmt::Write;
 
 use crate::check::diff::Difference;
 use crate::check::session::shorten;
-use crate::check::{CaseReport, CheckReport, Direction, EntryKind, Status};
+use crate::check::{CaseReport, CheckReport, Status};
 use crate::content::Exercise;
 
 /// Most transcript lines shown for a failed case.
 const TRANSCRIPT_LINES: usize = 12;
 /// Widest transcript line shown, in characters.
 const LINE_WIDTH: usize = 110;
-
-/// The glyph for a transcript line: `▶` to the program, `◀` from it, with
-/// `·` instead for harness lines.
-pub fn arrow(dir: Direction, kind: EntryKind) -> &'static str {
-    match (dir, kind) {
-        (Direction::ToLearner, EntryKind::Harness) => "▷",
-        (Direction::FromLearner, EntryKind::Harness) => "◁",
-        (Direction::ToLearner, _) => "▶",
-        (Direction::FromLearner, _) => "◀",
-    }
-}
 
 /// Renders `report` as text: the build line, each case with a mark, the
 /// first failure in detail (reason, differences, transcript, stderr), and
@@ -96,7 +85,7 @@ fn details(out: &mut String, case: &CaseReport) {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }
         for entry in &case.transcript[skip..] {
-            let _ = writeln!(out, "        {} {}", arrow(entry.dir, entry.kind), shorten(&entry.line, LINE_WIDTH));
+            let _ = writeln!(out, "        {} {}", entry.glyph(), shorten(&entry.line, LINE_WIDTH));
         }
     }
     let stderr = case.stderr.trim_end();

@@ -1,0 +1,210 @@
+//! The exercise view: the task, the check's cases and the selected case's
+//! reason, differences and transcript, hints, the reference solution.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Confirm, Effect};
+use crate::check::{BuildReport, CaseReport, CheckReport, Event as CheckEvent, Status};
+
+/// Where the check of the open exercise stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckState {
+    /// No check yet.
+    Idle,
+    /// A check is running.
+    Running {
+        /// Its run number.
+        run: u64,
+        /// The build's report, once built.
+        built: Option<BuildReport>,
+        /// Finished cases so far, by index.
+        cases: Vec<Option<CaseReport>>,
+        /// The case running now.
+        current: Option<usize>,
+    },
+    /// The last check's report.
+    Done(Box<CheckReport>),
+}
+
+/// What the right-hand pane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The task text.
+    Task,
+    /// The selected case: reason, differences, transcript, stderr.
+    Case,
+    /// The compiler's output.
+    Build,
+    /// The hints revealed so far.
+    Hints,
+    /// The reference solution (only once the exercise is done).
+    Solution,
+}
+
+/// Exercise view state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExerciseView {
+    /// Index of the open exercise in course order.
+    pub index: usize,
+    /// The check.
+    pub check: CheckState,
+    /// The selected case.
+    pub selected: usize,
+    /// What the right pane shows.
+    pub pane: Pane,
+    /// Scroll offset of the right pane.
+    pub scroll: usize,
+    next_run: u64,
+}
+
+impl ExerciseView {
+    /// The view for the exercise at `index`, no check yet.
+    pub fn new(index: usize) -> ExerciseView {
+        ExerciseView { index, check: CheckState::Idle, selected: 0, pane: Pane::Task, scroll: 0, next_run: 0 }
+    }
+
+    /// Effects that stop a running check, if one runs.
+    pub fn cancel_effects(&self) -> Vec<Effect> {
+        if matches!(self.check, CheckState::Running { .. }) { vec![Effect::CancelCheck] } else { Vec::new() }
+    }
+
+    /// Starts tracking a new run of `cases` cases; returns its number.
+    pub fn begin_run(&mut self, cases: usize) -> u64 {
+        self.next_run += 1;
+        self.check = CheckState::Running { run: self.next_run, built: None, cases: vec![None; cases], current: None };
+        self.next_run
+    }
+
+    /// Whether `run` is the run being tracked.
+    pub fn is_current_run(&self, run: u64) -> bool {
+        matches!(self.check, CheckState::Running { run: r, .. } if r == run)
+    }
+
+    /// Applies a live event of run `run`.
+    pub fn on_check_event(&mut self, run: u64, event: CheckEvent) {
+        let CheckState::Running { run: r, built, cases, current } = &mut self.check else { return };
+        if *r != run {
+            return;
+        }
+        match event {
+            CheckEvent::Built(b) => *built = Some(b),
+            CheckEvent::CaseStarted(i) => *current = Some(i),
+            CheckEvent::CaseFinished(i, report) => {
+                if let Some(slot) = cases.get_mut(i) {
+                    *slot = Some(report);
+                }
+            }
+        }
+    }
+
+    /// Takes the finished report and picks what to show.
+    pub fn finish(&mut self, report: CheckReport) {
+        self.scroll = 0;
+        if !report.build.ok {
+            self.pane = Pane::Build;
+        } else if let Some(i) = report.cases.iter().position(|c| c.status == Status::Failed) {
+            self.selected = i;
+            self.pane = Pane::Case;
+        } else if self.pane != Pane::Solution {
+            self.pane = Pane::Case;
+        }
+        self.check = CheckState::Done(Box::new(report));
+    }
+
+    /// The finished report, if any.
+    pub fn report(&self) -> Option<&CheckReport> {
+        match &self.check {
+            CheckState::Done(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The selected case's report (from a finished or running check).
+    pub fn selected_case(&self) -> Option<&CaseReport> {
+        match &self.check {
+            CheckState::Done(r) => r.cases.get(self.selected),
+            CheckState::Running { cases, .. } => cases.get(self.selected).and_then(Option::as_ref),
+            CheckState::Idle => None,
+        }
+    }
+}
+
+impl App {
+    pub(super) fn exercise_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if let Some(effects) = self.quit_or_back(key) {
+            return effects;
+        }
+        let Some(ex) = self.course.exercises.get(self.exercise.index).cloned() else { return Vec::new() };
+        let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
+        let page = self.body_rows().saturating_sub(2).max(1);
+        let v = &mut self.exercise;
+        match key.code {
+            KeyCode::Down | KeyCode::Char('j') => {
+                v.selected = (v.selected + 1).min(cases.saturating_sub(1));
+                v.pane = Pane::Case;
+                v.scroll = 0;
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                v.selected = v.selected.saturating_sub(1);
+                v.pane = Pane::Case;
+                v.scroll = 0;
+            }
+            KeyCode::Enter => {
+                v.pane = Pane::Case;
+                v.scroll = 0;
+            }
+            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('J') => v.scroll += page,
+            KeyCode::PageUp | KeyCode::Char('K') => v.scroll = v.scroll.saturating_sub(page),
+            KeyCode::Char('c') => return self.start_check(),
+            KeyCode::Char('x') => {
+                if matches!(v.check, CheckState::Running { .. }) {
+                    v.check = CheckState::Idle;
+                    self.notice = Some("Check cancelled. c checks again.".into());
+                    return vec![Effect::CancelCheck];
+                }
+            }
+            KeyCode::Char('t') => set_pane(v, Pane::Task),
+            KeyCode::Char('b') => set_pane(v, Pane::Build),
+            KeyCode::Char('h') => {
+                let before = self.progress.hints_shown(&ex.id);
+                let shown = crate::actions::reveal_hint(&mut self.progress, &ex);
+                set_pane(&mut self.exercise, Pane::Hints);
+                self.exercise.scroll = usize::MAX / 2;
+                if shown == before {
+                    self.notice = Some("That was the last hint.".into());
+                    return Vec::new();
+                }
+                return vec![Effect::SaveProgress];
+            }
+            KeyCode::Char('s') => {
+                if self.progress.is_done(&ex.id) {
+                    set_pane(v, Pane::Solution);
+                } else {
+                    self.notice = Some("The reference solution unlocks once every case passes.".into());
+                }
+            }
+            KeyCode::Char('o') => return vec![Effect::OpenEditor(ex.main_file(&self.course.root))],
+            KeyCode::Char('r') => self.confirm = Some(Confirm::ResetExercise(ex.id.clone())),
+            KeyCode::Char('n') | KeyCode::Right => {
+                if self.exercise.index + 1 < self.course.exercises.len() {
+                    return self.open_exercise(self.exercise.index + 1);
+                }
+                self.notice = Some("This is the last exercise written so far.".into());
+            }
+            KeyCode::Char('p') | KeyCode::Left => {
+                if self.exercise.index > 0 {
+                    return self.open_exercise(self.exercise.index - 1);
+                }
+            }
+            KeyCode::Char('l') => return self.open_lesson(ex.part),
+            KeyCode::Char('z') => return self.open_quiz(ex.part),
+            _ => {}
+        }
+        Vec::new()
+    }
+}
+
+fn set_pane(v: &mut ExerciseView, pane: Pane) {
+    v.pane = pane;
+    v.scroll = 0;
+}

@@ -1,0 +1,114 @@
+//! The lesson reader: scroll, jump between sections, remember the place.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect};
+use crate::content::Lesson;
+use crate::text::{LaidOut, lay_out_lesson};
+
+/// Lesson reader state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonView {
+    /// The part whose lesson is open.
+    pub part: u8,
+    /// First line shown.
+    pub scroll: usize,
+    /// The lesson laid out for the current width.
+    pub laid: Option<LaidOut>,
+    width: usize,
+}
+
+impl LessonView {
+    /// A reader for part `part`, not yet laid out.
+    pub fn new(part: u8) -> LessonView {
+        LessonView { part, scroll: 0, laid: None, width: 0 }
+    }
+
+    /// Lays the lesson out for `width` columns, keeping the reader in the
+    /// same section.
+    pub fn lay_out(&mut self, lesson: &Lesson, width: usize) {
+        if self.laid.is_some() && self.width == width {
+            return;
+        }
+        let section = self.section();
+        self.width = width;
+        self.laid = Some(lay_out_lesson(lesson, width));
+        if section > 0 {
+            self.jump_to_section(section);
+        }
+    }
+
+    /// Index of the section at the top of the screen.
+    pub fn section(&self) -> usize {
+        self.laid.as_ref().map_or(0, |l| l.sections.iter().rposition(|(start, _)| *start <= self.scroll).unwrap_or(0))
+    }
+
+    /// Scrolls to the start of section `index` (clamped).
+    pub fn jump_to_section(&mut self, index: usize) {
+        if let Some(laid) = &self.laid
+            && let Some((start, _)) = laid.sections.get(index.min(laid.sections.len().saturating_sub(1)))
+        {
+            self.scroll = *start;
+        }
+    }
+
+    /// Total laid-out lines.
+    pub fn len(&self) -> usize {
+        self.laid.as_ref().map_or(0, |l| l.lines.len())
+    }
+
+    /// Whether nothing is laid out.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl App {
+    pub(super) fn lesson_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if let Some(effects) = self.quit_or_back(key) {
+            return effects;
+        }
+        let rows = self.body_rows().max(1);
+        let max = self.lesson.len().saturating_sub(rows);
+        let before = (self.lesson.section(), self.progress.lesson(self.lesson.part).read);
+        let part = self.lesson.part;
+        let v = &mut self.lesson;
+        match key.code {
+            KeyCode::Down | KeyCode::Char('j') => v.scroll += 1,
+            KeyCode::Up | KeyCode::Char('k') => v.scroll = v.scroll.saturating_sub(1),
+            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('f') => v.scroll += rows.saturating_sub(2).max(1),
+            KeyCode::PageUp | KeyCode::Char('b') => v.scroll = v.scroll.saturating_sub(rows.saturating_sub(2).max(1)),
+            KeyCode::Home | KeyCode::Char('g') => v.scroll = 0,
+            KeyCode::End | KeyCode::Char('G') => v.scroll = max,
+            KeyCode::Char('n') | KeyCode::Char(']') | KeyCode::Right | KeyCode::Tab => {
+                let next = v.section() + 1;
+                match v.laid.as_ref().map_or(0, |l| l.sections.len()) {
+                    count if next < count => v.jump_to_section(next),
+                    _ => v.scroll = max,
+                }
+            }
+            KeyCode::Char('p') | KeyCode::Char('[') | KeyCode::Left | KeyCode::BackTab => {
+                let current = v.section();
+                let start = v.laid.as_ref().and_then(|l| l.sections.get(current)).map_or(0, |s| s.0);
+                // Go to the start of this section first, then to the one before.
+                v.jump_to_section(if v.scroll > start { current } else { current.saturating_sub(1) });
+            }
+            KeyCode::Char('e') => {
+                let first = self.course.part(part).and_then(|p| p.exercises.first().cloned());
+                return match first.and_then(|id| self.course.exercise_index(&id)) {
+                    Some(index) => self.open_exercise(index),
+                    None => Vec::new(),
+                };
+            }
+            KeyCode::Char('z') => return self.open_quiz(part),
+            _ => {}
+        }
+        self.lesson.scroll = self.lesson.scroll.min(max);
+        let section = self.lesson.section();
+        let at_end = self.lesson.scroll >= max;
+        let record = self.progress.lesson_mut(part);
+        record.section = section;
+        record.read |= at_end;
+        if (section, record.read) != before { vec![Effect::SaveProgress] } else { Vec::new() }
+    }
+}

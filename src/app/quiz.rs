@@ -1,0 +1,82 @@
+//! The quiz view: one question at a time; a wrong pick explains itself and
+//! the learner tries again; the right pick explains itself too.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect};
+use crate::content::Course;
+use crate::progress::Progress;
+
+/// Quiz state. The picks themselves live in [`Progress`], so a quiz can be
+/// left and resumed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuizView {
+    /// The part whose quiz is open.
+    pub part: u8,
+    /// Index of the question shown.
+    pub question: usize,
+    /// Every question is solved and the summary is shown.
+    pub finished: bool,
+}
+
+impl QuizView {
+    /// A quiz view at the first question.
+    pub fn new(part: u8) -> QuizView {
+        QuizView { part, question: 0, finished: false }
+    }
+
+    /// Moves to the first unsolved question, or the summary if none is left.
+    pub fn resume(&mut self, course: &Course, progress: &Progress) {
+        let Some(quiz) = course.part(self.part).and_then(|p| p.quiz.as_ref()) else { return };
+        let solved = |id: &str| progress.quiz(self.part).and_then(|q| q.answers.get(id)).is_some_and(|a| a.solved);
+        match quiz.questions.iter().position(|q| !solved(&q.id)) {
+            Some(i) => {
+                self.question = i;
+                self.finished = false;
+            }
+            None => self.finished = true,
+        }
+    }
+}
+
+impl App {
+    pub(super) fn quiz_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if let Some(effects) = self.quit_or_back(key) {
+            return effects;
+        }
+        let part = self.quiz.part;
+        let Some(quiz) = self.course.part(part).and_then(|p| p.quiz.clone()) else { return Vec::new() };
+        let count = quiz.questions.len();
+        if self.quiz.finished {
+            if matches!(key.code, KeyCode::Left | KeyCode::Char('p')) {
+                self.quiz.finished = false;
+                self.quiz.question = count.saturating_sub(1);
+            }
+            return Vec::new();
+        }
+        let Some(question) = quiz.questions.get(self.quiz.question) else { return Vec::new() };
+        let answer = self.progress.quiz(part).and_then(|q| q.answers.get(&question.id)).cloned().unwrap_or_default();
+        match key.code {
+            KeyCode::Char(c @ 'a'..='f') => {
+                let pick = (c as u8 - b'a') as usize;
+                if pick < question.options.len() && !answer.solved && !answer.picks.contains(&pick) {
+                    self.progress.record_pick(part, &question.id, pick, question.options[pick].correct);
+                    return vec![Effect::SaveProgress];
+                }
+            }
+            KeyCode::Enter | KeyCode::Right | KeyCode::Char('n') if answer.solved => {
+                if self.quiz.question + 1 < count {
+                    self.quiz.question += 1;
+                } else {
+                    self.quiz.resume(&self.course, &self.progress);
+                    if !self.quiz.finished {
+                        self.notice = Some("Some questions are still open.".into());
+                    }
+                }
+            }
+            KeyCode::Left | KeyCode::Char('p') => self.quiz.question = self.quiz.question.saturating_sub(1),
+            _ => {}
+        }
+        Vec::new()
+    }
+}

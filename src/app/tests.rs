@@ -1,0 +1,134 @@
+//! Transitions of [`App::update`], with no terminal.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+use crate::check::{BuildReport, CheckReport};
+
+fn app() -> App {
+    let course = Course::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the course loads");
+    App::new(course, Progress::default(), (80, 24))
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn code(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn report(exercise: &str, passed: bool) -> CheckReport {
+    CheckReport {
+        format_version: 1,
+        exercise: exercise.into(),
+        source: "exercise".into(),
+        crate_dir: String::new(),
+        passed,
+        build: BuildReport { ok: true, output: String::new(), duration_ms: 1 },
+        cases: Vec::new(),
+        duration_ms: 1,
+        error: None,
+    }
+}
+
+#[test]
+fn enter_opens_the_lesson_and_esc_goes_back() {
+    let mut app = app();
+    let effects = app.update(code(KeyCode::Enter));
+    assert_eq!(app.screen, Screen::Lesson);
+    assert_eq!(effects, vec![Effect::SaveProgress]);
+    assert!(app.lesson.len() > 100);
+    app.update(code(KeyCode::Esc));
+    assert_eq!(app.screen, Screen::Map);
+}
+
+#[test]
+fn section_jumps_and_reading_to_the_end_marks_the_lesson_read() {
+    let mut app = app();
+    app.update(code(KeyCode::Enter));
+    app.update(key('n'));
+    assert_eq!(app.lesson.section(), 1);
+    assert_eq!(app.progress.lesson(1).section, 1);
+    app.update(key('G'));
+    assert!(app.progress.lesson(1).read);
+}
+
+#[test]
+fn opening_an_exercise_starts_a_check_and_stale_runs_are_ignored() {
+    let mut app = app();
+    let effects = app.update(key('e'));
+    assert_eq!(app.screen, Screen::Exercise);
+    assert!(effects.contains(&Effect::StartCheck { exercise: "01-encode-frames".into(), run: 1 }), "{effects:?}");
+    // A save while checking cancels the running check and starts run 2.
+    let effects = app.update(Msg::FileChanged("01-encode-frames".into()));
+    assert_eq!(effects, vec![Effect::CancelCheck, Effect::StartCheck { exercise: "01-encode-frames".into(), run: 2 }]);
+    assert!(app.update(Msg::CheckDone { run: 1, report: Box::new(report("01-encode-frames", true)) }).is_empty());
+    assert!(!app.progress.is_done("01-encode-frames"));
+    app.update(Msg::CheckDone { run: 2, report: Box::new(report("01-encode-frames", true)) });
+    assert!(app.progress.is_done("01-encode-frames"));
+}
+
+#[test]
+fn a_change_to_another_exercise_does_not_check() {
+    let mut app = app();
+    app.update(key('e'));
+    assert!(app.update(Msg::FileChanged("02-id-router".into())).is_empty());
+}
+
+#[test]
+fn hints_one_at_a_time_and_solution_locked_until_done() {
+    let mut app = app();
+    app.update(key('e'));
+    app.update(key('h'));
+    assert_eq!(app.progress.hints_shown("01-encode-frames"), 1);
+    app.update(key('h'));
+    assert_eq!(app.progress.hints_shown("01-encode-frames"), 2);
+    app.update(key('s'));
+    assert_ne!(app.exercise.pane, Pane::Solution);
+    assert!(app.notice.as_deref().unwrap_or("").contains("unlocks"));
+}
+
+#[test]
+fn reset_asks_first() {
+    let mut app = app();
+    app.update(key('e'));
+    assert!(app.update(key('r')).is_empty());
+    assert_eq!(app.confirm, Some(Confirm::ResetExercise("01-encode-frames".into())));
+    assert!(app.update(key('n')).is_empty());
+    assert_eq!(app.confirm, None);
+    app.update(key('r'));
+    let effects = app.update(key('y'));
+    assert_eq!(effects, vec![Effect::ResetExercise("01-encode-frames".into()), Effect::SaveProgress]);
+}
+
+#[test]
+fn quiz_wrong_then_right_scores_only_first_tries() {
+    let mut app = app();
+    app.update(key('z'));
+    assert_eq!(app.screen, Screen::Quiz);
+    let question = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let right = question.correct();
+    let wrong = (right + 1) % question.options.len();
+    app.update(key((b'a' + wrong as u8) as char));
+    assert!(app.update(code(KeyCode::Enter)).is_empty());
+    assert_eq!(app.quiz.question, 0, "can't move on before answering right");
+    app.update(key((b'a' + right as u8) as char));
+    app.update(code(KeyCode::Enter));
+    assert_eq!(app.quiz.question, 1);
+    assert_eq!(app.progress.quiz_score(1), (0, 1));
+}
+
+#[test]
+fn q_quits_only_from_the_map_and_ctrl_c_from_anywhere() {
+    let mut app = app();
+    app.update(key('e'));
+    app.update(key('q'));
+    assert!(!app.quitting());
+    app.update(key('q'));
+    assert!(app.quitting());
+    let mut app = super::tests::app();
+    app.update(key('z'));
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    assert!(app.quitting());
+}

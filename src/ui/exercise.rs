@@ -1,0 +1,256 @@
+//! The exercise view: the case list on the left; on the right the task,
+//! the selected case (reason, differences, transcript, stderr), the build
+//! output, the hints, or the reference solution.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::theme::Theme;
+use crate::app::{App, CheckState, Pane};
+use crate::check::{CaseReport, Direction, EntryKind, Status};
+use crate::text::{Piece, Tone, wrap};
+
+/// Width of the case list, borders included.
+const LIST_WIDTH: u16 = 31;
+const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/// Columns and rows of the right pane for a terminal of `size`.
+pub fn pane_size(size: (u16, u16)) -> (usize, usize) {
+    (size.0.saturating_sub(LIST_WIDTH + 1) as usize, size.1.saturating_sub(4) as usize)
+}
+
+/// The furthest the right pane can scroll.
+pub fn max_scroll(app: &App) -> usize {
+    let (width, rows) = pane_size(app.size);
+    pane_lines(app, &Theme::new(app.no_color), width).len().saturating_sub(rows)
+}
+
+pub(super) fn header(app: &App) -> (String, String) {
+    let Some(ex) = app.course.exercises.get(app.exercise.index) else { return (String::new(), String::new()) };
+    let title = format!("{} {} · Part {}", ex.number(), ex.slug(), ex.part);
+    let file = format!("exercises/{}/{}", ex.id, ex.files.first().map_or("src/lib.rs", String::as_str));
+    let right = match &app.watch_error {
+        None => format!("watching {file}"),
+        Some(_) => format!("edit {file} · c checks (watching off)"),
+    };
+    (title, right)
+}
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let [list, pane] = Layout::horizontal([Constraint::Length(LIST_WIDTH), Constraint::Min(1)]).areas(area);
+    draw_cases(frame, list, app, theme);
+    let (width, _) = pane_size(app.size);
+    let lines = pane_lines(app, theme, width);
+    let scroll = app.exercise.scroll.min(lines.len().saturating_sub(pane.height as usize));
+    let visible: Vec<Line> = lines.into_iter().skip(scroll).take(pane.height as usize).collect();
+    frame.render_widget(Paragraph::new(visible), pane.inner(ratatui::layout::Margin { horizontal: 1, vertical: 0 }));
+}
+
+fn mark(status: Option<Status>, running: bool, app: &App, theme: &Theme) -> Span<'static> {
+    match (status, running) {
+        (_, true) => Span::styled(SPINNER[(app.ticks as usize) % SPINNER.len()].to_string(), theme.warn),
+        (Some(Status::Passed), _) => Span::styled("✓", theme.ok),
+        (Some(Status::Failed), _) => Span::styled("✗", theme.fail),
+        _ => Span::styled("·", theme.dim),
+    }
+}
+
+fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let Some(ex) = app.course.exercises.get(app.exercise.index) else { return };
+    let Some(checker) = crate::check::checkers::find(&ex.checker) else { return };
+    let width = area.width.saturating_sub(5) as usize;
+    let mut lines = vec![Line::from(Span::styled("Cases", theme.title))];
+    let (statuses, current): (Vec<Option<Status>>, Option<usize>) = match &app.exercise.check {
+        CheckState::Idle => (vec![None; checker.cases.len()], None),
+        CheckState::Running { cases, current, .. } => (cases.iter().map(|c| c.as_ref().map(|c| c.status)).collect(), *current),
+        CheckState::Done(r) => (r.cases.iter().map(|c| Some(c.status)).collect(), None),
+    };
+    for (i, case) in checker.cases.iter().enumerate() {
+        let running = current == Some(i) && statuses.get(i).copied().flatten().is_none();
+        let style = if i == app.exercise.selected && app.exercise.pane == Pane::Case { theme.selected } else { Style::new() };
+        lines.push(Line::from(vec![mark(statuses.get(i).copied().flatten(), running, app, theme), Span::styled(format!(" {}", super::fit(case.name, width)), style)]));
+    }
+    lines.push(Line::default());
+    match &app.exercise.check {
+        CheckState::Running { built: None, .. } => lines.push(Line::from(Span::styled(format!("{} building…", SPINNER[(app.ticks as usize) % SPINNER.len()]), theme.warn))),
+        CheckState::Running { .. } => lines.push(Line::from(Span::styled("running cases…", theme.warn))),
+        CheckState::Done(r) if !r.build.ok => lines.push(Line::from(Span::styled("✗ the build failed", theme.fail))),
+        CheckState::Done(r) if r.passed => lines.push(Line::from(Span::styled("✓ every case passes", theme.ok))),
+        CheckState::Done(r) => lines.push(Line::from(Span::styled(format!("{}/{} pass", r.passed_cases(), r.cases.len()), theme.dim))),
+        CheckState::Idle => lines.push(Line::from(Span::styled("c to check", theme.dim))),
+    }
+    if app.progress.is_done(&ex.id) {
+        lines.push(Line::from(Span::styled("done · s solution", theme.ok)));
+    }
+    let block = Block::new().borders(Borders::RIGHT).border_style(theme.dim);
+    frame.render_widget(Paragraph::new(lines).block(block), area.inner(ratatui::layout::Margin { horizontal: 1, vertical: 0 }));
+}
+
+fn text_lines(text: &str, width: usize, tone: Tone, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for paragraph in text.split('\n') {
+        for l in wrap(&[Piece::new(paragraph, tone)], width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain)) {
+            out.push(super::styled(&l, theme));
+        }
+    }
+    out
+}
+
+fn styled_text(text: &str, width: usize, style: Style, theme: &Theme) -> Vec<Line<'static>> {
+    text_lines(text, width, Tone::Plain, theme).into_iter().map(|l| l.patch_style(style)).collect()
+}
+
+/// Every line of the right pane, before scrolling.
+pub fn pane_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let width = width.saturating_sub(2).max(10);
+    let Some(ex) = app.course.exercises.get(app.exercise.index) else { return Vec::new() };
+    let mut lines = Vec::new();
+    match app.exercise.pane {
+        Pane::Task => {
+            lines.push(Line::from(Span::styled(ex.title.clone(), theme.title)));
+            lines.push(Line::default());
+            for paragraph in ex.task.split("\n\n") {
+                lines.extend(text_lines(paragraph.trim(), width, Tone::Plain, theme));
+                lines.push(Line::default());
+            }
+            lines.push(Line::from(vec![Span::raw("Edit "), Span::styled(format!("exercises/{}/{}", ex.id, ex.files.join(", ")), theme.tone(Tone::Code))]));
+            let how = if app.watch_error.is_some() { "then press c to check." } else { "and save: the check runs by itself (c checks now)." };
+            lines.extend(styled_text(&format!("in your editor (o opens $EDITOR), {how} ↑↓ pick a case, h reveals a hint."), width, theme.dim, theme));
+        }
+        Pane::Build => match app.exercise.report() {
+            Some(r) if !r.build.output.trim().is_empty() => {
+                let title = if r.build.ok { "Compiler output (the build succeeded)" } else { "The build failed: fix the first error and save" };
+                lines.push(Line::from(Span::styled(title, if r.build.ok { theme.title } else { theme.fail })));
+                lines.push(Line::default());
+                lines.extend(build_output(&r.build.output, theme));
+                if let Some(e) = &r.error {
+                    lines.extend(styled_text(e, width, theme.fail, theme));
+                }
+            }
+            Some(r) if r.error.is_some() => lines.extend(styled_text(r.error.as_deref().unwrap_or(""), width, theme.fail, theme)),
+            _ => lines.push(Line::from(Span::styled("No compiler output: the last build was clean.", theme.dim))),
+        },
+        Pane::Hints => {
+            let shown = app.progress.hints_shown(&ex.id);
+            for (i, hint) in ex.hints.iter().take(shown).enumerate() {
+                lines.push(Line::from(Span::styled(format!("Hint {} of {}", i + 1, ex.hints.len()), theme.title)));
+                lines.extend(text_lines(hint, width, Tone::Plain, theme));
+                lines.push(Line::default());
+            }
+            let more = if shown < ex.hints.len() { "h reveals the next hint." } else { "That is every hint." };
+            lines.push(Line::from(Span::styled(more, theme.dim)));
+        }
+        Pane::Solution => {
+            let file = ex.files.first().map_or("src/lib.rs", String::as_str);
+            let path = ex.solution_dir(&app.course.root).join(file);
+            lines.push(Line::from(Span::styled(format!("Reference solution: solutions/{}/{file}", ex.id), theme.title)));
+            lines.push(Line::default());
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| format!("cannot read {}: {e}", path.display()));
+            lines.extend(text.lines().map(|l| Line::from(super::fit(l, width))));
+        }
+        Pane::Case => lines.extend(case_lines(app, theme, width)),
+    }
+    lines
+}
+
+fn build_output(output: &str, theme: &Theme) -> Vec<Line<'static>> {
+    use ansi_to_tui::IntoText;
+    if theme.mono {
+        let plain = output.replace('\x1b', "");
+        return plain.lines().map(|l| Line::from(l.to_string())).collect();
+    }
+    match output.as_bytes().into_text() {
+        Ok(text) => text.lines,
+        Err(_) => output.lines().map(|l| Line::from(l.to_string())).collect(),
+    }
+}
+
+fn case_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let Some(ex) = app.course.exercises.get(app.exercise.index) else { return lines };
+    let Some(case) = crate::check::checkers::find(&ex.checker).and_then(|c| c.cases.get(app.exercise.selected)) else { return lines };
+    let report = app.exercise.selected_case();
+    let (mark, style) = match report.map(|r| r.status) {
+        Some(Status::Passed) => ("✓", theme.ok),
+        Some(Status::Failed) => ("✗", theme.fail),
+        _ => ("·", theme.dim),
+    };
+    lines.push(Line::from(Span::styled(format!("{mark} {}", case.name), style.patch(theme.bar))));
+    lines.extend(styled_text(case.about, width, theme.dim, theme));
+    let Some(report) = report else {
+        lines.push(Line::default());
+        let text = match &app.exercise.check {
+            CheckState::Running { .. } => "running…",
+            _ => "Not checked yet: c checks.",
+        };
+        lines.push(Line::from(Span::styled(text, theme.dim)));
+        return lines;
+    };
+    lines.push(Line::default());
+    if let Some(reason) = &report.reason {
+        let style = if report.status == Status::Failed { theme.fail } else { theme.dim };
+        lines.extend(styled_text(reason, width, style, theme));
+        lines.push(Line::default());
+    }
+    case_details(report, theme, width, &mut lines);
+    lines
+}
+
+fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Vec<Line<'static>>) {
+    if !report.differences.is_empty() {
+        lines.push(Line::from(Span::styled("Differences", theme.title)));
+        for d in &report.differences {
+            lines.extend(styled_text(&format!("• {}", d.describe()), width, Style::new(), theme));
+        }
+        lines.push(Line::default());
+    }
+    if let (Some(e), Some(a)) = (&report.expected, &report.actual) {
+        lines.push(Line::from(vec![Span::styled("expected ", theme.dim), json_spans(&e.to_string(), width.saturating_sub(9), theme)]));
+        lines.push(Line::from(vec![Span::styled("actual   ", theme.dim), json_spans(&a.to_string(), width.saturating_sub(9), theme)]));
+        lines.push(Line::default());
+    }
+    if !report.transcript.is_empty() {
+        lines.push(Line::from(vec![Span::styled("Transcript ", theme.title), Span::styled("▶ to your program · ◀ from it · ▷◁ harness", theme.dim)]));
+        for entry in &report.transcript {
+            let style = match (entry.dir, entry.kind) {
+                (_, EntryKind::Junk) => theme.fail,
+                (_, EntryKind::Harness) => theme.dim,
+                (Direction::ToLearner, _) => theme.tone(Tone::Label),
+                (Direction::FromLearner, _) => theme.tone(Tone::JsonString),
+            };
+            let text = super::fit(&entry.line, width.saturating_sub(2));
+            lines.push(Line::from(vec![Span::styled(format!("{} ", entry.glyph()), style), Span::styled(text, if entry.kind == EntryKind::Junk { theme.fail } else { Style::new() })]));
+        }
+        lines.push(Line::default());
+    }
+    let stderr = report.stderr.trim_end();
+    if !stderr.is_empty() {
+        lines.push(Line::from(Span::styled("Your program's stderr", theme.title)));
+        for l in stderr.lines() {
+            lines.push(Line::from(Span::styled(super::fit(l, width), theme.dim)));
+        }
+        if report.stderr_dropped > 0 {
+            lines.push(Line::from(Span::styled(format!("… {} more bytes not kept", report.stderr_dropped), theme.dim)));
+        }
+    }
+}
+
+fn json_spans(json: &str, width: usize, theme: &Theme) -> Span<'static> {
+    Span::styled(super::fit(json, width), theme.tone(Tone::Code))
+}
+
+pub(super) fn footer(app: &App) -> (String, String) {
+    let Some(ex) = app.course.exercises.get(app.exercise.index) else { return (String::new(), String::new()) };
+    let shown = app.progress.hints_shown(&ex.id);
+    let status = match &app.exercise.check {
+        CheckState::Done(r) if !r.build.ok => format!("build failed ({:.2} s)", r.build.duration_ms as f64 / 1000.0),
+        CheckState::Done(r) => format!("{}/{} pass · build {:.2} s", r.passed_cases(), r.cases.len(), r.build.duration_ms as f64 / 1000.0),
+        CheckState::Running { .. } => "checking… x cancels".into(),
+        CheckState::Idle => String::new(),
+    };
+    let keys = format!("c check · h hint {shown}/{} · o edit · t task · n next · ? more", ex.hints.len());
+    (keys, status)
+}

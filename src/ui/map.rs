@@ -1,0 +1,102 @@
+//! The course map: each part's lesson, exercises and quiz at a glance, and
+//! the next step.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::theme::Theme;
+use crate::app::App;
+use crate::app::map::NextStep;
+
+/// Lessons read + exercises done + quizzes finished, out of the total
+/// written so far.
+pub fn completion(app: &App) -> (usize, usize) {
+    let mut done = 0;
+    let mut total = 0;
+    for part in app.course.parts.iter().filter(|p| p.is_written()) {
+        total += 1;
+        done += usize::from(app.progress.lesson(part.number).read);
+        for id in &part.exercises {
+            total += 1;
+            done += usize::from(app.progress.is_done(id));
+        }
+        if let Some(quiz) = &part.quiz {
+            total += 1;
+            done += usize::from(app.progress.quiz_score(part.number).1 == quiz.questions.len());
+        }
+    }
+    (done, total)
+}
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let mut lines = vec![Line::from(Span::styled(format!("   {:<34}{:<9}{:<17}{}", "Part", "Lesson", "Exercises", "Quiz"), theme.dim))];
+    for (i, part) in app.course.parts.iter().enumerate() {
+        let cursor = if i == app.map.selected { "▸" } else { " " };
+        let title = super::fit(&part.title, 31);
+        let row_style = if i == app.map.selected { theme.selected } else { ratatui::style::Style::new() };
+        let mut spans = vec![Span::styled(format!(" {cursor} {} {title:<32}", part.number), row_style)];
+        if !part.is_written() {
+            spans.push(Span::styled(" coming in a later release", theme.dim));
+            lines.push(Line::from(spans));
+            continue;
+        }
+        let lesson = app.progress.lesson(part.number);
+        let (mark, style) = if lesson.read { ("read", theme.ok) } else if lesson.section > 0 { ("reading", theme.warn) } else { ("·", theme.dim) };
+        spans.push(Span::styled(format!("{mark:<9}"), style));
+        let mut width = 0;
+        for id in &part.exercises {
+            let Some(ex) = app.course.exercise(id) else { continue };
+            let entry = app.progress.exercises.get(id);
+            let (mark, style) = match entry {
+                Some(e) if e.done => ("✓", theme.ok),
+                Some(e) if e.last_check.is_some() => ("✗", theme.fail),
+                _ => ("·", theme.dim),
+            };
+            spans.push(Span::styled(format!("{mark}{}  ", ex.number()), style));
+            width += 5;
+        }
+        spans.push(Span::raw(" ".repeat(17usize.saturating_sub(width))));
+        if let Some(quiz) = &part.quiz {
+            let (first, solved) = app.progress.quiz_score(part.number);
+            let style = if solved == quiz.questions.len() { theme.ok } else { theme.dim };
+            let text = if solved == 0 { format!("–/{}", quiz.questions.len()) } else { format!("{first}/{} first try", quiz.questions.len()) };
+            spans.push(Span::styled(text, style));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(vec![Span::styled(" Next: ", theme.title), Span::raw(next_text(app))]));
+    if let Some(reason) = &app.watch_error {
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(format!(" File watching is off ({reason}): press c in an exercise to check it."), theme.warn)));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), area);
+}
+
+fn next_text(app: &App) -> String {
+    match app.next_step() {
+        NextStep::Lesson(p) => {
+            let title = app.course.part(p).map_or("", |p| p.title.as_str());
+            format!("read the lesson of Part {p}, {title}. Press n.")
+        }
+        NextStep::Exercise(i) => {
+            let ex = &app.course.exercises[i];
+            let last = app.progress.exercises.get(&ex.id).and_then(|e| e.last_check);
+            match last {
+                Some((passed, total)) => format!("{} {}: {passed} of {total} cases pass. Press n to continue.", ex.number(), ex.slug()),
+                None => format!("exercise {} {}. Press n to start.", ex.number(), ex.slug()),
+            }
+        }
+        NextStep::Quiz(p) => format!("the quiz of Part {p}. Press n."),
+        NextStep::Done => "you have done everything written so far. Parts 2 to 5 are coming.".into(),
+    }
+}
+
+pub(super) fn footer(app: &App) -> (String, String) {
+    let (done, total) = completion(app);
+    let filled = if total == 0 { 0 } else { done * 16 / total };
+    let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
+    ("enter lesson · e exercise · z quiz · n next · ↑↓ part".into(), bar)
+}

@@ -1,0 +1,88 @@
+//! The quiz: one question, its options, and the explanation of the last
+//! pick.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::theme::Theme;
+use crate::app::App;
+use crate::text::{Piece, Tone, wrap};
+
+const LETTERS: &str = "abcdef";
+
+pub(super) fn header(app: &App) -> (String, String) {
+    let part = app.course.part(app.quiz.part);
+    let title = part.map_or(String::new(), |p| format!("Quiz · Part {} · {}", p.number, p.title));
+    let count = part.and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
+    let right = if app.quiz.finished { "complete".to_string() } else { format!("question {} of {count}", app.quiz.question + 1) };
+    (title, right)
+}
+
+fn wrapped(text: &str, width: usize, first: &str, rest: &str, tone: Tone, theme: &Theme, style: ratatui::style::Style) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for paragraph in text.split('\n') {
+        for l in wrap(&[Piece::new(paragraph, tone)], width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
+            let mut line = super::styled(&l, theme);
+            line = line.patch_style(style);
+            out.push(line);
+        }
+    }
+    out
+}
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let width = area.width.saturating_sub(2) as usize;
+    let Some(quiz) = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()) else { return };
+    let record = app.progress.quiz(app.quiz.part);
+    let mut lines: Vec<Line> = Vec::new();
+    if app.quiz.finished {
+        let (first, _) = app.progress.quiz_score(app.quiz.part);
+        lines.push(Line::from(Span::styled(format!(" Quiz complete: {first} of {} right at the first try.", quiz.questions.len()), theme.title)));
+        lines.push(Line::default());
+        for (i, q) in quiz.questions.iter().enumerate() {
+            let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
+            let (mark, style) = if first_try { ("✓", theme.ok) } else { ("↻", theme.warn) };
+            let prompt = q.prompt.lines().next().unwrap_or("");
+            lines.push(Line::from(vec![Span::styled(format!(" {mark} "), style), Span::raw(super::fit(&format!("{}. {prompt}", i + 1), width.saturating_sub(3)))]));
+        }
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(" ↻ marks questions that took more than one try. ← reviews them; esc goes back.", theme.dim)));
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let Some(question) = quiz.questions.get(app.quiz.question) else { return };
+    let answer = record.and_then(|r| r.answers.get(&question.id));
+    let picks: &[usize] = answer.map_or(&[], |a| a.picks.as_slice());
+    lines.extend(wrapped(&question.prompt, width, " ", " ", Tone::Strong, theme, ratatui::style::Style::new()));
+    lines.push(Line::default());
+    for (i, option) in question.options.iter().enumerate() {
+        let letter = LETTERS.chars().nth(i).unwrap_or('?');
+        let picked = picks.contains(&i);
+        let (mark, style) = match (picked, option.correct) {
+            (true, true) => ("✓", theme.ok),
+            (true, false) => ("✗", theme.fail),
+            _ => (" ", ratatui::style::Style::new()),
+        };
+        let first = format!(" {mark} {letter}) ");
+        let rest = " ".repeat(first.chars().count());
+        lines.extend(wrapped(&option.text, width, &first, &rest, Tone::Plain, theme, style));
+    }
+    lines.push(Line::default());
+    if let Some(&last) = picks.last() {
+        let option = &question.options[last];
+        let (lead, style) = if option.correct { ("✓ Right.", theme.ok) } else { ("✗ Not quite.", theme.fail) };
+        let tail = if option.correct { "" } else { " Try another answer." };
+        lines.extend(wrapped(&format!("{lead} {}{tail}", option.explanation), width, " ", "   ", Tone::Plain, theme, style));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+pub(super) fn footer(app: &App) -> (String, String) {
+    let count = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
+    let letters: String = LETTERS.chars().take(4).collect();
+    let (first, solved) = app.progress.quiz_score(app.quiz.part);
+    let keys = format!("{}–{} answer · enter next · ← back a question · esc map", &letters[..1], &letters[3..4]);
+    (keys, format!("{first} first try · {solved}/{count} done"))
+}

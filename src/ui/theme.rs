@@ -1,0 +1,90 @@
+//! Colours and styles, with a monochrome variant for `NO_COLOR`
+//! (<https://no-color.org>): the same information through bold, italic,
+//! underline and reverse video only.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::text::Tone;
+
+/// The styles the views use.
+#[derive(Debug, Clone, Copy)]
+pub struct Theme {
+    /// Colours are off.
+    pub mono: bool,
+    /// Header and footer text.
+    pub bar: Style,
+    /// Secondary text and rules.
+    pub dim: Style,
+    /// A passed case, a done exercise.
+    pub ok: Style,
+    /// A failed case, an error.
+    pub fail: Style,
+    /// Warnings and "too small".
+    pub warn: Style,
+    /// The selected row.
+    pub selected: Style,
+    /// The footer notice.
+    pub notice: Style,
+    /// Section titles inside panes.
+    pub title: Style,
+}
+
+impl Theme {
+    /// The theme; `mono` when `NO_COLOR` is set.
+    pub fn new(mono: bool) -> Theme {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        if mono {
+            return Theme {
+                mono,
+                bar: bold,
+                dim: Style::new(),
+                ok: bold,
+                fail: bold,
+                warn: bold,
+                selected: Style::new().add_modifier(Modifier::REVERSED),
+                notice: bold,
+                title: bold.add_modifier(Modifier::UNDERLINED),
+            };
+        }
+        Theme {
+            mono,
+            bar: bold,
+            dim: Style::new().fg(Color::DarkGray),
+            ok: Style::new().fg(Color::Green),
+            fail: Style::new().fg(Color::Red),
+            warn: Style::new().fg(Color::Yellow),
+            selected: Style::new().add_modifier(Modifier::REVERSED),
+            notice: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            title: bold.fg(Color::Cyan),
+        }
+    }
+
+    /// The style of a laid-out text tone.
+    pub fn tone(&self, tone: Tone) -> Style {
+        let s = Style::new();
+        if self.mono {
+            return match tone {
+                Tone::Title | Tone::Heading => s.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                Tone::Subheading | Tone::Strong | Tone::Wrong => s.add_modifier(Modifier::BOLD),
+                Tone::Emphasis | Tone::Label => s.add_modifier(Modifier::ITALIC),
+                _ => s,
+            };
+        }
+        match tone {
+            Tone::Plain | Tone::Verbatim => s,
+            Tone::Strong => s.add_modifier(Modifier::BOLD),
+            Tone::Emphasis => s.add_modifier(Modifier::ITALIC),
+            Tone::Code => s.fg(Color::Cyan),
+            Tone::Title => s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            Tone::Heading => s.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            Tone::Subheading => s.add_modifier(Modifier::BOLD),
+            Tone::Marker => s.fg(Color::Yellow),
+            Tone::Label => s.fg(Color::Blue),
+            Tone::Wrong => s.fg(Color::Red).add_modifier(Modifier::BOLD),
+            Tone::JsonKey => s.fg(Color::Blue),
+            Tone::JsonString => s.fg(Color::Green),
+            Tone::JsonLiteral => s.fg(Color::Magenta),
+            Tone::JsonPunct => s.fg(Color::DarkGray),
+        }
+    }
+}

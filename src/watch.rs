@@ -1,0 +1,77 @@
+//! Watching the learner's files: a change under `exercises/<id>/` becomes
+//! [`Msg::FileChanged`] with that id, once per burst of events (editors
+//! often write a file in several steps).
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+
+use crate::app::Msg;
+
+/// How long a burst of file events must be quiet before a check starts.
+pub const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// A running watcher; dropping it stops watching.
+pub struct Watcher {
+    _debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+}
+
+/// The exercise id for a changed path under `exercises_dir`: the first
+/// component below it, when the file is one a learner would edit.
+pub fn exercise_of(exercises_dir: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(exercises_dir).ok()?;
+    let mut parts = rel.components();
+    let Some(Component::Normal(id)) = parts.next() else { return None };
+    let file = path.file_name()?.to_string_lossy();
+    let relevant = file.ends_with(".rs") || file == "Cargo.toml";
+    let hidden = rel.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.') || c.as_os_str() == "target");
+    (relevant && !hidden).then(|| id.to_string_lossy().into_owned())
+}
+
+/// Starts watching `root/exercises`; changes are sent to `tx`.
+///
+/// Errors: the platform's watcher could not start or watch the folder
+/// (the message says why; checks then run on a key press only).
+pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
+    let dir: PathBuf = root.join("exercises");
+    let base = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+    let handler = move |result: DebounceEventResult| {
+        let Ok(events) = result else { return };
+        let mut ids: Vec<String> = Vec::new();
+        for event in events {
+            if matches!(event.kind, EventKind::Access(_)) {
+                continue;
+            }
+            for path in &event.paths {
+                let path = path.canonicalize().unwrap_or_else(|_| path.clone());
+                if let Some(id) = exercise_of(&base, &path).filter(|id| !ids.contains(id)) {
+                    ids.push(id);
+                }
+            }
+        }
+        for id in ids {
+            let _ = tx.send(Msg::FileChanged(id));
+        }
+    };
+    let mut debouncer = new_debouncer(DEBOUNCE, None, handler).map_err(|e| format!("cannot start watching files: {e}"))?;
+    debouncer.watch(&dir, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+    Ok(Watcher { _debouncer: debouncer })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_paths_to_exercises() {
+        let base = Path::new("/c/exercises");
+        assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs")).as_deref(), Some("01-a"));
+        assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/Cargo.toml")).as_deref(), Some("01-a"));
+        assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/.lib.rs.swp")), None);
+        assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs~")), None);
+        assert_eq!(exercise_of(base, Path::new("/c/lessons/x.rs")), None);
+    }
+}
