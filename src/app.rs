@@ -122,6 +122,9 @@ pub struct App {
     pub quiz: QuizView,
     /// Spinner frame counter.
     pub ticks: u64,
+    /// Checks started so far; each run is numbered so late events of a
+    /// replaced run are ignored.
+    runs: u64,
     quitting: bool,
 }
 
@@ -147,6 +150,7 @@ impl App {
             no_color: false,
             map,
             ticks: 0,
+            runs: 0,
             quitting: false,
         }
     }
@@ -288,7 +292,9 @@ impl App {
         let Some(ex) = self.course.exercises.get(self.exercise.index) else { return Vec::new() };
         let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
         let mut effects = self.exercise.cancel_effects();
-        let run = self.exercise.begin_run(cases);
+        self.runs += 1;
+        let run = self.runs;
+        self.exercise.begin_run(run, cases);
         effects.push(Effect::StartCheck { exercise: ex.id.clone(), run });
         effects
     }

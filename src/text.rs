@@ -242,7 +242,7 @@ fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
 
 /// Breaks a line of code at `width` columns, prefixing every piece with
 /// `prefix`.
-fn hard_wrap(line: Line, width: usize, prefix: Piece) -> Vec<Line> {
+pub fn hard_wrap(line: Line, width: usize, prefix: Piece) -> Vec<Line> {
     let limit = width.max(prefix.text.width() + 8);
     let mut out = Vec::new();
     let mut current = vec![prefix.clone()];

@@ -54,13 +54,12 @@ pub struct ExerciseView {
     pub pane: Pane,
     /// Scroll offset of the right pane.
     pub scroll: usize,
-    next_run: u64,
 }
 
 impl ExerciseView {
     /// The view for the exercise at `index`, no check yet.
     pub fn new(index: usize) -> ExerciseView {
-        ExerciseView { index, check: CheckState::Idle, selected: 0, pane: Pane::Task, scroll: 0, next_run: 0 }
+        ExerciseView { index, check: CheckState::Idle, selected: 0, pane: Pane::Task, scroll: 0 }
     }
 
     /// Effects that stop a running check, if one runs.
@@ -68,11 +67,9 @@ impl ExerciseView {
         if matches!(self.check, CheckState::Running { .. }) { vec![Effect::CancelCheck] } else { Vec::new() }
     }
 
-    /// Starts tracking a new run of `cases` cases; returns its number.
-    pub fn begin_run(&mut self, cases: usize) -> u64 {
-        self.next_run += 1;
-        self.check = CheckState::Running { run: self.next_run, built: None, cases: vec![None; cases], current: None };
-        self.next_run
+    /// Starts tracking run `run`, of `cases` cases.
+    pub fn begin_run(&mut self, run: u64, cases: usize) {
+        self.check = CheckState::Running { run, built: None, cases: vec![None; cases], current: None };
     }
 
     /// Whether `run` is the run being tracked.

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::theme::Theme;
 use crate::app::{App, CheckState, Pane};
 use crate::check::{CaseReport, Direction, EntryKind, Status};
-use crate::text::{Piece, Tone, wrap};
+use crate::text::{Piece, Tone, hard_wrap, highlight_json, wrap};
 
 /// Width of the case list, borders included.
 const LIST_WIDTH: u16 = 31;
@@ -208,12 +208,12 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
         lines.push(Line::default());
     }
     if let (Some(e), Some(a)) = (&report.expected, &report.actual) {
-        lines.push(Line::from(vec![Span::styled("expected ", theme.dim), json_spans(&e.to_string(), width.saturating_sub(9), theme)]));
-        lines.push(Line::from(vec![Span::styled("actual   ", theme.dim), json_spans(&a.to_string(), width.saturating_sub(9), theme)]));
+        lines.extend(frame_lines("expected ", &e.to_string(), width, theme.dim, theme));
+        lines.extend(frame_lines("actual   ", &a.to_string(), width, theme.dim, theme));
         lines.push(Line::default());
     }
     if !report.transcript.is_empty() {
-        lines.push(Line::from(vec![Span::styled("Transcript ", theme.title), Span::styled("▶ to your program · ◀ from it · ▷◁ harness", theme.dim)]));
+        lines.push(Line::from(vec![Span::styled("Transcript ", theme.title), Span::styled("▶ to your program · ◀ from it", theme.dim)]));
         for entry in &report.transcript {
             let style = match (entry.dir, entry.kind) {
                 (_, EntryKind::Junk) => theme.fail,
@@ -221,8 +221,7 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
                 (Direction::ToLearner, _) => theme.tone(Tone::Label),
                 (Direction::FromLearner, _) => theme.tone(Tone::JsonString),
             };
-            let text = super::fit(&entry.line, width.saturating_sub(2));
-            lines.push(Line::from(vec![Span::styled(format!("{} ", entry.glyph()), style), Span::styled(text, if entry.kind == EntryKind::Junk { theme.fail } else { Style::new() })]));
+            lines.extend(frame_lines(&format!("{} ", entry.glyph()), &entry.line, width, style, theme));
         }
         lines.push(Line::default());
     }
@@ -238,8 +237,21 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
     }
 }
 
-fn json_spans(json: &str, width: usize, theme: &Theme) -> Span<'static> {
-    Span::styled(super::fit(json, width), theme.tone(Tone::Code))
+/// A frame (or any line) behind a label, highlighted as JSON and wrapped
+/// under itself.
+fn frame_lines(label: &str, text: &str, width: usize, label_style: Style, theme: &Theme) -> Vec<Line<'static>> {
+    let pad = " ".repeat(label.chars().count());
+    let mut out = Vec::new();
+    for (i, l) in hard_wrap(highlight_json(text), width, Piece::new(pad, Tone::Plain)).iter().enumerate() {
+        let mut line = super::styled(l, theme);
+        if i == 0
+            && let Some(first) = line.spans.first_mut()
+        {
+            *first = Span::styled(label.to_string(), label_style);
+        }
+        out.push(line);
+    }
+    out
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {

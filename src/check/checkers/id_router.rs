@@ -77,7 +77,10 @@ fn expect_reply(s: &mut Session, line: &str, tag: &str, id: &Value, result: &Val
     let expected = json!({"harness": "reply", "tag": tag, "id": id, "result": result});
     if harness_kind(&got) == Some("reply") && got["tag"] != tag {
         return Err(Failure::mismatch(
-            format!("the response with id {id} reached call {}, not {tag}: look the call up by the response's id, not by arrival order", got["tag"]),
+            format!(
+                "the response with id {id} reached call {}, not {tag}: look the call up by the response's id, not by arrival order",
+                got["tag"].as_str().unwrap_or("?")
+            ),
             expected,
             got,
         ));

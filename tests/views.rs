@@ -1,0 +1,193 @@
+//! Snapshots of every screen at 80×24, drawn on ratatui's TestBackend from
+//! states reached through `App::update`, as a learner's keys would.
+
+use mcplings::app::{App, Msg};
+use mcplings::check::diff::diff;
+use mcplings::check::{BuildReport, CaseReport, CheckReport, Direction, EntryKind, Status, TranscriptEntry};
+use mcplings::content::Course;
+use mcplings::progress::Progress;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+
+fn app() -> App {
+    let course = Course::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the course loads");
+    App::new(course, Progress::default(), (80, 24))
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '\x1b' => KeyCode::Esc,
+            '↓' => KeyCode::Down,
+            c => KeyCode::Char(c),
+        };
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+fn screen(app: &App) -> String {
+    let (w, h) = app.size;
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| mcplings::ui::draw(f, app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn entry(dir: Direction, line: &str, kind: EntryKind, time_ms: u64) -> TranscriptEntry {
+    let id = serde_json::from_str::<serde_json::Value>(line).ok().and_then(|v| v.get("id").cloned());
+    TranscriptEntry { dir, line: line.into(), id, time_ms, kind }
+}
+
+fn case(name: &str, status: Status) -> CaseReport {
+    CaseReport { status, reason: None, ..CaseReport::not_run(name, "", "") }
+}
+
+/// A report as the id-router checker would give for a router that matches
+/// responses by arrival order.
+fn failing_router_report() -> CheckReport {
+    let expected = json!({"harness":"reply","tag":"c2","id":2,"result":{"content":[{"type":"text","text":"30"}]}});
+    let actual = json!({"harness":"reply","tag":"c1","id":2,"result":{"content":[{"type":"text","text":"30"}]}});
+    let mut failing = case("out-of-order responses", Status::Failed);
+    failing.about = "responses arriving in reverse order, with a notification between them, each reach their own call".into();
+    failing.reason = Some("the response with id 2 reached call c1, not c2: look the call up by the response's id, not by arrival order".into());
+    failing.differences = diff(&expected, &actual);
+    failing.expected = Some(expected);
+    failing.actual = Some(actual);
+    failing.transcript = vec![
+        entry(Direction::ToLearner, r#"{"harness":"call","tag":"c1","method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#, EntryKind::Harness, 1),
+        entry(Direction::FromLearner, r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#, EntryKind::Frame, 2),
+        entry(Direction::ToLearner, r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"30"}]}}"#, EntryKind::Frame, 3),
+        entry(Direction::FromLearner, r#"{"harness":"reply","tag":"c1","id":2,"result":{"content":[{"type":"text","text":"30"}]}}"#, EntryKind::Harness, 3),
+    ];
+    failing.stderr = "routing id 2\n".into();
+    let mut cases = vec![case("two calls, two ids", Status::Passed), failing];
+    for name in ["notification not answered", "error reaches its call", "orphan logged and dropped", "ids never reused", "server request is not a response", "invalid lines dropped"] {
+        cases.push(case(name, Status::Passed));
+    }
+    CheckReport {
+        format_version: 1,
+        exercise: "02-id-router".into(),
+        source: "exercise".into(),
+        crate_dir: "exercises/02-id-router".into(),
+        passed: false,
+        build: BuildReport { ok: true, output: String::new(), duration_ms: 210 },
+        cases,
+        duration_ms: 400,
+        error: None,
+    }
+}
+
+#[test]
+fn course_map() {
+    insta::assert_snapshot!(screen(&app()));
+}
+
+#[test]
+fn lesson_first_section() {
+    let mut app = app();
+    press(&mut app, "\nn");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn lesson_modern_era_section() {
+    let mut app = app();
+    press(&mut app, "\nnnnn");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn exercise_task_before_a_check() {
+    let mut app = app();
+    press(&mut app, "e");
+    // The check is running: the spinner shows; the task pane is up.
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn exercise_with_a_failing_case() {
+    let mut app = app();
+    press(&mut app, "e");
+    press(&mut app, "n"); // on to 02-id-router: check run 2
+    app.update(Msg::CheckDone { run: 2, report: Box::new(failing_router_report()) });
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn exercise_with_a_build_failure() {
+    let mut app = app();
+    press(&mut app, "e");
+    let mut report = failing_router_report();
+    report.exercise = "01-encode-frames".into();
+    report.build = BuildReport {
+        ok: false,
+        output: "error[E0308]: mismatched types\n  --> exercises/01-encode-frames/src/lib.rs:24:9\n   |\n24 |         id\n   |         ^^ expected `Value`, found `Id`\n".into(),
+        duration_ms: 190,
+    };
+    for c in &mut report.cases {
+        *c = CaseReport::not_run(&c.name, "", "not run: the build failed; fix the compiler errors first");
+    }
+    app.update(Msg::CheckDone { run: 1, report: Box::new(report) });
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn exercise_hints() {
+    let mut app = app();
+    press(&mut app, "ehh");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn quiz_after_a_wrong_answer() {
+    let mut app = app();
+    press(&mut app, "z");
+    let question = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let wrong = (question.correct() + 1) % question.options.len();
+    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn quiz_after_the_right_answer() {
+    let mut app = app();
+    press(&mut app, "z");
+    let question = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn help_overlay_on_the_exercise_screen() {
+    let mut app = app();
+    press(&mut app, "e?");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn reset_confirmation() {
+    let mut app = app();
+    press(&mut app, "er");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn too_small_terminal() {
+    let mut app = app();
+    app.update(Msg::Resize(40, 12));
+    insta::assert_snapshot!(screen(&app));
+    app.update(Msg::Resize(20, 10));
+    assert!(screen(&app).contains("Terminal"));
+}
