@@ -103,9 +103,14 @@ pub enum Command {
 /// Parses the command line and runs it.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    let json = matches!(cli.command, Some(Command::List { json: true } | Command::Check { json: true, .. }));
     let code = match execute(cli) {
         Ok(code) => code,
         Err(message) => {
+            if json {
+                // --json promises a report on stdout whatever happens.
+                println!("{}", serde_json::json!({"format_version": crate::check::report::REPORT_FORMAT_VERSION, "passed": false, "error": message}));
+            }
             eprintln!("mcplings: {message}");
             EXIT_ERROR
         }

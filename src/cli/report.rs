@@ -28,6 +28,7 @@ pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> Strin
         }
     }
     let mut detailed = false;
+    let mut last_reason: Option<&str> = None;
     for case in &report.cases {
         match case.status {
             Status::Passed => {
@@ -39,6 +40,11 @@ pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> Strin
             Status::Failed => {
                 let _ = writeln!(out, "  ✗ {}", case.name);
                 let reason = case.reason.as_deref().unwrap_or("failed");
+                if last_reason == Some(reason) {
+                    let _ = writeln!(out, "      (the same reason as above)");
+                    continue;
+                }
+                last_reason = Some(reason);
                 for line in wrap_plain(reason, 72) {
                     let _ = writeln!(out, "      {line}");
                 }
