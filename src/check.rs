@@ -115,8 +115,8 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         let case_report = match (&skip, &built.executable) {
             (None, Some(exe)) => {
                 on_event(Event::CaseStarted(index));
-                let r = run_case(case, exe, exercise, options);
-                if r.reason.as_deref().is_some_and(|reason| reason.starts_with("no answer within")) {
+                let (r, hung) = run_case(case, exe, exercise, options);
+                if hung {
                     skip = Some("not run: an earlier case hung; fix that one first".into());
                 }
                 r
@@ -131,7 +131,8 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
     report
 }
 
-fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> CaseReport {
+/// Runs one case in a fresh process; also says whether it hung (timed out).
+fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> (CaseReport, bool) {
     let started = Instant::now();
     let (result, finished) = match Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()) {
         Ok(mut session) => {
@@ -153,7 +154,9 @@ fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Op
         stderr_dropped: finished.stderr_dropped,
         duration_ms: started.elapsed().as_millis() as u64,
     };
+    let mut hung = false;
     if let Err(failure) = result {
+        hung = matches!(failure.stop, Some(Stop::Timeout(_)));
         let mut reason = failure.reason;
         if let Some(Stop::Exited(_)) = failure.stop
             && let Some(panic) = panic_line(&report.stderr)
@@ -172,7 +175,7 @@ fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Op
         report.expected = failure.expected;
         report.actual = failure.actual;
     }
-    report
+    (report, hung)
 }
 
 /// `src/lib.rs:12:5: not yet implemented` from a Rust panic message on

@@ -132,7 +132,8 @@ impl Exercise {
     /// `01-encode-frames`.
     pub fn matches(&self, query: &str) -> bool {
         let q = query.trim();
-        q == self.id || q == self.slug() || q == self.number() || q.parse::<u32>().ok() == self.number().parse::<u32>().ok().filter(|_| !q.is_empty())
+        let as_number = |s: &str| s.parse::<u32>().ok();
+        q == self.id || q == self.slug() || (as_number(q).is_some() && as_number(q) == as_number(self.number()))
     }
 }
 
@@ -337,6 +338,27 @@ fn workspace_members(root: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exercises_are_found_by_number_slug_or_id() {
+        let ex = Exercise {
+            id: "01-encode-frames".into(),
+            title: String::new(),
+            task: String::new(),
+            part: 1,
+            files: vec![],
+            hints: vec![],
+            checker: String::new(),
+            timeout: Duration::from_secs(1),
+            part_dir: String::new(),
+        };
+        for q in ["01", "1", "encode-frames", "01-encode-frames", " 01 "] {
+            assert!(ex.matches(q), "{q}");
+        }
+        for q in ["02", "", "encode", "frames", "01-encode"] {
+            assert!(!ex.matches(q), "{q}");
+        }
+    }
 
     #[test]
     fn exercise_ids() {
