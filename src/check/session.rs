@@ -262,15 +262,20 @@ impl Session {
 
     fn exit_stop(&mut self) -> Stop {
         // stdout closed: give the process a moment to exit so we can say how.
-        let until = Instant::now() + Duration::from_millis(300);
+        self.wait_exit(Duration::from_millis(300));
+        Stop::Exited(self.exited)
+    }
+
+    /// Waits up to `within` for the program to exit, noting its status.
+    fn wait_exit(&mut self, within: Duration) {
+        let until = Instant::now() + within;
         while self.exited.is_none() && Instant::now() < until {
             match self.child.try_wait() {
                 Ok(Some(status)) => self.exited = Some(status),
-                Ok(None) => thread::sleep(Duration::from_millis(5)),
+                Ok(None) => thread::sleep(Duration::from_millis(2)),
                 Err(_) => break,
             }
         }
-        Stop::Exited(self.exited)
     }
 
     /// The transcript so far.
@@ -282,14 +287,7 @@ impl Session {
     /// its own, then kills its whole process group.
     pub fn finish(mut self) -> Finished {
         self.stdin = None;
-        let until = Instant::now() + Duration::from_millis(100);
-        while self.exited.is_none() && Instant::now() < until {
-            match self.child.try_wait() {
-                Ok(Some(status)) => self.exited = Some(status),
-                Ok(None) => thread::sleep(Duration::from_millis(2)),
-                Err(_) => break,
-            }
-        }
+        self.wait_exit(Duration::from_millis(100));
         // Kill the group even after a clean exit: grandchildren may linger.
         let _ = self.child.start_kill();
         let _ = self.child.wait();
