@@ -235,6 +235,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
     if b.sections.iter().all(|s| s.title.is_empty()) {
         errors.push(ContentError::at(file, 1, "a lesson needs at least one `##` section"));
     }
+    errors.dedup();
     if errors.is_empty() {
         Ok(Lesson { title: b.title.unwrap_or_default(), sections: b.sections })
     } else {

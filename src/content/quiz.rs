@@ -165,7 +165,7 @@ explanation = "Because too."
     #[test]
     fn missing_explanation_names_the_option_line() {
         let e = errors(&GOOD.replace("explanation = \"Because too.\"", ""));
-        assert_eq!(e, vec!["quiz.toml:13: an option of question `q-one` has no explanation; every option says why it is right or wrong"]);
+        assert_eq!(e, vec!["quiz.toml:12: an option of question `q-one` has no explanation; every option says why it is right or wrong"]);
     }
 
     #[test]
