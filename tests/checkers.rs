@@ -97,6 +97,22 @@ fn unmutated_02_id_router_passes() {
 }
 
 // ---------------------------------------------------------------------------
+// The patch guard: a mutant whose patch no longer matches must not build.
+// ---------------------------------------------------------------------------
+
+#[test]
+#[should_panic(expected = "must occur exactly once in src/lib.rs (from solutions/01-encode-frames), found 0 times")]
+fn a_patch_that_matches_nothing_is_refused() {
+    mutant(ENCODE, "mutant-01-guard-none", &[("src/lib.rs", "this text is not in the solution", "")]);
+}
+
+#[test]
+#[should_panic(expected = "found 2 times")]
+fn a_patch_that_matches_twice_is_refused() {
+    mutant(ENCODE, "mutant-01-guard-twice", &[("src/lib.rs", "    Value::Object(frame).to_string()\n", "")]);
+}
+
+// ---------------------------------------------------------------------------
 // 01-encode-frames: encoders.
 // ---------------------------------------------------------------------------
 
