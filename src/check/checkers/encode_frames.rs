@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, ask, framing_failure, harness_kind, same};
+use super::{Case, CaseResult, Checker, Failure, ask, framing_failure, harness_kind, same, same_at};
 use crate::check::session::Session;
 
 /// The checker named `encode-frames`.
@@ -37,10 +37,12 @@ fn request_frame(s: &mut Session) -> CaseResult {
     let expected = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": params});
     same(expected, &got, "encode_request(11, \"tools/call\", params) should give the seed's request frame")?;
     let got = encoded(s, json!({"harness": "encode_request", "id": 2, "method": "tools/list"}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
         &got,
+        &["/params"],
         "encode_request with params None should leave the params member out",
+        "encode_request(2, \"tools/list\", None)",
     )
 }
 
@@ -54,38 +56,46 @@ fn ids_exact(s: &mut Session) -> CaseResult {
         ));
     }
     let got = encoded(s, json!({"harness": "encode_result", "id": 0, "result": {}}))?;
-    same(json!({"jsonrpc": "2.0", "id": 0, "result": {}}), &got, "the integer id 0 is a valid id and must be echoed as 0")?;
+    same_at(json!({"jsonrpc": "2.0", "id": 0, "result": {}}), &got, &["/id"], "the integer id 0 is a valid id and must be echoed as 0", "encode_result(0, {})")?;
     let got = encoded(s, json!({"harness": "encode_error", "id": "req-7", "code": -32603, "message": "Internal error"}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "id": "req-7", "error": {"code": -32603, "message": "Internal error"}}),
         &got,
+        &["/id"],
         "an error response echoes the request's string id exactly",
+        "encode_error(\"req-7\", -32603, \"Internal error\", None)",
     )
 }
 
 fn success_response(s: &mut Session) -> CaseResult {
     let result = json!({"content": [{"type": "text", "text": "5"}]});
     let got = encoded(s, json!({"harness": "encode_result", "id": 11, "result": result}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "id": 11, "result": result}),
         &got,
+        &["/result", "/error"],
         "encode_result(11, result) should give the seed's success response: a response has exactly one of result and error",
+        "encode_result(11, result)",
     )
 }
 
 fn error_response(s: &mut Session) -> CaseResult {
     let got = encoded(s, json!({"harness": "encode_error", "id": 12, "code": -32601, "message": "Method not found"}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "id": 12, "error": {"code": -32601, "message": "Method not found"}}),
         &got,
+        &["/error", "/result"],
         "encode_error(12, -32601, \"Method not found\", None) should give the seed's error response, with no data member",
+        "encode_error(12, -32601, \"Method not found\", None)",
     )?;
     let data = json!({"tool": "nope"});
     let got = encoded(s, json!({"harness": "encode_error", "id": "c7", "code": -32602, "message": "Unknown tool: nope", "data": data}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "id": "c7", "error": {"code": -32602, "message": "Unknown tool: nope", "data": data}}),
         &got,
+        &["/error/data", "/data"],
         "data goes inside the error object, next to code and message (JSON-RPC 2.0 §5.1)",
+        "encode_error(\"c7\", -32602, \"Unknown tool: nope\", data)",
     )
 }
 
@@ -102,10 +112,12 @@ fn notification_no_id(s: &mut Session) -> CaseResult {
     }
     same(expected, &got, "encode_notification(\"notifications/progress\", params) should give the seed's notification")?;
     let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/initialized"}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         &got,
+        &["/id", "/params"],
         "notifications/initialized without params is exactly {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}: no id, no params",
+        "encode_notification(\"notifications/initialized\", None)",
     )
 }
 
@@ -113,10 +125,12 @@ fn one_line(s: &mut Session) -> CaseResult {
     let text = "SELECT a\nFROM t\r\n-- \"quoted\" \u{2028}end";
     let result = json!({"content": [{"type": "text", "text": text}]});
     let got = encoded(s, json!({"harness": "encode_result", "id": 7, "result": result}))?;
-    same(
+    same_at(
         json!({"jsonrpc": "2.0", "id": 7, "result": result}),
         &got,
+        &["/result"],
         "the text must survive the round trip: newlines inside strings are escaped as \\n, never written raw",
+        "encode_result(7, result)",
     )
 }
 

@@ -1,0 +1,563 @@
+//! Mutation tests of the checkers.
+//!
+//! Each test copies a reference solution into a scratch crate, plants one
+//! real implementer mistake in it (textual patches that must each match
+//! exactly once, see `common::mutant`), runs the exercise's checker on it
+//! through the library API, and asserts that the case built for that
+//! mistake fails with a reason that names the right diagnosis. The
+//! unmutated copies must pass, so a failing mutant is the mutation's doing.
+//!
+//! Mistake ids (C02, C06, …) refer to the implementer-mistakes log the
+//! checkers cite.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use mcplings::check::{self, CheckReport, Options, Source, Status};
+use mcplings::content::Course;
+
+use common::{Patch, mutant};
+
+const ENCODE: &str = "01-encode-frames";
+const ROUTER: &str = "02-id-router";
+
+/// Checks the crate in `dir` against `exercise`'s checker.
+fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
+    let course = Course::load(&common::root()).expect("the course loads");
+    let ex = course.exercise(exercise).unwrap_or_else(|| panic!("no exercise {exercise}"));
+    check::check(&course, ex, &Source::Path(dir.to_path_buf()), &Options::default(), &mut |_| {})
+}
+
+/// Builds a mutant of `solutions/<exercise>` and checks it.
+fn check_mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> CheckReport {
+    let dir = mutant(exercise, package, patches);
+    check_dir(exercise, dir.path())
+}
+
+/// The report in a few lines, for assertion messages.
+fn summary(report: &CheckReport) -> String {
+    let mut out = format!(
+        "exercise {} ({}): passed={} build.ok={} error={:?}\n",
+        report.exercise, report.crate_dir, report.passed, report.build.ok, report.error
+    );
+    if !report.build.ok {
+        out.push_str(&format!("build output:\n{}\n", report.build.output));
+    }
+    for case in &report.cases {
+        out.push_str(&format!("  [{:?}] {}: {}\n", case.status, case.name, case.reason.as_deref().unwrap_or("")));
+        if case.status == Status::Failed && !case.stderr.is_empty() {
+            out.push_str(&format!("      stderr: {}\n", case.stderr.trim_end().replace('\n', "\n              ")));
+        }
+    }
+    out
+}
+
+/// The build succeeded, the check ran, and it did not pass.
+fn assert_caught(report: &CheckReport) {
+    assert!(report.error.is_none(), "the check could not run:\n{}", summary(report));
+    assert!(report.build.ok, "the mutant should build:\n{}", summary(report));
+    assert!(!report.passed, "the checker passed a mutant:\n{}", summary(report));
+}
+
+/// Case `name` exists, failed, and its reason contains every fragment.
+fn assert_failed(report: &CheckReport, name: &str, fragments: &[&str]) {
+    let case = report
+        .cases
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no case named `{name}`:\n{}", summary(report)));
+    assert_eq!(case.status, Status::Failed, "case `{name}` should fail:\n{}", summary(report));
+    let reason = case.reason.as_deref().unwrap_or("");
+    for fragment in fragments {
+        assert!(reason.contains(fragment), "case `{name}`: the reason should contain {fragment:?} but is:\n  {reason}\n\n{}", summary(report));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The unmutated solutions pass (controls for every mutant below).
+// ---------------------------------------------------------------------------
+
+#[test]
+fn unmutated_01_encode_frames_passes() {
+    let report = check_mutant(ENCODE, "mutant-01-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert_eq!(report.source, "path");
+    assert!(report.cases.len() >= 11, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
+}
+
+#[test]
+fn unmutated_02_id_router_passes() {
+    let report = check_mutant(ROUTER, "mutant-02-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 8, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed), "{}", summary(&report));
+}
+
+// ---------------------------------------------------------------------------
+// The patch guard: a mutant whose patch no longer matches must not build.
+// ---------------------------------------------------------------------------
+
+#[test]
+#[should_panic(expected = "must occur exactly once in src/lib.rs (from solutions/01-encode-frames), found 0 times")]
+fn a_patch_that_matches_nothing_is_refused() {
+    mutant(ENCODE, "mutant-01-guard-none", &[("src/lib.rs", "this text is not in the solution", "")]);
+}
+
+#[test]
+#[should_panic(expected = "found 2 times")]
+fn a_patch_that_matches_twice_is_refused() {
+    mutant(ENCODE, "mutant-01-guard-twice", &[("src/lib.rs", "    Value::Object(frame).to_string()\n", "")]);
+}
+
+// ---------------------------------------------------------------------------
+// 01-encode-frames: encoders.
+// ---------------------------------------------------------------------------
+
+const NOTIFICATION_START: &str = "pub fn encode_notification(method: &str, params: Option<Value>) -> String {\n    let mut frame = Map::new();\n";
+
+/// C06: a notification written with `"id": null`.
+#[test]
+fn m01_notification_with_null_id() {
+    let replace = format!("{NOTIFICATION_START}    frame.insert(\"id\".into(), Value::Null);\n");
+    let report = check_mutant(ENCODE, "mutant-01-notification-null-id", &[("src/lib.rs", NOTIFICATION_START, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "notification has no id", &["no id member at all, not even null"]);
+    let case = report.cases.iter().find(|c| c.name == "notification has no id").unwrap();
+    assert!(case.differences.iter().any(|d| d.pointer == "/id"), "the difference should point at /id: {:?}", case.differences);
+}
+
+/// A notification without params written with `"params": null`.
+#[test]
+fn m01_notification_with_null_params() {
+    let find = "    frame.insert(\"method\".into(), json!(method));\n    if let Some(params) = params {\n        frame.insert(\"params\".into(), params);\n    }\n    Value::Object(frame).to_string()\n}\n\n// ---------------------------------------------------------------------------\n// Part B";
+    let replace = "    frame.insert(\"method\".into(), json!(method));\n    frame.insert(\"params\".into(), json!(params));\n    Value::Object(frame).to_string()\n}\n\n// ---------------------------------------------------------------------------\n// Part B";
+    let report = check_mutant(ENCODE, "mutant-01-notification-null-params", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "notification has no id", &["no id, no params"]);
+    let case = report.cases.iter().find(|c| c.name == "notification has no id").unwrap();
+    assert!(case.differences.iter().any(|d| d.pointer == "/params"), "the difference should point at /params: {:?}", case.differences);
+}
+
+/// A request with `params: None` written with `"params": null`.
+#[test]
+fn m01_request_with_null_params() {
+    let find = "    if let Some(params) = params {\n        frame.insert(\"params\".into(), params);\n    }\n    Value::Object(frame).to_string()\n}\n\n/// A success response";
+    let replace = "    frame.insert(\"params\".into(), json!(params));\n    Value::Object(frame).to_string()\n}\n\n/// A success response";
+    let report = check_mutant(ENCODE, "mutant-01-request-null-params", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "request frame", &["should leave the params member out"]);
+}
+
+/// A string id that looks like a number sent as a number.
+#[test]
+fn m01_string_id_turned_into_a_number() {
+    let find = "frame.insert(\"id\".into(), id.to_json());";
+    let replace = "frame.insert(\"id\".into(), match id { Id::Str(s) => s.parse::<i64>().map(Value::from).unwrap_or_else(|_| json!(s)), Id::Int(n) => json!(n) });";
+    let report = check_mutant(ENCODE, "mutant-01-string-id-as-number", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "ids echoed exactly", &["the string id \"11\" must stay the string \"11\""]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "request frame").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// An integer id echoed as a string in a response.
+#[test]
+fn m01_integer_id_echoed_as_a_string() {
+    let find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}).to_string()";
+    let replace = "json!({\"jsonrpc\": \"2.0\", \"id\": match id { Id::Int(n) => n.to_string(), Id::Str(s) => s.clone() }, \"result\": result}).to_string()";
+    let report = check_mutant(ENCODE, "mutant-01-int-id-as-string", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "ids echoed exactly", &["the integer id 0", "must be echoed as 0"]);
+    // The success case blames the id, not "exactly one of result and error".
+    assert_failed(&report, "success response", &["encode_result(11, result) gave a different frame: /id: expected 11, got \"11\""]);
+    let case = report.cases.iter().find(|c| c.name == "ids echoed exactly").unwrap();
+    assert!(case.differences.iter().any(|d| d.pointer == "/id"), "{:?}", case.differences);
+}
+
+/// C18: frames pretty-printed over several lines.
+#[test]
+fn m01_pretty_printed_frames() {
+    let request_find = "    Value::Object(frame).to_string()\n}\n\n/// A success response";
+    let request_replace = "    serde_json::to_string_pretty(&Value::Object(frame)).unwrap()\n}\n\n/// A success response";
+    let result_find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}).to_string()";
+    let result_replace = "serde_json::to_string_pretty(&json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result})).unwrap()";
+    let report = check_mutant(ENCODE, "mutant-01-pretty", &[("src/lib.rs", request_find, request_replace), ("src/lib.rs", result_find, result_replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "request frame", &["spans several lines", "to_string_pretty"]);
+    assert_failed(&report, "one frame, one line", &["spans several lines", "to_string_pretty"]);
+}
+
+/// An encoder that ends its frame with its own `\n` (the transport adds
+/// one more, so an empty line follows every frame).
+#[test]
+fn m01_encoder_adds_its_own_newline() {
+    let error_find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error}).to_string()";
+    let error_replace = "format!(\"{}\\n\", json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error}))";
+    let result_find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}).to_string()";
+    let result_replace = "format!(\"{}\\n\", json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}))";
+    let report = check_mutant(ENCODE, "mutant-01-own-newline", &[("src/lib.rs", error_find, error_replace), ("src/lib.rs", result_find, result_replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "error response", &["an empty line on stdout", "ends with its own newline"]);
+    assert_failed(&report, "ids echoed exactly", &["an empty line on stdout"]);
+}
+
+/// A success response written with `"error": null` (a serde struct with an
+/// `Option` field and no `skip_serializing_if`). Only the case about
+/// result and error may blame result and error; the others must name the
+/// null member, not the id or the text, which are right.
+#[test]
+fn m01_success_response_with_null_error() {
+    let find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}).to_string()";
+    let replace = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result, \"error\": null}).to_string()";
+    let report = check_mutant(ENCODE, "mutant-01-null-error", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "success response", &["exactly one of result and error"]);
+    assert_failed(&report, "ids echoed exactly", &["encode_result(0, {}) wrote \"error\": null", "left out of the object"]);
+    assert_failed(&report, "one frame, one line", &["wrote \"error\": null"]);
+    for name in ["ids echoed exactly", "one frame, one line"] {
+        let reason = report.cases.iter().find(|c| c.name == name).unwrap().reason.clone().unwrap();
+        assert!(!reason.contains("must be echoed as 0") && !reason.contains("never written raw"), "`{name}` blames the wrong member: {reason}");
+    }
+}
+
+/// `data` put next to `error` instead of inside it.
+#[test]
+fn m01_error_data_outside_the_error_object() {
+    let find = "    if let Some(data) = data {\n        error.insert(\"data\".into(), data);\n    }\n    json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error}).to_string()";
+    let replace = "    let mut frame = json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error});\n    if let Some(data) = data {\n        frame[\"data\"] = data;\n    }\n    frame.to_string()";
+    let report = check_mutant(ENCODE, "mutant-01-data-outside-error", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "error response", &["data goes inside the error object"]);
+}
+
+// ---------------------------------------------------------------------------
+// 01-encode-frames: classify.
+// ---------------------------------------------------------------------------
+
+/// C02: a request with `"id": null` taken for a notification.
+#[test]
+fn m01_null_id_request_classified_as_notification() {
+    let find = "Some(Value::Null) => invalid(\"id is null: MCP forbids null ids\"),";
+    let replace = "Some(Value::Null) => Kind::Notification { method: method.to_string() },";
+    let report = check_mutant(ENCODE, "mutant-01-null-id-notification", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "null id is not a notification", &["classify said `notification`", "but it is invalid", "forbids null ids"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "classify the four frames").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// C21: a JSON array (a batch) classified as its first message.
+#[test]
+fn m01_batch_classified_as_its_first_message() {
+    let find = "Value::Array(_) => return invalid(\"a batch: batches were removed in 2025-06-18\"),";
+    let replace = "Value::Array(items) => return items.first().map(|first| classify(&first.to_string())).unwrap_or_else(|| invalid(\"an empty batch\")),";
+    let report = check_mutant(ENCODE, "mutant-01-batch", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "invalid lines are named", &["classify said `request`", "batch", "removed in 2025-06-18", "C21"]);
+}
+
+/// A parse error response (`"id": null`) classified as invalid instead of
+/// an error response that answers no request.
+#[test]
+fn m01_error_without_id_classified_invalid() {
+    let find = "None | Some(Value::Null) => Kind::Error { id: None, code },";
+    let replace = "None | Some(Value::Null) => invalid(\"an error response needs the id of the request it answers\"),";
+    let report = check_mutant(ENCODE, "mutant-01-error-without-id-invalid", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "null id is not a notification", &["should say `error`", "parse error", "answers no request"]);
+}
+
+/// A classifier that never checks `"jsonrpc": "2.0"`.
+#[test]
+fn m01_classify_skips_the_version_check() {
+    let find = "    if obj.get(\"jsonrpc\") != Some(&json!(\"2.0\")) {\n        return invalid(\"jsonrpc must be \\\"2.0\\\"\");\n    }\n";
+    let report = check_mutant(ENCODE, "mutant-01-no-version-check", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "invalid lines are named", &["classify said `request` for {\"jsonrpc\":\"1.0\"", "\"jsonrpc\" must be exactly \"2.0\""]);
+}
+
+// ---------------------------------------------------------------------------
+// 01-encode-frames: accept_response (orphans).
+// ---------------------------------------------------------------------------
+
+const ACCEPT_MATCH: &str = "    match in_flight.remove(&id) {\n        Some(method) => Accepted::Matched { id, method },\n";
+
+/// The shipped behaviour: crash (`expect`) on a response nobody waits for.
+#[test]
+fn m01_accept_response_crashes_on_an_orphan() {
+    let replace = "    let method = in_flight.remove(&id).expect(\"a response for an unknown id\");\n    match Some(method) {\n        Some(method) => Accepted::Matched { id, method },\n";
+    let report = check_mutant(ENCODE, "mutant-01-orphan-crash", &[("src/lib.rs", ACCEPT_MATCH, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "orphan logged and dropped", &["`accept_response` panicked at src/lib.rs:", "a response for an unknown id"]);
+}
+
+/// Guessing: an orphan delivered to some other call in flight.
+#[test]
+fn m01_accept_response_guesses_a_call_for_an_orphan() {
+    let replace = format!(
+        "    let id = if in_flight.contains_key(&id) {{ id }} else {{ in_flight.keys().min_by_key(|k| k.to_json().to_string()).cloned().unwrap_or(id) }};\n{ACCEPT_MATCH}"
+    );
+    let report = check_mutant(ENCODE, "mutant-01-orphan-guess", &[("src/lib.rs", ACCEPT_MATCH, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "orphan logged and dropped", &["no call with id 42 is in flight", "Guessing a call corrupts correlation"]);
+}
+
+/// Ids compared as text: the string `"1"` matches the integer call 1.
+#[test]
+fn m01_accept_response_compares_ids_as_strings() {
+    let replace = format!(
+        "    let text = |i: &Id| match i {{ Id::Int(n) => n.to_string(), Id::Str(s) => s.clone() }};\n    let id = in_flight.keys().find(|k| text(k) == text(&id)).cloned().unwrap_or(id);\n{ACCEPT_MATCH}"
+    );
+    let report = check_mutant(ENCODE, "mutant-01-ids-as-strings", &[("src/lib.rs", ACCEPT_MATCH, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "ids match exactly", &["the string id \"1\" is not the integer id 1", "type included"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "orphan logged and dropped").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+// ---------------------------------------------------------------------------
+// 02-id-router.
+// ---------------------------------------------------------------------------
+
+const ROUTER_LOOKUP: &str = "        match self.in_flight.remove(&id) {\n";
+
+/// Responses delivered by arrival order (FIFO) instead of by id.
+#[test]
+fn m02_delivers_by_arrival_order() {
+    let report = check_mutant(
+        ROUTER,
+        "mutant-02-fifo",
+        &[
+            ("src/lib.rs", "    in_flight: HashMap<Id, String>,\n}", "    in_flight: HashMap<Id, String>,\n    order: Vec<Id>,\n}"),
+            (
+                "src/lib.rs",
+                "        self.in_flight.insert(id.clone(), tag.to_string());\n",
+                "        self.in_flight.insert(id.clone(), tag.to_string());\n        self.order.push(id.clone());\n",
+            ),
+            (
+                "src/lib.rs",
+                ROUTER_LOOKUP,
+                "        let oldest = if self.order.is_empty() { None } else { Some(self.order.remove(0)) };\n        match oldest.and_then(|o| self.in_flight.remove(&o)) {\n",
+            ),
+        ],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "out-of-order responses", &["reached call", "c1", "not c2", "by the response's id, not by arrival order"]);
+}
+
+/// A notification answered (C04-style `{"id":null,"result":{}}`).
+#[test]
+fn m02_answers_notifications() {
+    let find = "                None => Routed::Notification { method: method.to_string(), params: frame.get(\"params\").cloned() },\n";
+    let replace = "                None => Routed::Answer(json!({\"jsonrpc\": \"2.0\", \"id\": null, \"result\": {}}).to_string()),\n";
+    let report = check_mutant(ROUTER, "mutant-02-answers-notifications", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "notification not answered", &["the router answered a notification", "MUST NOT reply"]);
+}
+
+/// A server's `ping` with the same id as a call in flight taken for that
+/// call's response (ids looked up before the shape is decided).
+#[test]
+fn m02_server_ping_taken_for_a_response() {
+    let find = "        if let Some(method) = frame.get(\"method\").and_then(Value::as_str) {\n";
+    let replace = format!(
+        "        if let Some(id) = frame.get(\"id\").and_then(Id::from_json)\n            && let Some(tag) = self.in_flight.remove(&id)\n        {{\n            let outcome = match frame.get(\"error\") {{ Some(e) => Err(e.clone()), None => Ok(frame.get(\"result\").cloned().unwrap_or(Value::Null)) }};\n            return Routed::Reply {{ tag, id, outcome }};\n        }}\n{find}"
+    );
+    let report = check_mutant(ROUTER, "mutant-02-ping-as-response", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "server request is not a response", &["the server's ping was taken for the response to c1", "same id", "own id space"]);
+    for other in ["out-of-order responses", "error reaches its call", "orphan logged and dropped"] {
+        assert_eq!(report.cases.iter().find(|c| c.name == other).unwrap().status, Status::Passed, "{}", summary(&report));
+    }
+}
+
+const NEXT_ID: &str = "        self.next_id += 1;\n        let id = Id::Int(self.next_id);\n";
+
+/// Ids made from the number of calls in flight: a new call takes the id of
+/// one still in flight.
+#[test]
+fn m02_id_from_the_number_of_calls_in_flight() {
+    let replace = "        let id = Id::Int(self.in_flight.len() as i64 + 1);\n";
+    let report = check_mutant(ROUTER, "mutant-02-id-in-flight-count", &[("src/lib.rs", NEXT_ID, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "ids never reused", &["which an earlier call already used", "never reused within a session"]);
+}
+
+/// Ids reused once answered: the smallest id no call in flight uses.
+#[test]
+fn m02_id_reused_after_its_call_was_answered() {
+    let replace = "        let id = Id::Int((1..).find(|n| !self.in_flight.contains_key(&Id::Int(*n))).unwrap());\n";
+    let report = check_mutant(ROUTER, "mutant-02-id-smallest-free", &[("src/lib.rs", NEXT_ID, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "ids never reused", &["c3 got id 1, which an earlier call already used"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "two calls, two ids").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// C24: a response kept in the table, so a late duplicate is delivered
+/// again.
+#[test]
+fn m02_delivers_a_duplicate_response_again() {
+    let replace = "        match self.in_flight.get(&id).cloned() {\n";
+    let report = check_mutant(ROUTER, "mutant-02-no-remove", &[("src/lib.rs", ROUTER_LOOKUP, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "orphan logged and dropped", &["c1 was already answered", "is an orphan", "C24"]);
+}
+
+/// C02: a request with `"id": null` taken for a notification.
+#[test]
+fn m02_null_id_request_taken_for_a_notification() {
+    let find = "            return match frame.get(\"id\") {\n";
+    let replace = "            return match frame.get(\"id\").filter(|id| !id.is_null()) {\n";
+    let report = check_mutant(ROUTER, "mutant-02-null-id-notification", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "invalid lines dropped", &["a request with a null id is invalid", "C02"]);
+}
+
+/// `params: None` written as `"params": null`.
+#[test]
+fn m02_call_writes_null_params() {
+    let find = "        if let Some(params) = params {\n            frame.insert(\"params\".into(), params);\n        }\n";
+    let replace = "        frame.insert(\"params\".into(), json!(params));\n";
+    let report = check_mutant(ROUTER, "mutant-02-null-params", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "two calls, two ids", &["call(\"c3\", …)", "not a valid request", "\"params\" must be an object"]);
+}
+
+// ---------------------------------------------------------------------------
+// Hostile programs: hangs, junk on stdout, crashes, early exits, compile
+// errors.
+// ---------------------------------------------------------------------------
+
+/// A function that never returns: the case fails within the case timeout
+/// plus a small margin, the program is killed, and later cases don't run.
+#[test]
+fn hostile_function_loops_forever() {
+    let scratch = tempfile::tempdir().unwrap();
+    let pid_file = scratch.path().join("pid");
+    let find = "pub fn encode_request(id: &Id, method: &str, params: Option<Value>) -> String {\n";
+    let replace = format!(
+        "{find}    std::fs::write({:?}, std::process::id().to_string()).unwrap();\n    loop {{\n        std::thread::sleep(std::time::Duration::from_millis(20));\n    }}\n    #[allow(unreachable_code)]\n",
+        pid_file.display().to_string()
+    );
+    let dir = mutant(ENCODE, "mutant-01-hang", &[("src/lib.rs", find, &replace)]);
+    let started = Instant::now();
+    let report = check_dir(ENCODE, dir.path());
+    let checking = started.elapsed().saturating_sub(Duration::from_millis(report.build.duration_ms));
+    assert_caught(&report);
+    assert_failed(&report, "request frame", &["no answer within 3.0 s", "stuck"]);
+    assert!(report.cases[0].reason.as_deref().unwrap().starts_with("no answer within"), "{}", summary(&report));
+    let hung = &report.cases[0];
+    assert!(hung.duration_ms >= 2900 && hung.duration_ms < 6000, "the hung case took {} ms", hung.duration_ms);
+    assert!(checking < Duration::from_secs(6), "checking (without the build) took {checking:?}");
+    for case in &report.cases[1..] {
+        assert_eq!(case.status, Status::NotRun, "{}", summary(&report));
+        assert!(case.reason.as_deref().unwrap_or("").contains("an earlier case hung"), "{}", summary(&report));
+    }
+    // The stuck process was killed, not left behind.
+    let pid = std::fs::read_to_string(&pid_file).expect("the mutant ran and wrote its pid");
+    if cfg!(target_os = "linux") {
+        let proc = Path::new("/proc").join(pid.trim());
+        assert!(!proc.exists(), "the stuck program (pid {pid}) is still running");
+    }
+}
+
+/// Debug output on stdout: the reason says the line is not JSON and that
+/// debug output belongs on stderr.
+#[test]
+fn hostile_debug_println_on_stdout() {
+    let find = "pub fn classify(line: &str) -> Kind {\n";
+    let replace = format!("{find}    println!(\"classify got: {{line}}\");\n");
+    let report = check_mutant(ENCODE, "mutant-01-println", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "classify the four frames", &["stdout line 1 is not JSON", "`classify got: ", "stderr", "eprintln!"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "request frame").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// `main` panics before reading anything: every case fails and says where.
+#[test]
+fn hostile_main_panics_at_start() {
+    let find = "fn main() {\n";
+    let replace = "fn main() {\n    if std::env::args().len() < 1000 {\n        panic!(\"cannot start: config missing\");\n    }\n";
+    let report = check_mutant(ROUTER, "mutant-02-main-panics", &[("src/main.rs", find, replace)]);
+    assert_caught(&report);
+    for case in &report.cases {
+        assert_failed(&report, &case.name, &["the program panicked at src/main.rs:", "cannot start: config missing"]);
+    }
+}
+
+/// `main` returns at once with status 0.
+#[test]
+fn hostile_main_exits_at_once() {
+    let find = "fn main() {\n";
+    let replace = "fn main() {\n    if std::env::args().len() < 1000 {\n        return;\n    }\n";
+    let report = check_mutant(ROUTER, "mutant-02-main-exits", &[("src/main.rs", find, replace)]);
+    assert_caught(&report);
+    for case in &report.cases {
+        assert_failed(&report, &case.name, &["exited before answering", "keep reading stdin"]);
+    }
+}
+
+/// A missing semicolon: the build fails, its output shows the error, and
+/// no case runs.
+#[test]
+fn hostile_compile_error() {
+    let find = "frame.insert(\"id\".into(), id.to_json());";
+    let replace = "frame.insert(\"id\".into(), id.to_json())";
+    let report = check_mutant(ENCODE, "mutant-01-compile-error", &[("src/lib.rs", find, replace)]);
+    assert!(report.error.is_none(), "{}", summary(&report));
+    assert!(!report.build.ok, "{}", summary(&report));
+    assert!(!report.passed);
+    assert!(report.build.output.contains("error"), "build output: {}", report.build.output);
+    assert!(report.build.output.contains("src/lib.rs"), "build output: {}", report.build.output);
+    assert!(!report.cases.is_empty());
+    for case in &report.cases {
+        assert_eq!(case.status, Status::NotRun, "{}", summary(&report));
+        assert!(case.reason.as_deref().unwrap_or("").contains("the build failed"), "{}", summary(&report));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Known gaps: mistakes the checkers do not catch yet, or explain badly.
+// Ignored so the suite stays green; run them with `cargo test -- --ignored`.
+// Each should pass (and lose its `#[ignore]`) once the checker is fixed.
+// ---------------------------------------------------------------------------
+
+/// 02 has no case where a response carries the right id with the wrong
+/// type, so a router that compares ids as text (as a `HashMap<String, _>`
+/// keyed by the id's text would) passes every case. 01 catches the same
+/// mistake in `accept_response` ("ids match exactly").
+#[test]
+#[ignore = "checker gap: id-router sends no response whose id has the wrong type"]
+fn gap_m02_router_compares_ids_as_strings() {
+    let replace = "        let text = |i: &Id| match i { Id::Int(n) => n.to_string(), Id::Str(s) => s.clone() };\n        let id = self.in_flight.keys().find(|k| text(k) == text(&id)).cloned().unwrap_or(id);\n        match self.in_flight.remove(&id) {\n";
+    let report = check_mutant(ROUTER, "mutant-02-ids-as-strings", &[("src/lib.rs", ROUTER_LOOKUP, replace)]);
+    assert_caught(&report);
+}
+
+/// 01's accept mode never sends a request (or notification) carrying the id
+/// of a call in flight, so an `accept_response` that looks the id up before
+/// deciding the line is a response at all passes every case. 02 catches
+/// the same mistake ("server request is not a response").
+#[test]
+#[ignore = "checker gap: accept mode sends no request whose id is in flight"]
+fn gap_m01_accept_response_looks_up_ids_before_the_shape() {
+    let find = "pub fn accept_response(in_flight: &mut HashMap<Id, String>, line: &str) -> Accepted {\n";
+    let replace = format!(
+        "{find}    if let Some(id) = serde_json::from_str::<Value>(line).ok().and_then(|v| v.get(\"id\").and_then(Id::from_json))\n        && let Some(method) = in_flight.remove(&id)\n    {{\n        return Accepted::Matched {{ id, method }};\n    }}\n"
+    );
+    let report = check_mutant(ENCODE, "mutant-01-accept-id-first", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+}
+
+/// Endless recursion ends in a stack overflow (SIGABRT). The reason only
+/// says "the program was killed by a signal before answering"; the cause,
+/// "has overflowed its stack", is on stderr but not in the reason.
+#[test]
+#[ignore = "unhelpful reason: a stack overflow is reported as 'killed by a signal'"]
+fn gap_hostile_endless_recursion() {
+    let find = "Value::Array(_) => return invalid(\"a batch: batches were removed in 2025-06-18\"),";
+    let replace = "Value::Array(_) => return classify(line),";
+    let report = check_mutant(ENCODE, "mutant-01-recursion", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "invalid lines are named", &["overflowed its stack"]);
+}

@@ -1,0 +1,96 @@
+//! Helpers shared by the integration tests: the real checkout, scratch
+//! copies of the course, and mutant crates made from a reference solution.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use tempfile::TempDir;
+
+/// The real checkout (this crate's root).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The real, shared cargo target dir, so scratch builds reuse compiled
+/// dependencies.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => root().join(dir),
+        _ => root().join("target"),
+    }
+}
+
+/// Serialises the tests of one test binary that build crates. Two copies of
+/// the course share the target dir, so the same package built from two
+/// copies at once would overwrite one uplifted binary (`target/debug/<name>`)
+/// while the other is being run.
+pub fn build_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Copies the directory tree `from` to `to` (files and folders only).
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap_or_else(|e| panic!("create {}: {e}", to.display()));
+    for entry in fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display())) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy {}: {e}", entry.path().display()));
+        }
+    }
+}
+
+/// A scratch copy of the course: `Cargo.toml`, `Cargo.lock`, `src/`,
+/// `lessons/`, `exercises/` and `solutions/` (no `target/`, no progress).
+pub fn course_copy() -> TempDir {
+    let tmp = tempfile::Builder::new().prefix("mcplings-course-").tempdir().unwrap();
+    let root = root();
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        fs::copy(root.join(file), tmp.path().join(file)).unwrap();
+    }
+    for dir in ["src", "lessons", "exercises", "solutions"] {
+        copy_tree(&root.join(dir), &tmp.path().join(dir));
+    }
+    tmp
+}
+
+/// One textual edit: in `file` (relative to the crate, e.g. `src/lib.rs`),
+/// replace `find`, which must occur exactly once, with `replace`.
+pub type Patch<'a> = (&'a str, &'a str, &'a str);
+
+/// A scratch crate made from `solutions/<exercise>`: its `Cargo.toml` with
+/// the package renamed to `package` (unique per mutant, so binaries in the
+/// shared target dir never collide) and made a workspace of its own, its
+/// `src/`, and the root `Cargo.lock`; then `patches` applied in order.
+///
+/// Panics unless every `find` occurs exactly once in its file, so a mutant
+/// can never silently turn into the unmutated solution.
+pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
+    let solution = root().join("solutions").join(exercise);
+    let tmp = tempfile::Builder::new().prefix(&format!("{package}-")).tempdir().unwrap();
+    let dir = tmp.path();
+    let manifest = fs::read_to_string(solution.join("Cargo.toml")).unwrap();
+    let old_name = format!("name = \"solution-{exercise}\"");
+    assert_eq!(manifest.matches(&old_name).count(), 1, "solutions/{exercise}/Cargo.toml should contain `{old_name}` once");
+    let mut manifest = manifest.replace(&old_name, &format!("name = \"{package}\""));
+    // Its own workspace (not a member of any checkout around it), with the
+    // course's dependency profile so compiled dependencies are shared.
+    manifest.push_str("\n[workspace]\n\n[profile.dev.package.\"*\"]\ndebug = false\n");
+    fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    copy_tree(&solution.join("src"), &dir.join("src"));
+    for (file, find, replace) in patches {
+        let path = dir.join(file);
+        let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{package}: cannot read {file}: {e}"));
+        let count = source.matches(find).count();
+        assert_eq!(count, 1, "{package}: the text to patch must occur exactly once in {file} (from solutions/{exercise}), found {count} times:\n{find}");
+        fs::write(&path, source.replacen(find, replace, 1)).unwrap();
+    }
+    tmp
+}
