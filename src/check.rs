@@ -158,10 +158,12 @@ fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Op
     if let Err(failure) = result {
         hung = matches!(failure.stop, Some(Stop::Timeout(_)));
         let mut reason = failure.reason;
-        if let Some(Stop::Exited(_)) = failure.stop
-            && let Some(panic) = panic_line(&report.stderr)
-        {
-            reason = format!("the program panicked at {panic}");
+        if let Some(Stop::Exited(_)) = failure.stop {
+            if let Some(panic) = panic_line(&report.stderr) {
+                reason = format!("the program panicked at {panic}");
+            } else if report.stderr.contains("has overflowed its stack") {
+                reason = "the program overflowed its stack and was killed: a function calls itself without end (endless recursion)".into();
+            }
         }
         if failure.stop == Some(Stop::Cancelled) {
             report.status = Status::NotRun;

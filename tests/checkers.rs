@@ -517,9 +517,7 @@ fn hostile_compile_error() {
 }
 
 // ---------------------------------------------------------------------------
-// Known gaps: mistakes the checkers do not catch yet, or explain badly.
-// Ignored so the suite stays green; run them with `cargo test -- --ignored`.
-// Each should pass (and lose its `#[ignore]`) once the checker is fixed.
+// Mistakes a first version of the checkers missed or explained badly.
 // ---------------------------------------------------------------------------
 
 /// 02 has no case where a response carries the right id with the wrong
@@ -527,7 +525,6 @@ fn hostile_compile_error() {
 /// keyed by the id's text would) passes every case. 01 catches the same
 /// mistake in `accept_response` ("ids match exactly").
 #[test]
-#[ignore = "checker gap: id-router sends no response whose id has the wrong type"]
 fn gap_m02_router_compares_ids_as_strings() {
     let replace = "        let text = |i: &Id| match i { Id::Int(n) => n.to_string(), Id::Str(s) => s.clone() };\n        let id = self.in_flight.keys().find(|k| text(k) == text(&id)).cloned().unwrap_or(id);\n        match self.in_flight.remove(&id) {\n";
     let report = check_mutant(ROUTER, "mutant-02-ids-as-strings", &[("src/lib.rs", ROUTER_LOOKUP, replace)]);
@@ -539,7 +536,6 @@ fn gap_m02_router_compares_ids_as_strings() {
 /// deciding the line is a response at all passes every case. 02 catches
 /// the same mistake ("server request is not a response").
 #[test]
-#[ignore = "checker gap: accept mode sends no request whose id is in flight"]
 fn gap_m01_accept_response_looks_up_ids_before_the_shape() {
     let find = "pub fn accept_response(in_flight: &mut HashMap<Id, String>, line: &str) -> Accepted {\n";
     let replace = format!(
@@ -553,7 +549,6 @@ fn gap_m01_accept_response_looks_up_ids_before_the_shape() {
 /// says "the program was killed by a signal before answering"; the cause,
 /// "has overflowed its stack", is on stderr but not in the reason.
 #[test]
-#[ignore = "unhelpful reason: a stack overflow is reported as 'killed by a signal'"]
 fn gap_hostile_endless_recursion() {
     let find = "Value::Array(_) => return invalid(\"a batch: batches were removed in 2025-06-18\"),";
     let replace = "Value::Array(_) => return classify(line),";

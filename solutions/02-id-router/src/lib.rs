@@ -75,8 +75,9 @@ impl Router {
         self.in_flight.iter().map(|(id, tag)| (id.clone(), tag.clone())).collect()
     }
 
-    /// Starts a call: picks an id no call in flight uses, records the call
-    /// under `tag`, and returns the request line to send.
+    /// Starts a call: picks an id never used before in this session
+    /// (2025-11-25 basic/index › Requests), records the call under `tag`,
+    /// and returns the request line to send.
     pub fn call(&mut self, tag: &str, method: &str, params: Option<Value>) -> String {
         // A counter never repeats, so an id is never reused, even after its
         // call was answered: a late duplicate can't reach a newer call.

@@ -159,6 +159,20 @@ fn orphans(s: &mut Session) -> CaseResult {
         "no call with this id is in flight: log the response and drop it; never deliver it to some other call",
     )?;
     let tools = json!({"tools": []});
+    // The same id with the other JSON type is another id: 1 is not "1".
+    let retyped = match &id1 {
+        Value::Number(n) => Some(json!(n.to_string())),
+        Value::String(t) => t.parse::<i64>().ok().map(|n| json!(n)),
+        _ => None,
+    };
+    if let Some(retyped) = retyped {
+        let got = deliver(s, &response(&retyped, tools.clone()))?;
+        same(
+            json!({"harness": "orphan", "id": retyped}),
+            &got,
+            &format!("c1's id is {id1}, and {retyped} is a different id: ids match exactly, type included. Key the table by the id itself, not by its text"),
+        )?;
+    }
     expect_reply(s, &response(&id1, tools.clone()), "c1", &id1, &tools, "after an orphan, c1's own response must still reach c1")?;
     let got = deliver(s, &response(&id1, tools))?;
     same(

@@ -83,8 +83,9 @@ impl Router {
         self.in_flight.iter().map(|(id, tag)| (id.clone(), tag.clone())).collect()
     }
 
-    /// Starts a call: picks an id no call in flight uses, records the call
-    /// under `tag`, and returns the request line to send (one line of JSON;
+    /// Starts a call: picks an id never used before in this session
+    /// (2025-11-25 basic/index › Requests), records the call under `tag`,
+    /// and returns the request line to send (one line of JSON;
     /// `params: None` leaves `params` out).
     pub fn call(&mut self, tag: &str, method: &str, params: Option<Value>) -> String {
         // TODO: pick a fresh id, remember which tag it belongs to, and encode
