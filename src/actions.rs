@@ -18,6 +18,12 @@ pub fn reset_files(course: &Course, exercise: &Exercise) -> Result<(), String> {
     Ok(())
 }
 
+/// Forgets an exercise's progress (done, hints, last check), as after a
+/// reset to the stub: the learner starts that exercise over.
+pub fn forget_exercise(progress: &mut Progress, exercise: &Exercise) {
+    progress.exercises.remove(&exercise.id);
+}
+
 /// Whether the learner's files still equal the shipped stub.
 pub fn is_pristine(course: &Course, exercise: &Exercise) -> bool {
     exercise.files.iter().all(|file| {

@@ -54,6 +54,9 @@ pub enum Msg {
     },
     /// A learner's file in `exercises/<id>` changed on disk.
     FileChanged(String),
+    /// The progress file was written by another mcplings (the CLI, or a
+    /// second workbook); this is what it now holds.
+    ProgressChanged(Box<Progress>),
     /// File watching is not available; the reason is shown on screen.
     WatchFailed(String),
     /// Time passed (animates the spinner while a check runs).
@@ -182,6 +185,12 @@ impl App {
             }
             Msg::CheckDone { run, report } => self.check_done(run, *report),
             Msg::FileChanged(id) => self.file_changed(&id),
+            Msg::ProgressChanged(progress) => {
+                // Every change here is saved at once, so the file is at least
+                // as new as what we hold: take it.
+                self.progress = *progress;
+                Vec::new()
+            }
             Msg::WatchFailed(reason) => {
                 self.watch_error = Some(reason);
                 Vec::new()
@@ -201,6 +210,14 @@ impl App {
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
             self.quitting = true;
             return self.exercise.cancel_effects();
+        }
+        if self.too_small() {
+            // Nothing is visible: keys must not act unseen. q still quits.
+            if key.code == KeyCode::Char('q') {
+                self.quitting = true;
+                return self.exercise.cancel_effects();
+            }
+            return Vec::new();
         }
         self.notice = None;
         if let Some(confirm) = self.confirm.take() {
@@ -225,7 +242,9 @@ impl App {
     fn confirmed(&mut self, confirm: Confirm) -> Vec<Effect> {
         match confirm {
             Confirm::ResetExercise(id) => {
-                self.progress.exercises.remove(&id);
+                if let Some(ex) = self.course.exercise(&id) {
+                    crate::actions::forget_exercise(&mut self.progress, ex);
+                }
                 self.exercise.check = CheckState::Idle;
                 self.exercise.pane = Pane::Task;
                 self.notice = Some(format!("Restored exercises/{id} to the shipped stub."));
@@ -292,6 +311,9 @@ impl App {
         let Some(ex) = self.course.exercises.get(self.exercise.index) else { return Vec::new() };
         let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
         let mut effects = self.exercise.cancel_effects();
+        if self.notice.as_deref().is_some_and(|n| n.starts_with("Every case passes") || n.contains("unlocks")) {
+            self.notice = None;
+        }
         self.runs += 1;
         let run = self.runs;
         self.exercise.begin_run(run, cases);
@@ -322,9 +344,16 @@ impl App {
     /// Recomputes width-dependent layout (the lesson's lines).
     fn relayout(&mut self) {
         let width = self.size.0.saturating_sub(4) as usize;
+        self.lesson.rows = self.body_rows();
         if let Some(lesson) = self.course.part(self.lesson.part).and_then(|p| p.lesson.as_ref()) {
             self.lesson.lay_out(lesson, width.min(100));
         }
+    }
+
+    /// Whether the terminal is below [`crate::ui::MIN_SIZE`], so that only a
+    /// message is drawn.
+    pub fn too_small(&self) -> bool {
+        self.size.0 < crate::ui::MIN_SIZE.0 || self.size.1 < crate::ui::MIN_SIZE.1
     }
 
     /// Rows available to a screen's body (between header and footer).

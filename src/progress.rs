@@ -156,6 +156,16 @@ pub fn path(root: &Path) -> PathBuf {
     root.join(".mcplings").join("progress.json")
 }
 
+/// Reads `file` without side effects: `None` when it is missing or not a
+/// valid progress file of this version (then [`load`] is what deals with it).
+pub fn read(file: &Path) -> Option<Progress> {
+    let value: Value = serde_json::from_slice(&fs::read(file).ok()?).ok()?;
+    if value.get("format_version") != Some(&Value::from(PROGRESS_FORMAT_VERSION)) {
+        return None;
+    }
+    serde_json::from_value(value).ok()
+}
+
 /// What loading found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Loaded {

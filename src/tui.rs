@@ -47,7 +47,7 @@ pub fn run(course: Course) -> Result<(), String> {
                 None
             }
         };
-        let mut runtime = Runtime { tx, cancel: None, progress_file, input };
+        let mut runtime = Runtime { tx, cancel: None, progress_file, input, saved: std::collections::VecDeque::new() };
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
     })();
     ratatui::restore();
@@ -63,6 +63,11 @@ fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, r
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
         };
+        if let Msg::ProgressChanged(p) = &msg
+            && runtime.saved.contains(p)
+        {
+            continue; // our own write coming back
+        }
         for effect in app.update(msg) {
             runtime.apply(effect, app, terminal);
         }
@@ -106,6 +111,8 @@ struct Runtime {
     cancel: Option<Arc<AtomicBool>>,
     progress_file: std::path::PathBuf,
     input: Arc<AtomicU8>,
+    /// What this workbook wrote lately, to tell its own writes from others'.
+    saved: std::collections::VecDeque<crate::progress::Progress>,
 }
 
 impl Runtime {
@@ -135,6 +142,12 @@ impl Runtime {
             }
             Effect::CancelCheck => self.cancel(),
             Effect::SaveProgress => {
+                let mut written = app.progress.clone();
+                written.format_version = progress::PROGRESS_FORMAT_VERSION;
+                self.saved.push_back(written);
+                if self.saved.len() > 16 {
+                    self.saved.pop_front();
+                }
                 if let Err(e) = progress::save(&self.progress_file, &app.progress) {
                     app.update(Msg::Failed(format!("cannot save progress to {}: {e}", self.progress_file.display())));
                 }
@@ -159,7 +172,8 @@ impl Runtime {
     fn edit(&mut self, path: &std::path::Path, terminal: &mut DefaultTerminal) -> Result<(), String> {
         let editor = ["VISUAL", "EDITOR"].iter().find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()));
         let Some(editor) = editor else {
-            return Err(format!("Set $EDITOR (e.g. export EDITOR=nano) to open files from here, or edit {} in any editor.", path.display()));
+            let shown = std::env::current_dir().ok().and_then(|d| path.strip_prefix(d).ok().map(std::path::Path::to_path_buf)).unwrap_or_else(|| path.to_path_buf());
+            return Err(format!("No $EDITOR set: edit {} in any editor, or export EDITOR=nano and reopen.", shown.display()));
         };
         self.input.store(INPUT_PAUSE, Ordering::Release);
         for _ in 0..50 {

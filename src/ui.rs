@@ -18,13 +18,13 @@ use crate::app::{App, Screen};
 use theme::Theme;
 
 /// Smallest terminal the workbook draws in; below it a message says so.
-pub const MIN_SIZE: (u16, u16) = (60, 16);
+pub const MIN_SIZE: (u16, u16) = (70, 20);
 
 /// Draws the whole workbook.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let theme = Theme::new(app.no_color);
-    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+    if app.too_small() || area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         let text = format!("Terminal too small: mcplings needs {}×{}, this is {}×{}. Enlarge it, or press q to quit.", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height);
         frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }).style(theme.warn), area);
         return;
@@ -96,5 +96,36 @@ pub fn fit(s: &str, width: usize) -> String {
         used += w;
     }
     out.push('…');
+    out
+}
+
+/// Breaks a styled line into lines of at most `width` columns, keeping each
+/// character's style (for compiler output, stderr and code, which must not
+/// lose their ends).
+pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    use unicode_width::UnicodeWidthChar;
+    let width = width.max(8);
+    let mut out = Vec::new();
+    let mut current: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w > width {
+                if !text.is_empty() {
+                    current.push(Span::styled(std::mem::take(&mut text), span.style));
+                }
+                out.push(Line::from(std::mem::take(&mut current)));
+                used = 0;
+            }
+            text.push(c);
+            used += w;
+        }
+        if !text.is_empty() {
+            current.push(Span::styled(text, span.style));
+        }
+    }
+    out.push(Line::from(current));
     out
 }

@@ -1,6 +1,7 @@
 //! Watching the learner's files: a change under `exercises/<id>/` becomes
 //! [`Msg::FileChanged`] with that id, once per burst of events (editors
-//! often write a file in several steps).
+//! often write a file in several steps). A progress file written by another
+//! mcplings (the CLI, a second workbook) becomes [`Msg::ProgressChanged`].
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::mpsc::Sender;
@@ -31,20 +32,26 @@ pub fn exercise_of(exercises_dir: &Path, path: &Path) -> Option<String> {
     (relevant && !hidden).then(|| id.to_string_lossy().into_owned())
 }
 
-/// Starts watching `root/exercises`; changes are sent to `tx`.
+/// Starts watching `root/exercises` and the progress file; changes are sent
+/// to `tx`.
 ///
 /// Errors: the platform's watcher could not start or watch the folder
 /// (the message says why; checks then run on a key press only).
 pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
     let dir: PathBuf = root.join("exercises");
     let base = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+    let progress_file = crate::progress::path(root);
+    let progress_dir = progress_file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let _ = std::fs::create_dir_all(&progress_dir);
     let handler = move |result: DebounceEventResult| {
         let Ok(events) = result else { return };
         let mut ids: Vec<String> = Vec::new();
+        let mut progress_changed = false;
         for event in events {
             if matches!(event.kind, EventKind::Access(_)) {
                 continue;
             }
+            progress_changed |= event.paths.iter().any(|p| p.file_name() == progress_file.file_name() && p.parent().is_some_and(|d| d.ends_with(".mcplings")));
             for path in &event.paths {
                 let path = path.canonicalize().unwrap_or_else(|_| path.clone());
                 if let Some(id) = exercise_of(&base, &path).filter(|id| !ids.contains(id)) {
@@ -55,9 +62,14 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
         for id in ids {
             let _ = tx.send(Msg::FileChanged(id));
         }
+        if progress_changed && let Some(progress) = crate::progress::read(&progress_file) {
+            let _ = tx.send(Msg::ProgressChanged(Box::new(progress)));
+        }
     };
     let mut debouncer = new_debouncer(DEBOUNCE, None, handler).map_err(|e| format!("cannot start watching files: {e}"))?;
     debouncer.watch(&dir, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+    // Not fatal: without it, only changes made by other mcplings go unseen.
+    let _ = debouncer.watch(&progress_dir, RecursiveMode::NonRecursive);
     Ok(Watcher { _debouncer: debouncer })
 }
 

@@ -254,7 +254,7 @@ fn m01_batch_classified_as_its_first_message() {
     let replace = "Value::Array(items) => return items.first().map(|first| classify(&first.to_string())).unwrap_or_else(|| invalid(\"an empty batch\")),";
     let report = check_mutant(ENCODE, "mutant-01-batch", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "invalid lines are named", &["classify said `request`", "batch", "removed in 2025-06-18", "C21"]);
+    assert_failed(&report, "invalid lines are named", &["classify said `request`", "batch", "removed in 2025-06-18"]);
 }
 
 /// A parse error response (`"id": null`) classified as invalid instead of
@@ -293,6 +293,21 @@ fn m01_accept_response_crashes_on_an_orphan() {
 }
 
 /// Guessing: an orphan delivered to some other call in flight.
+/// "Log it and drop it": dropping silently loses the clue a hung call needs.
+#[test]
+fn m01_accept_response_drops_orphans_silently() {
+    let find = "            eprintln!(\"dropping a response for id {}: no call with that id is in flight\", id.to_json());\n";
+    let report = check_mutant(ENCODE, "mutant-01-silent-orphan", &[("src/lib.rs", find, "")]);
+    assert_failed(&report, "orphan logged and dropped", &["dropped without a word", "eprintln!"]);
+}
+
+#[test]
+fn m02_router_drops_orphans_silently() {
+    let find = "                eprintln!(\"dropping a response for id {}: no call with that id is in flight\", id.to_json());\n";
+    let report = check_mutant(ROUTER, "mutant-02-silent-orphan", &[("src/lib.rs", find, "")]);
+    assert_failed(&report, "orphan logged and dropped", &["dropped without a word"]);
+}
+
 #[test]
 fn m01_accept_response_guesses_a_call_for_an_orphan() {
     let replace = format!(
@@ -400,7 +415,7 @@ fn m02_delivers_a_duplicate_response_again() {
     let replace = "        match self.in_flight.get(&id).cloned() {\n";
     let report = check_mutant(ROUTER, "mutant-02-no-remove", &[("src/lib.rs", ROUTER_LOOKUP, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "orphan logged and dropped", &["c1 was already answered", "is an orphan", "C24"]);
+    assert_failed(&report, "orphan logged and dropped", &["c1 was already answered", "is an orphan"]);
 }
 
 /// C02: a request with `"id": null` taken for a notification.
@@ -410,7 +425,7 @@ fn m02_null_id_request_taken_for_a_notification() {
     let replace = "            return match frame.get(\"id\").filter(|id| !id.is_null()) {\n";
     let report = check_mutant(ROUTER, "mutant-02-null-id-notification", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "invalid lines dropped", &["a request with a null id is invalid", "C02"]);
+    assert_failed(&report, "invalid lines dropped", &["a request with a null id is invalid"]);
 }
 
 /// `params: None` written as `"params": null`.
@@ -525,7 +540,7 @@ fn hostile_compile_error() {
 /// keyed by the id's text would) passes every case. 01 catches the same
 /// mistake in `accept_response` ("ids match exactly").
 #[test]
-fn gap_m02_router_compares_ids_as_strings() {
+fn m02_router_compares_ids_as_strings() {
     let replace = "        let text = |i: &Id| match i { Id::Int(n) => n.to_string(), Id::Str(s) => s.clone() };\n        let id = self.in_flight.keys().find(|k| text(k) == text(&id)).cloned().unwrap_or(id);\n        match self.in_flight.remove(&id) {\n";
     let report = check_mutant(ROUTER, "mutant-02-ids-as-strings", &[("src/lib.rs", ROUTER_LOOKUP, replace)]);
     assert_caught(&report);
@@ -536,7 +551,7 @@ fn gap_m02_router_compares_ids_as_strings() {
 /// deciding the line is a response at all passes every case. 02 catches
 /// the same mistake ("server request is not a response").
 #[test]
-fn gap_m01_accept_response_looks_up_ids_before_the_shape() {
+fn m01_accept_response_looks_up_ids_before_the_shape() {
     let find = "pub fn accept_response(in_flight: &mut HashMap<Id, String>, line: &str) -> Accepted {\n";
     let replace = format!(
         "{find}    if let Some(id) = serde_json::from_str::<Value>(line).ok().and_then(|v| v.get(\"id\").and_then(Id::from_json))\n        && let Some(method) = in_flight.remove(&id)\n    {{\n        return Accepted::Matched {{ id, method }};\n    }}\n"
@@ -549,7 +564,7 @@ fn gap_m01_accept_response_looks_up_ids_before_the_shape() {
 /// says "the program was killed by a signal before answering"; the cause,
 /// "has overflowed its stack", is on stderr but not in the reason.
 #[test]
-fn gap_hostile_endless_recursion() {
+fn hostile_endless_recursion() {
     let find = "Value::Array(_) => return invalid(\"a batch: batches were removed in 2025-06-18\"),";
     let replace = "Value::Array(_) => return classify(line),";
     let report = check_mutant(ENCODE, "mutant-01-recursion", &[("src/lib.rs", find, replace)]);

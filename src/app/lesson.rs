@@ -15,13 +15,15 @@ pub struct LessonView {
     pub scroll: usize,
     /// The lesson laid out for the current width.
     pub laid: Option<LaidOut>,
+    /// Rows on screen.
+    pub rows: usize,
     width: usize,
 }
 
 impl LessonView {
     /// A reader for part `part`, not yet laid out.
     pub fn new(part: u8) -> LessonView {
-        LessonView { part, scroll: 0, laid: None, width: 0 }
+        LessonView { part, scroll: 0, laid: None, rows: 20, width: 0 }
     }
 
     /// Lays the lesson out for `width` columns, keeping the reader in the
@@ -38,9 +40,13 @@ impl LessonView {
         }
     }
 
-    /// Index of the section at the top of the screen.
+    /// Index of the section being read: the one at the top of the screen,
+    /// or, once the end is on screen, the last one that starts on it.
     pub fn section(&self) -> usize {
-        self.laid.as_ref().map_or(0, |l| l.sections.iter().rposition(|(start, _)| *start <= self.scroll).unwrap_or(0))
+        let Some(laid) = &self.laid else { return 0 };
+        let at_end = self.scroll + self.rows >= laid.lines.len();
+        let line = if at_end { laid.lines.len().saturating_sub(1) } else { self.scroll };
+        laid.sections.iter().rposition(|(start, _)| *start <= line).unwrap_or(0)
     }
 
     /// Scrolls to the start of section `index` (clamped).
@@ -81,7 +87,8 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => v.scroll = 0,
             KeyCode::End | KeyCode::Char('G') => v.scroll = max,
             KeyCode::Char('n') | KeyCode::Char(']') | KeyCode::Right | KeyCode::Tab => {
-                let next = v.section() + 1;
+                let top = v.laid.as_ref().map_or(0, |l| l.sections.iter().rposition(|(start, _)| *start <= v.scroll).unwrap_or(0));
+                let next = top + 1;
                 match v.laid.as_ref().map_or(0, |l| l.sections.len()) {
                     count if next < count => v.jump_to_section(next),
                     _ => v.scroll = max,

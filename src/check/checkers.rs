@@ -140,6 +140,18 @@ pub(crate) fn same_at(expected: Value, actual: &Value, pointers: &[&str], reason
     Err(Failure::mismatch(reason, expected, actual.clone()))
 }
 
+/// Fails when the program wrote nothing to stderr since it had written
+/// `before` bytes: an orphan must be logged, not dropped silently.
+pub(crate) fn logged(s: &Session, before: usize, what: &str) -> CaseResult {
+    if s.stderr_grew(before, std::time::Duration::from_millis(300)) {
+        Ok(())
+    } else {
+        Err(Failure::new(format!(
+            "{what} was dropped without a word: log it to stderr (eprintln!) before dropping it, so that when a call hangs the log shows the stray response"
+        )))
+    }
+}
+
 /// The `"harness"` member of a reported value, e.g. `"classified"`.
 pub(crate) fn harness_kind(v: &Value) -> Option<&str> {
     v.get("harness").and_then(Value::as_str)

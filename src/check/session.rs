@@ -278,6 +278,26 @@ impl Session {
         }
     }
 
+    /// Bytes the program has written to stderr so far.
+    pub fn stderr_len(&self) -> usize {
+        self.stderr.lock().map(|c| c.bytes.len() + c.dropped).unwrap_or(0)
+    }
+
+    /// Waits up to `within` for stderr to grow past `len` bytes; true when
+    /// it did. (Only *that* something was logged is judged, never what.)
+    pub fn stderr_grew(&self, len: usize, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        loop {
+            if self.stderr_len() > len {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
     /// The transcript so far.
     pub fn transcript(&self) -> &[TranscriptEntry] {
         &self.transcript

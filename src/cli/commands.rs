@@ -188,6 +188,9 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
         }
     }
     actions::reset_files(course, ex)?;
-    println!("Restored {} to the shipped stub.", files.join(", "));
+    let mut p = load_progress(course);
+    actions::forget_exercise(&mut p, ex);
+    save_progress(course, &p)?;
+    println!("Restored {} to the shipped stub; the exercise starts over.", files.join(", "));
     Ok(0)
 }

@@ -27,7 +27,17 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     let mut input = stdin.lock();
     let total = quiz.questions.len();
     println!("Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)", p.title);
+    let solved = |progress: &progress::Progress, id: &str| progress.quiz(part).and_then(|q| q.answers.get(id)).is_some_and(|a| a.solved);
+    let done = quiz.questions.iter().filter(|q| solved(&progress, &q.id)).count();
+    if done > 0 && done < total {
+        println!("{done} questions already answered; going on with the others.");
+    } else if done == total {
+        println!("You have answered every question. Here they are again; your score stays as it was.");
+    }
     for (n, question) in quiz.questions.iter().enumerate() {
+        if done < total && solved(&progress, &question.id) {
+            continue;
+        }
         println!("\nQuestion {} of {total}", n + 1);
         for line in question.prompt.lines() {
             for l in wrap_plain(line, 78) {

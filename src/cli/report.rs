@@ -10,7 +10,8 @@ use crate::content::Exercise;
 /// Most transcript lines shown for a failed case.
 const TRANSCRIPT_LINES: usize = 12;
 /// Widest transcript line shown, in characters.
-const LINE_WIDTH: usize = 110;
+/// Longest frame printed whole; longer ones (a flood) are cut.
+const LINE_WIDTH: usize = 2000;
 
 /// Renders `report` as text: the build line, each case with a mark, the
 /// first failure in detail (reason, differences, transcript, stderr), and

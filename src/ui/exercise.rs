@@ -125,7 +125,7 @@ pub fn pane_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> 
                 let title = if r.build.ok { "Compiler output (the build succeeded)" } else { "The build failed: fix the first error and save" };
                 lines.push(Line::from(Span::styled(title, if r.build.ok { theme.title } else { theme.fail })));
                 lines.push(Line::default());
-                lines.extend(build_output(&r.build.output, theme));
+                lines.extend(build_output(&r.build.output, theme).into_iter().flat_map(|l| super::wrap_styled(l, width)));
                 if let Some(e) = &r.error {
                     lines.extend(styled_text(e, width, theme.fail, theme));
                 }
@@ -146,10 +146,10 @@ pub fn pane_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> 
         Pane::Solution => {
             let file = ex.files.first().map_or("src/lib.rs", String::as_str);
             let path = ex.solution_dir(&app.course.root).join(file);
-            lines.push(Line::from(Span::styled(format!("Reference solution: solutions/{}/{file}", ex.id), theme.title)));
+            lines.extend(styled_text(&format!("Reference solution: solutions/{}/{file}", ex.id), width, theme.title, theme));
             lines.push(Line::default());
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| format!("cannot read {}: {e}", path.display()));
-            lines.extend(text.lines().map(|l| Line::from(super::fit(l, width))));
+            lines.extend(text.lines().flat_map(|l| super::wrap_styled(Line::from(l.to_string()), width)));
         }
         Pane::Case => lines.extend(case_lines(app, theme, width)),
     }
@@ -214,6 +214,9 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
     }
     if !report.transcript.is_empty() {
         lines.push(Line::from(vec![Span::styled("Transcript ", theme.title), Span::styled("▶ to your program · ◀ from it", theme.dim)]));
+        if report.transcript.iter().any(|e| e.kind == EntryKind::Harness) {
+            lines.extend(styled_text("▷ ◁ the harness calling your functions and reporting what they returned", width, theme.dim, theme));
+        }
         for entry in &report.transcript {
             let style = match (entry.dir, entry.kind) {
                 (_, EntryKind::Junk) => theme.fail,
@@ -229,7 +232,7 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
     if !stderr.is_empty() {
         lines.push(Line::from(Span::styled("Your program's stderr", theme.title)));
         for l in stderr.lines() {
-            lines.push(Line::from(Span::styled(super::fit(l, width), theme.dim)));
+            lines.extend(super::wrap_styled(Line::from(Span::styled(l.to_string(), theme.dim)), width));
         }
         if report.stderr_dropped > 0 {
             lines.push(Line::from(Span::styled(format!("… {} more bytes not kept", report.stderr_dropped), theme.dim)));

@@ -31,14 +31,17 @@ pub fn completion(app: &App) -> (usize, usize) {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let mut lines = vec![Line::from(Span::styled(format!("   {:<34}{:<9}{:<17}{}", "Part", "Lesson", "Exercises", "Quiz"), theme.dim))];
+    // The title column takes what the fixed columns leave.
+    let title_width = (area.width as usize).saturating_sub(50).clamp(12, 32);
+    let header = format!("   {:<w$}{:<9}{:<17}{}", "Part", "Lesson", "Exercises", "Quiz", w = title_width + 2);
+    let mut lines = vec![Line::from(Span::styled(header, theme.dim))];
     for (i, part) in app.course.parts.iter().enumerate() {
         let cursor = if i == app.map.selected { "▸" } else { " " };
-        let title = super::fit(&part.title, 31);
+        let title = super::fit(&part.title, title_width - 1);
         let row_style = if i == app.map.selected { theme.selected } else { ratatui::style::Style::new() };
-        let mut spans = vec![Span::styled(format!(" {cursor} {} {title:<32}", part.number), row_style)];
+        let mut spans = vec![Span::styled(format!(" {cursor} {} {title:<title_width$}", part.number), row_style)];
         if !part.is_written() {
-            spans.push(Span::styled(" coming in a later release", theme.dim));
+            spans.push(Span::styled("coming later", theme.dim));
             lines.push(Line::from(spans));
             continue;
         }
@@ -61,7 +64,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         if let Some(quiz) = &part.quiz {
             let (first, solved) = app.progress.quiz_score(part.number);
             let style = if solved == quiz.questions.len() { theme.ok } else { theme.dim };
-            let text = if solved == 0 { format!("–/{}", quiz.questions.len()) } else { format!("{first}/{} first try", quiz.questions.len()) };
+            let total = quiz.questions.len();
+            let text = if solved == 0 { format!("–/{total}") } else { format!("{solved}/{total} · {first} first try") };
             spans.push(Span::styled(text, style));
         }
         lines.push(Line::from(spans));

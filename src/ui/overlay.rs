@@ -59,6 +59,7 @@ pub fn help(frame: &mut Frame, area: Rect, screen: Screen, theme: &Theme) {
     }
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(" ▶ a line sent to your program · ◀ a line it sent", theme.dim)));
+    lines.push(Line::from(Span::styled(" ▷ ◁ the same for harness lines (calls to your functions)", theme.dim)));
     let rect = centered(area, 64, lines.len() as u16 + 2);
     frame.render_widget(Clear, rect);
     frame.render_widget(Paragraph::new(lines).block(Block::new().borders(Borders::ALL).title(" Keys ")), rect);

@@ -20,10 +20,16 @@ pub(super) fn header(app: &App) -> (String, String) {
     (title, right)
 }
 
+/// Text with `backtick` spans drawn as code (the quiz is plain text with
+/// Markdown-style inline code).
+fn pieces(text: &str, tone: Tone) -> Vec<Piece> {
+    text.split('`').enumerate().filter(|(_, t)| !t.is_empty()).map(|(i, t)| Piece::new(t, if i % 2 == 1 { Tone::Code } else { tone })).collect()
+}
+
 fn wrapped(text: &str, width: usize, first: &str, rest: &str, tone: Tone, theme: &Theme, style: ratatui::style::Style) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
-        for l in wrap(&[Piece::new(paragraph, tone)], width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
+        for l in wrap(&pieces(paragraph, tone), width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
             let mut line = super::styled(&l, theme);
             line = line.patch_style(style);
             out.push(line);
@@ -80,6 +86,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
+    if app.quiz.finished {
+        let (first, _) = app.progress.quiz_score(app.quiz.part);
+        return ("← review the questions · esc map".into(), format!("{first} right at the first try"));
+    }
     let count = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
     let letters: String = LETTERS.chars().take(4).collect();
     let (first, solved) = app.progress.quiz_score(app.quiz.part);

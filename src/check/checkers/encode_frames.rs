@@ -21,12 +21,12 @@ pub static CHECKER: Checker = Checker {
         Case { name: "ids echoed exactly", about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer", args: &["encode"], run: ids_exact },
         Case { name: "success response", about: "encode_result writes the id and the result, and no error member", args: &["encode"], run: success_response },
         Case { name: "error response", about: "encode_error writes code and message inside an error object, data only when given, and no result member", args: &["encode"], run: error_response },
-        Case { name: "notification has no id", about: "encode_notification writes no id member at all, not even null (mistake C06)", args: &["encode"], run: notification_no_id },
-        Case { name: "one frame, one line", about: "a result whose text holds newlines is still one line of JSON (mistake C18)", args: &["encode"], run: one_line },
+        Case { name: "notification has no id", about: "encode_notification writes no id member at all, not even null", args: &["encode"], run: notification_no_id },
+        Case { name: "one frame, one line", about: "a result whose text holds newlines is still one line of JSON", args: &["encode"], run: one_line },
         Case { name: "classify the four frames", about: "classify tells requests, notifications, success and error responses apart, with their ids", args: &["classify"], run: classify_four },
-        Case { name: "null id is not a notification", about: "a request with \"id\": null is invalid; an error response with a null id answers no request (mistake C02)", args: &["classify"], run: classify_null_id },
+        Case { name: "null id is not a notification", about: "a request with \"id\": null is invalid; an error response with a null id answers no request", args: &["classify"], run: classify_null_id },
         Case { name: "invalid lines are named", about: "junk, batches, wrong versions and impossible shapes are classified invalid, with a reason", args: &["classify"], run: classify_invalid },
-        Case { name: "orphan logged and dropped", about: "a response whose id matches no call in flight is dropped without a crash, and later responses still match (mistake C24)", args: &["accept"], run: orphan_dropped },
+        Case { name: "orphan logged and dropped", about: "a response whose id matches no call in flight is dropped without a crash, and later responses still match", args: &["accept"], run: orphan_dropped },
         Case { name: "ids match exactly", about: "the string id \"1\" does not answer the call with integer id 1; error responses complete calls too", args: &["accept"], run: ids_match_exactly },
     ],
 };
@@ -204,7 +204,7 @@ fn classify_invalid(s: &mut Session) -> CaseResult {
     let cases = [
         (r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#, "it is not JSON (cut off)"),
         (r#"hello from my server"#, "it is not JSON: debug output belongs on stderr"),
-        (r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#, "an array is a JSON-RPC batch, and batches were removed in 2025-06-18 (mistake C21)"),
+        (r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#, "an array is a JSON-RPC batch, and batches were removed in 2025-06-18"),
         (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, "\"jsonrpc\" must be exactly \"2.0\""),
         (r#"{"id":1,"method":"ping"}"#, "\"jsonrpc\": \"2.0\" is required"),
         (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32603,"message":"x"}}"#, "a response carries exactly one of result and error"),
@@ -232,6 +232,7 @@ fn set_in_flight(s: &mut Session, calls: Value) -> CaseResult {
 
 fn orphan_dropped(s: &mut Session) -> CaseResult {
     set_in_flight(s, json!([[11, "tools/call"]]))?;
+    let before = s.stderr_len();
     let got = accepted(s, r#"{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"late"}]}}"#).map_err(|f| Failure {
         reason: format!("{}. A response nobody waits for must not crash the client: log it and drop it", f.reason),
         ..f
@@ -241,13 +242,14 @@ fn orphan_dropped(s: &mut Session) -> CaseResult {
         &got,
         "no call with id 42 is in flight: log the response and drop it. Guessing a call corrupts correlation, a retry repeats work, and a crash loses every call in flight",
     )?;
+    super::logged(s, before, "the response for id 42")?;
     let got = accepted(s, r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#)?;
     same(json!({"harness": "matched", "id": 11, "method": "tools/call", "in_flight": []}), &got, "after an orphan, the response to call 11 must still match it and take it out of flight")?;
     let got = accepted(s, r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#)?;
     same(
         json!({"harness": "orphan", "id": 11, "in_flight": []}),
         &got,
-        "a second response for 11 arrives after the call was answered (as a late answer does after a cancellation): it is an orphan now (mistake C24)",
+        "a second response for 11 arrives after the call was answered (as a late answer does after a cancellation): it is an orphan now",
     )?;
     let got = accepted(s, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)?;
     same(json!({"harness": "orphan", "id": null, "in_flight": []}), &got, "an error response with a null id answers no request: log it and drop it, don't crash")

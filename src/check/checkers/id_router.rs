@@ -24,10 +24,10 @@ pub static CHECKER: Checker = Checker {
         Case { name: "out-of-order responses", about: "responses arriving in reverse order, with a notification between them, each reach their own call", args: &[], run: out_of_order },
         Case { name: "notification not answered", about: "notifications go to the handler with their params, and nothing is written back", args: &[], run: notifications },
         Case { name: "error reaches its call", about: "an error response completes its call with the error object", args: &[], run: error_reply },
-        Case { name: "orphan logged and dropped", about: "a response for an unknown or already answered id is dropped, and the router keeps working (mistake C24)", args: &[], run: orphans },
+        Case { name: "orphan logged and dropped", about: "a response for an unknown or already answered id is dropped, and the router keeps working", args: &[], run: orphans },
         Case { name: "ids never reused", about: "a new call never takes an id used earlier in the session, answered or not", args: &[], run: ids_never_reused },
         Case { name: "server request is not a response", about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response", args: &[], run: server_request },
-        Case { name: "invalid lines dropped", about: "junk, a null-id request and a response with no id are dropped, not routed or answered (mistake C02)", args: &[], run: invalid_lines },
+        Case { name: "invalid lines dropped", about: "junk, a null-id request and a response with no id are dropped, not routed or answered", args: &[], run: invalid_lines },
     ],
 };
 
@@ -152,12 +152,14 @@ fn error_reply(s: &mut Session) -> CaseResult {
 fn orphans(s: &mut Session) -> CaseResult {
     let (_, id1) = call(s, "c1", "tools/list", None)?;
     let unknown = if id1 == json!(999) { json!(998) } else { json!(999) };
+    let before = s.stderr_len();
     let got = deliver(s, &response(&unknown, json!({"tools": []})))?;
     same(
         json!({"harness": "orphan", "id": unknown}),
         &got,
         "no call with this id is in flight: log the response and drop it; never deliver it to some other call",
     )?;
+    super::logged(s, before, &format!("the response for id {unknown}"))?;
     let tools = json!({"tools": []});
     // The same id with the other JSON type is another id: 1 is not "1".
     let retyped = match &id1 {
@@ -178,7 +180,7 @@ fn orphans(s: &mut Session) -> CaseResult {
     same(
         json!({"harness": "orphan", "id": id1}),
         &got,
-        "c1 was already answered: a second response with its id (a late answer, as after a cancellation) is an orphan (mistake C24)",
+        "c1 was already answered: a second response with its id (a late answer, as after a cancellation) is an orphan",
     )
 }
 
@@ -232,7 +234,7 @@ fn invalid_lines(s: &mut Session) -> CaseResult {
     let (_, id) = call(s, "c1", "tools/list", None)?;
     for (line, why) in [
         ("Starting server v1.2...", "a line that is not JSON is dropped (and logged), not routed"),
-        (r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, "a request with a null id is invalid in MCP: don't answer it as a ping and don't take it for a notification (mistake C02)"),
+        (r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, "a request with a null id is invalid in MCP: don't answer it as a ping and don't take it for a notification"),
     ] {
         let got = deliver(s, line)?;
         if harness_kind(&got) != Some("invalid") {
