@@ -61,7 +61,7 @@ pub enum Event {
     /// A case is about to run.
     CaseStarted(usize),
     /// A case finished.
-    CaseFinished(usize, CaseReport),
+    CaseFinished(usize, Box<CaseReport>),
 }
 
 /// The shared cargo target dir: `$CARGO_TARGET_DIR`, or `<root>/target`.
@@ -123,7 +123,7 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
             }
             (reason, _) => CaseReport::not_run(case.name, case.about, reason.as_deref().unwrap_or("not run")),
         };
-        on_event(Event::CaseFinished(index, case_report.clone()));
+        on_event(Event::CaseFinished(index, Box::new(case_report.clone())));
         report.cases.push(case_report);
     }
     report.passed = report.error.is_none() && built.ok && report.cases.iter().all(|c| c.status == Status::Passed);

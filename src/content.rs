@@ -309,7 +309,7 @@ impl Loader<'_> {
             self.errors.push(ContentError::file(&manifest, format!("package name must be `{package}`")));
         }
         let member = dir.to_string_lossy().replace('\\', "/");
-        if !members.iter().any(|m| *m == member) {
+        if !members.contains(&member) {
             self.errors.push(ContentError::file(Path::new("Cargo.toml"), format!("`{member}` must be listed in [workspace] members")));
         }
     }

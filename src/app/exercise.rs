@@ -88,7 +88,7 @@ impl ExerciseView {
             CheckEvent::CaseStarted(i) => *current = Some(i),
             CheckEvent::CaseFinished(i, report) => {
                 if let Some(slot) = cases.get_mut(i) {
-                    *slot = Some(report);
+                    *slot = Some(*report);
                 }
             }
         }
@@ -188,11 +188,7 @@ impl App {
                 }
                 self.notice = Some("This is the last exercise written so far.".into());
             }
-            KeyCode::Char('p') | KeyCode::Left => {
-                if self.exercise.index > 0 {
-                    return self.open_exercise(self.exercise.index - 1);
-                }
-            }
+            KeyCode::Char('p') | KeyCode::Left if self.exercise.index > 0 => return self.open_exercise(self.exercise.index - 1),
             KeyCode::Char('l') => return self.open_lesson(ex.part),
             KeyCode::Char('z') => return self.open_quiz(ex.part),
             _ => {}

@@ -100,7 +100,7 @@ fn next_text(app: &App) -> String {
 
 pub(super) fn footer(app: &App) -> (String, String) {
     let (done, total) = completion(app);
-    let filled = if total == 0 { 0 } else { done * 16 / total };
+    let filled = (done * 16).checked_div(total).unwrap_or(0);
     let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
     ("enter lesson · e exercise · z quiz · n next · ↑↓ part".into(), bar)
 }
