@@ -92,6 +92,8 @@ pub enum Confirm {
     ResetExercise(String),
     /// Forget all progress (exercise files are kept).
     ResetProgress,
+    /// Clear this part's quiz answers and take it again.
+    RetakeQuiz(u8),
 }
 
 /// The whole state of the workbook.
@@ -250,6 +252,11 @@ impl App {
                 self.notice = Some(format!("Restored exercises/{id} to the shipped stub."));
                 vec![Effect::ResetExercise(id), Effect::SaveProgress]
             }
+            Confirm::RetakeQuiz(part) => {
+                self.progress.quizzes.remove(&part.to_string());
+                self.quiz = QuizView::new(part);
+                vec![Effect::SaveProgress]
+            }
             Confirm::ResetProgress => {
                 let position = self.progress.position.clone();
                 self.progress = Progress { position, ..Progress::default() };
@@ -330,7 +337,9 @@ impl App {
             crate::actions::record_check(&mut self.progress, &report);
         }
         if report.passed && !was_done {
-            self.notice = Some("Every case passes: exercise done! s shows the solution, n the next exercise.".into());
+            let last = self.exercise.index + 1 >= self.course.exercises.len();
+            let then = if last { "z the quiz" } else { "n the next exercise" };
+            self.notice = Some(format!("Every case passes: exercise done! s shows the solution, {then}."));
         }
         self.exercise.finish(report);
         vec![Effect::SaveProgress]
@@ -343,7 +352,8 @@ impl App {
 
     /// Recomputes width-dependent layout (the lesson's lines).
     fn relayout(&mut self) {
-        let width = self.size.0.saturating_sub(4) as usize;
+        // One column of margin on each side; prose no wider than 100.
+        let width = self.size.0.saturating_sub(2) as usize;
         self.lesson.rows = self.body_rows();
         if let Some(lesson) = self.course.part(self.lesson.part).and_then(|p| p.lesson.as_ref()) {
             self.lesson.lay_out(lesson, width.min(100));

@@ -80,63 +80,63 @@ fn tone_of(style: InlineStyle) -> Tone {
 
 /// Word-wraps styled text to `width` columns. The first line starts with
 /// `first` and the others with `rest` (both count towards the width). A
-/// word longer than a line is broken.
+/// word is what lies between spaces, even across styles, so `` `id`. ``
+/// never loses its full stop to the next line; a word longer than a line
+/// is broken.
 pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Line> {
-    let mut lines = Vec::new();
-    let mut line: Line = vec![first.clone()];
-    let mut used = first.text.width();
-    let indent = rest.text.width();
-    // Split into words (keeping which piece each came from) and spaces.
-    let mut words: Vec<(String, Tone, bool)> = Vec::new(); // (word, tone, space_before)
+    // Words as runs of styled segments, each with whether a space precedes it.
+    let mut words: Vec<(Vec<Piece>, bool)> = Vec::new();
+    let mut word: Vec<Piece> = Vec::new();
+    let mut word_space = false;
     let mut space = false;
     for piece in pieces {
-        let mut current = String::new();
         for c in piece.text.chars() {
             if c == ' ' || c == '\n' {
-                if !current.is_empty() {
-                    words.push((std::mem::take(&mut current), piece.tone, space));
+                if !word.is_empty() {
+                    words.push((std::mem::take(&mut word), word_space));
                 }
                 space = true;
-            } else {
-                current.push(c);
+                continue;
             }
-        }
-        if !current.is_empty() {
-            words.push((current, piece.tone, space));
-            space = false;
+            if word.is_empty() {
+                word_space = space;
+                space = false;
+            }
+            let mut buf = [0u8; 4];
+            push(&mut word, c.encode_utf8(&mut buf), piece.tone);
         }
     }
+    if !word.is_empty() {
+        words.push((word, word_space));
+    }
+    let mut lines = Vec::new();
+    let mut line: Line = vec![first.clone()];
+    let indent = rest.text.width();
+    let mut used = first.text.width();
     let width = width.max(indent + 8);
     let mut has_content = false;
-    for (word, tone, space_before) in words {
-        let w = word.width();
+    for (segments, space_before) in words {
+        let w: usize = segments.iter().map(|p| p.text.width()).sum();
         let gap = usize::from(space_before && has_content);
         if has_content && used + gap + w > width {
             lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
             used = indent;
         } else if gap == 1 {
-            let space_tone = tone_for_space(&line, tone);
+            let space_tone = tone_for_space(&line, segments[0].tone);
             push(&mut line, " ", space_tone);
             used += 1;
         }
-        if used + w <= width {
-            push(&mut line, &word, tone);
-            used += w;
-        } else {
-            // Break a word that can't fit on a line of its own.
-            let mut chunk = String::new();
-            for c in word.chars() {
+        for segment in segments {
+            for c in segment.text.chars() {
                 let cw = c.width().unwrap_or(0);
-                if used + cw > width && !chunk.is_empty() {
-                    push(&mut line, &chunk, tone);
-                    chunk.clear();
+                if used + cw > width && used > indent {
                     lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
                     used = indent;
                 }
-                chunk.push(c);
+                let mut buf = [0u8; 4];
+                push(&mut line, c.encode_utf8(&mut buf), segment.tone);
                 used += cw;
             }
-            push(&mut line, &chunk, tone);
         }
         has_content = true;
     }
@@ -162,6 +162,12 @@ fn push(line: &mut Line, text: &str, tone: Tone) {
         return;
     }
     line.push(Piece::new(text, tone));
+}
+
+/// Plain text whose `backtick` spans are code (quiz text, hints, checker
+/// reasons), as pieces: the backticks go, the code gets [`Tone::Code`].
+pub fn inline_code(text: &str, tone: Tone) -> Vec<Piece> {
+    text.split('`').enumerate().filter(|(_, t)| !t.is_empty()).map(|(i, t)| Piece::new(t, if i % 2 == 1 { Tone::Code } else { tone })).collect()
 }
 
 fn pieces(inlines: &[Inline]) -> Vec<Piece> {
@@ -233,26 +239,28 @@ pub fn code_label(code: &CodeBlock) -> (String, Tone) {
 
 fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
     let (label, tone) = code_label(code);
-    lines.push(vec![Piece::new(format!("  ┌ {label}"), tone)]);
+    lines.push(vec![Piece::new(format!("┌ {label}"), tone)]);
     for text in code.text.trim_end_matches('\n').lines() {
         let highlighted = if code.lang == "json" { highlight_json(text) } else { vec![Piece::new(text, Tone::Verbatim)] };
-        lines.extend(hard_wrap(highlighted, width, Piece::new("  │ ", tone)));
+        // A line too wide for the screen continues after a dotted bar, so a
+        // one-line frame never looks like two.
+        lines.extend(hard_wrap(highlighted, width, Piece::new("│ ", tone), Piece::new("┆ ", tone)));
     }
 }
 
-/// Breaks a line of code at `width` columns, prefixing every piece with
-/// `prefix`.
-pub fn hard_wrap(line: Line, width: usize, prefix: Piece) -> Vec<Line> {
-    let limit = width.max(prefix.text.width() + 8);
+/// Breaks a line of code at `width` columns: the first piece starts with
+/// `first`, each continuation with `rest`.
+pub fn hard_wrap(line: Line, width: usize, first: Piece, rest: Piece) -> Vec<Line> {
+    let limit = width.max(rest.text.width().max(first.text.width()) + 8);
     let mut out = Vec::new();
-    let mut current = vec![prefix.clone()];
-    let mut used = prefix.text.width();
+    let mut used = first.text.width();
+    let mut current = vec![first];
     for piece in line {
         for c in piece.text.chars() {
             let cw = c.width().unwrap_or(0);
             if used + cw > limit {
-                out.push(std::mem::replace(&mut current, vec![prefix.clone()]));
-                used = prefix.text.width();
+                out.push(std::mem::replace(&mut current, vec![rest.clone()]));
+                used = rest.text.width();
             }
             let mut buf = [0u8; 4];
             push(&mut current, c.encode_utf8(&mut buf), piece.tone);
@@ -330,6 +338,13 @@ mod tests {
         let texts: Vec<String> = lines.iter().map(plain).collect();
         assert_eq!(texts, ["A request has an id,", "a response carries", "it back."]);
         assert!(lines[0].iter().any(|piece| piece.tone == Tone::Code && piece.text == "id"));
+    }
+
+    #[test]
+    fn punctuation_stays_with_the_code_before_it() {
+        let pieces = [p("It has a member called "), Piece::new("method", Tone::Code), p(". Next")];
+        let lines = wrap(&pieces, 29, p(""), p(""));
+        assert_eq!(lines.iter().map(plain).collect::<Vec<_>>(), ["It has a member called", "method. Next"]);
     }
 
     #[test]

@@ -47,7 +47,8 @@ pub fn run(course: Course) -> Result<(), String> {
                 None
             }
         };
-        let mut runtime = Runtime { tx, cancel: None, progress_file, input, saved: std::collections::VecDeque::new() };
+        let last_saved = progress::read(&progress_file);
+        let mut runtime = Runtime { tx, cancel: None, progress_file, input, last_saved };
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
     })();
     ratatui::restore();
@@ -63,11 +64,14 @@ fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, r
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        if let Msg::ProgressChanged(p) = &msg
-            && runtime.saved.contains(p)
-        {
-            continue; // our own write coming back
-        }
+        let msg = match msg {
+            // Re-read now: the event may be older than our latest save.
+            Msg::ProgressChanged(_) => match progress::read(&runtime.progress_file) {
+                Some(p) if Some(&p) != runtime.last_saved.as_ref() => Msg::ProgressChanged(Box::new(p)),
+                _ => continue, // our own write, or nothing readable
+            },
+            msg => msg,
+        };
         for effect in app.update(msg) {
             runtime.apply(effect, app, terminal);
         }
@@ -111,8 +115,8 @@ struct Runtime {
     cancel: Option<Arc<AtomicBool>>,
     progress_file: std::path::PathBuf,
     input: Arc<AtomicU8>,
-    /// What this workbook wrote lately, to tell its own writes from others'.
-    saved: std::collections::VecDeque<crate::progress::Progress>,
+    /// What this workbook last wrote, to tell its own writes from others'.
+    last_saved: Option<crate::progress::Progress>,
 }
 
 impl Runtime {
@@ -144,10 +148,7 @@ impl Runtime {
             Effect::SaveProgress => {
                 let mut written = app.progress.clone();
                 written.format_version = progress::PROGRESS_FORMAT_VERSION;
-                self.saved.push_back(written);
-                if self.saved.len() > 16 {
-                    self.saved.pop_front();
-                }
+                self.last_saved = Some(written);
                 if let Err(e) = progress::save(&self.progress_file, &app.progress) {
                     app.update(Msg::Failed(format!("cannot save progress to {}: {e}", self.progress_file.display())));
                 }
@@ -173,7 +174,7 @@ impl Runtime {
         let editor = ["VISUAL", "EDITOR"].iter().find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()));
         let Some(editor) = editor else {
             let shown = std::env::current_dir().ok().and_then(|d| path.strip_prefix(d).ok().map(std::path::Path::to_path_buf)).unwrap_or_else(|| path.to_path_buf());
-            return Err(format!("No $EDITOR set: edit {} in any editor, or export EDITOR=nano and reopen.", shown.display()));
+            return Err(format!("No $EDITOR set: edit {} in your editor.", shown.display()));
         };
         self.input.store(INPUT_PAUSE, Ordering::Release);
         for _ in 0..50 {

@@ -367,7 +367,7 @@ fn m02_answers_notifications() {
     let replace = "                None => Routed::Answer(json!({\"jsonrpc\": \"2.0\", \"id\": null, \"result\": {}}).to_string()),\n";
     let report = check_mutant(ROUTER, "mutant-02-answers-notifications", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "notification not answered", &["the router answered a notification", "MUST NOT reply"]);
+    assert_failed(&report, "notification not answered", &["the router answered the notification", "MUST NOT reply"]);
 }
 
 /// A server's `ping` with the same id as a call in flight taken for that

@@ -186,7 +186,7 @@ impl App {
                 if self.exercise.index + 1 < self.course.exercises.len() {
                     return self.open_exercise(self.exercise.index + 1);
                 }
-                self.notice = Some("This is the last exercise written so far.".into());
+                self.notice = Some("That was the last exercise written so far: z takes the part's quiz.".into());
             }
             KeyCode::Char('p') | KeyCode::Left if self.exercise.index > 0 => return self.open_exercise(self.exercise.index - 1),
             KeyCode::Char('l') => return self.open_lesson(ex.part),

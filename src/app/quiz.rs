@@ -48,9 +48,13 @@ impl App {
         let Some(quiz) = self.course.part(part).and_then(|p| p.quiz.clone()) else { return Vec::new() };
         let count = quiz.questions.len();
         if self.quiz.finished {
-            if matches!(key.code, KeyCode::Left | KeyCode::Char('p')) {
-                self.quiz.finished = false;
-                self.quiz.question = count.saturating_sub(1);
+            match key.code {
+                KeyCode::Left | KeyCode::Char('p') => {
+                    self.quiz.finished = false;
+                    self.quiz.question = count.saturating_sub(1);
+                }
+                KeyCode::Char('r') => self.confirm = Some(super::Confirm::RetakeQuiz(part)),
+                _ => {}
             }
             return Vec::new();
         }

@@ -132,3 +132,34 @@ fn q_quits_only_from_the_map_and_ctrl_c_from_anywhere() {
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
     assert!(app.quitting());
 }
+
+#[test]
+fn a_finished_quiz_can_be_taken_again_after_confirming() {
+    let mut app = app();
+    app.update(key('z'));
+    let questions = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+    for q in &questions {
+        app.update(key((b'a' + q.correct() as u8) as char));
+        app.update(code(KeyCode::Enter));
+    }
+    assert!(app.quiz.finished);
+    assert_eq!(app.progress.quiz_score(1), (questions.len(), questions.len()));
+    app.update(key('r'));
+    assert_eq!(app.confirm, Some(Confirm::RetakeQuiz(1)));
+    app.update(key('y'));
+    assert!(!app.quiz.finished);
+    assert_eq!(app.quiz.question, 0);
+    assert_eq!(app.progress.quiz_score(1), (0, 0));
+}
+
+#[test]
+fn keys_do_nothing_unseen_when_the_terminal_is_too_small() {
+    let mut app = app();
+    app.update(Msg::Resize(40, 12));
+    app.update(key('z'));
+    app.update(key('a'));
+    assert_eq!(app.screen, Screen::Map);
+    assert_eq!(app.progress, Progress::default());
+    app.update(key('q'));
+    assert!(app.quitting());
+}

@@ -104,7 +104,7 @@ fn panic_failure(v: &Value) -> Failure {
     let function = v.get("function").and_then(Value::as_str).unwrap_or("your code");
     let message = v.get("message").and_then(Value::as_str).unwrap_or("");
     let location = v.get("location").and_then(Value::as_str).unwrap_or("");
-    let todo = if message.starts_with("not yet implemented") { " (a TODO still to write)" } else { "" };
+    let todo = if message.starts_with("not yet implemented") || message.starts_with("TODO") { " (a TODO still to write)" } else { "" };
     Failure::new(format!("`{function}` panicked at {location}: {message}{todo}"))
 }
 

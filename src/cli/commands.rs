@@ -75,7 +75,7 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
             let Some(e) = course.exercise(id) else { continue };
             let mark = if p.is_done(id) { "✓" } else { "·" };
             let last = p.exercises.get(id).and_then(|x| x.last_check).map(|(a, b)| format!("  ({a}/{b} cases at the last check)")).unwrap_or_default();
-            println!("  {mark} {}  {}{last}", e.id, e.title);
+            println!("{}", format!("  {mark} {:<18} {:<28}{last}", e.id, e.title).trim_end());
         }
         if let Some(quiz) = &part.quiz {
             let (first, answered) = p.quiz_score(part.number);
@@ -162,7 +162,11 @@ pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
         println!();
     }
     if before == shown {
-        println!("That was the last hint. The reference solution unlocks once your exercise passes.");
+        if p.is_done(&ex.id) {
+            println!("That was the last hint. Your exercise passes: compare with solutions/{}/.", ex.id);
+        } else {
+            println!("That was the last hint. The reference solution unlocks once your exercise passes.");
+        }
     } else if shown < ex.hints.len() {
         println!("Run `mcplings hint {}` again for the next hint.", ex.number());
     }

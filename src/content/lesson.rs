@@ -6,8 +6,8 @@
 //! quotes, inline code, bold, italic, and fenced code blocks with an info
 //! string. A ```` ```json REVISION ```` block holds one or more JSON frames
 //! of that MCP revision; ```` ```json REVISION wrong ```` marks frames that
-//! break a rule on purpose; ```` ```text ```` and ```` ```rust ```` hold
-//! anything else.
+//! break a rule on purpose; ```` ```text ```` (optionally with a revision,
+//! for a transcript) and ```` ```rust ```` hold anything else.
 
 use std::path::Path;
 
@@ -159,7 +159,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
             Event::End(TagEnd::BlockQuote(_)) => b.quote -= 1,
             Event::Start(Tag::List(start)) => {
                 b.flush_item();
-                b.lists.push(start);
+                b.lists.push(ListState { start, items: 0 });
             }
             Event::End(TagEnd::List(_)) => {
                 b.flush_item();
@@ -253,14 +253,22 @@ fn code_header(info: &str, line: usize) -> Result<CodeBlock, String> {
     for word in words {
         match word {
             "wrong" if lang == "json" => block.wrong = true,
-            rev if lang == "json" && REVISIONS.contains(&rev) => block.revision = Some(rev.to_string()),
-            other => return Err(format!("unexpected `{other}` after ```{lang}; a json block takes a revision ({}) and optionally `wrong`", REVISIONS.join(", "))),
+            // A text block may name a revision too (a transcript, say).
+            rev if matches!(lang, "json" | "text") && REVISIONS.contains(&rev) => block.revision = Some(rev.to_string()),
+            other => return Err(format!("unexpected `{other}` after ```{lang}; a json block takes a revision ({}) and optionally `wrong`; a text block may take a revision", REVISIONS.join(", "))),
         }
     }
     if lang == "json" && block.revision.is_none() {
         return Err(format!("a json block must name the revision its frames belong to, e.g. ```json 2025-11-25 (one of {})", REVISIONS.join(", ")));
     }
     Ok(block)
+}
+
+/// An open list: where its numbering starts (`None` for bullets) and how
+/// many items it has had.
+struct ListState {
+    start: Option<u64>,
+    items: u64,
 }
 
 #[derive(Default)]
@@ -270,8 +278,7 @@ struct Builder {
     inlines: Vec<Inline>,
     style: InlineStyle,
     heading: Option<HeadingLevel>,
-    lists: Vec<Option<u64>>,
-    item_numbers: Vec<u64>,
+    lists: Vec<ListState>,
     in_item: bool,
     quote: usize,
     code: Option<CodeBlock>,
@@ -314,16 +321,12 @@ impl Builder {
             last.text.truncate(last.text.trim_end().len());
         }
         let depth = self.lists.len().saturating_sub(1);
-        self.item_numbers.resize(self.lists.len(), 0);
-        let marker = match self.lists.last().copied().flatten() {
-            Some(start) => {
-                let n = start + self.item_numbers[depth];
-                format!("{n}.")
-            }
+        let Some(list) = self.lists.last_mut() else { return };
+        let marker = match list.start {
+            Some(start) => format!("{}.", start + list.items),
             None => "-".to_string(),
         };
-        self.item_numbers[depth] += 1;
-        self.item_numbers.truncate(depth + 1);
+        list.items += 1;
         if !content.is_empty() {
             self.push(Block::ListItem { depth, marker, content });
         }
@@ -360,6 +363,20 @@ mod tests {
         let values = code.json_values().unwrap();
         assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), vec![12, 13]);
         assert!(matches!(&l.sections[1].blocks[2], Block::ListItem { depth: 1, marker, .. } if marker == "1."));
+    }
+
+    #[test]
+    fn each_numbered_list_counts_from_its_own_start() {
+        let l = lesson("# T\n\n## S\n\n1. a\n2. b\n\ntext\n\n1. c\n2. d\n   - e\n3. f\n").unwrap();
+        let markers: Vec<&str> = l.sections[0]
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::ListItem { marker, .. } => Some(marker.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(markers, ["1.", "2.", "1.", "2.", "-", "3."]);
     }
 
     #[test]

@@ -11,20 +11,25 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::theme::Theme;
 use crate::app::{App, CheckState, Pane};
 use crate::check::{CaseReport, Direction, EntryKind, Status};
-use crate::text::{Piece, Tone, hard_wrap, highlight_json, wrap};
+use crate::text::{Piece, Tone, hard_wrap, highlight_json, inline_code, wrap};
 
 /// Width of the case list, borders included.
 const LIST_WIDTH: u16 = 31;
 const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/// Columns and rows of the right pane for a terminal of `size`.
-pub fn pane_size(size: (u16, u16)) -> (usize, usize) {
-    (size.0.saturating_sub(LIST_WIDTH + 1) as usize, size.1.saturating_sub(4) as usize)
+/// Columns and rows of the right pane. The reference solution takes the
+/// whole width: code wrapped into a narrow pane is hard to read.
+pub fn pane_size(app: &App) -> (usize, usize) {
+    let rows = app.size.1.saturating_sub(4) as usize;
+    if app.exercise.pane == Pane::Solution {
+        return (app.size.0 as usize, rows);
+    }
+    (app.size.0.saturating_sub(LIST_WIDTH + 1) as usize, rows)
 }
 
 /// The furthest the right pane can scroll.
 pub fn max_scroll(app: &App) -> usize {
-    let (width, rows) = pane_size(app.size);
+    let (width, rows) = pane_size(app);
     pane_lines(app, &Theme::new(app.no_color), width).len().saturating_sub(rows)
 }
 
@@ -40,9 +45,14 @@ pub(super) fn header(app: &App) -> (String, String) {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let [list, pane] = Layout::horizontal([Constraint::Length(LIST_WIDTH), Constraint::Min(1)]).areas(area);
-    draw_cases(frame, list, app, theme);
-    let (width, _) = pane_size(app.size);
+    let pane = if app.exercise.pane == Pane::Solution {
+        area
+    } else {
+        let [list, pane] = Layout::horizontal([Constraint::Length(LIST_WIDTH), Constraint::Min(1)]).areas(area);
+        draw_cases(frame, list, app, theme);
+        pane
+    };
+    let (width, _) = pane_size(app);
     let lines = pane_lines(app, theme, width);
     let scroll = app.exercise.scroll.min(lines.len().saturating_sub(pane.height as usize));
     let visible: Vec<Line> = lines.into_iter().skip(scroll).take(pane.height as usize).collect();
@@ -83,7 +93,7 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         CheckState::Idle => lines.push(Line::from(Span::styled("c to check", theme.dim))),
     }
     if app.progress.is_done(&ex.id) {
-        lines.push(Line::from(Span::styled("done · s solution", theme.ok)));
+        lines.push(Line::from(Span::styled("passed before · s solution", theme.ok)));
     }
     let block = Block::new().borders(Borders::RIGHT).border_style(theme.dim);
     frame.render_widget(Paragraph::new(lines).block(block), area.inner(ratatui::layout::Margin { horizontal: 1, vertical: 0 }));
@@ -92,7 +102,7 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 fn text_lines(text: &str, width: usize, tone: Tone, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
-        for l in wrap(&[Piece::new(paragraph, tone)], width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain)) {
+        for l in wrap(&inline_code(paragraph, tone), width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain)) {
             out.push(super::styled(&l, theme));
         }
     }
@@ -245,7 +255,7 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
 fn frame_lines(label: &str, text: &str, width: usize, label_style: Style, theme: &Theme) -> Vec<Line<'static>> {
     let pad = " ".repeat(label.chars().count());
     let mut out = Vec::new();
-    for (i, l) in hard_wrap(highlight_json(text), width, Piece::new(pad, Tone::Plain)).iter().enumerate() {
+    for (i, l) in hard_wrap(highlight_json(text), width, Piece::new(pad.clone(), Tone::Plain), Piece::new(pad, Tone::Plain)).iter().enumerate() {
         let mut line = super::styled(l, theme);
         if i == 0
             && let Some(first) = line.spans.first_mut()
@@ -266,6 +276,10 @@ pub(super) fn footer(app: &App) -> (String, String) {
         CheckState::Running { .. } => "checking… x cancels".into(),
         CheckState::Idle => String::new(),
     };
-    let keys = format!("c check · h hint {shown}/{} · o edit · t task · n next · ? more", ex.hints.len());
+    let keys = if app.exercise.pane == Pane::Solution {
+        "t back to the task · ↑↓ cases · space scroll · ?".to_string()
+    } else {
+        format!("c check · h hint {shown}/{} · o edit · t task · n next · ?", ex.hints.len())
+    };
     (keys, status)
 }

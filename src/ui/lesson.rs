@@ -26,12 +26,12 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let start = app.lesson.scroll.min(laid.lines.len());
     let lines: Vec<Line> = laid.lines[start..].iter().take(rows).map(|l| {
         let mut line = super::styled(l, theme);
-        line.spans.insert(0, ratatui::text::Span::raw("  "));
+        line.spans.insert(0, ratatui::text::Span::raw(" "));
         line
     }).collect();
     frame.render_widget(Paragraph::new(lines), area);
 }
 
 pub(super) fn footer(_app: &App) -> (String, String) {
-    ("↑↓ scroll · space page · n/p section · e exercise · z quiz · esc map".into(), "? help".into())
+    ("↑↓ space scroll · n/p section · e exercise · z quiz · esc".into(), "? help".into())
 }

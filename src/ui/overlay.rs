@@ -46,7 +46,7 @@ fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("n p", "next, previous exercise (skip)"),
             ("l z", "the lesson, the quiz"),
         ],
-        Screen::Quiz => &[("a–f", "answer"), ("enter n →", "next question, once answered"), ("p ←", "previous question")],
+        Screen::Quiz => &[("a–f", "answer"), ("enter n →", "next question, once answered"), ("p ←", "previous question"), ("r", "take the quiz again (on its summary)")],
     }
 }
 
@@ -70,6 +70,7 @@ pub fn confirm(frame: &mut Frame, area: Rect, confirm: &Confirm, theme: &Theme) 
     let text = match confirm {
         Confirm::ResetExercise(id) => format!("Restore exercises/{id} to the shipped stub? Your edits to it will be lost."),
         Confirm::ResetProgress => "Reset all progress: exercises done, hints, quiz answers, lessons read? Your exercise files are kept.".to_string(),
+        Confirm::RetakeQuiz(part) => format!("Take the quiz of Part {part} again? Your answers and score so far are cleared."),
     };
     let lines = vec![Line::from(text), Line::default(), Line::from(Span::styled("y yes · any other key no", theme.dim))];
     let rect = centered(area, 56, 7);

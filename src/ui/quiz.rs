@@ -8,7 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
-use crate::text::{Piece, Tone, wrap};
+use crate::text::{Piece, Tone, inline_code, wrap};
 
 const LETTERS: &str = "abcdef";
 
@@ -20,16 +20,10 @@ pub(super) fn header(app: &App) -> (String, String) {
     (title, right)
 }
 
-/// Text with `backtick` spans drawn as code (the quiz is plain text with
-/// Markdown-style inline code).
-fn pieces(text: &str, tone: Tone) -> Vec<Piece> {
-    text.split('`').enumerate().filter(|(_, t)| !t.is_empty()).map(|(i, t)| Piece::new(t, if i % 2 == 1 { Tone::Code } else { tone })).collect()
-}
-
 fn wrapped(text: &str, width: usize, first: &str, rest: &str, tone: Tone, theme: &Theme, style: ratatui::style::Style) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
-        for l in wrap(&pieces(paragraph, tone), width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
+        for l in wrap(&inline_code(paragraph, tone), width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
             let mut line = super::styled(&l, theme);
             line = line.patch_style(style);
             out.push(line);
@@ -50,11 +44,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         for (i, q) in quiz.questions.iter().enumerate() {
             let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
             let (mark, style) = if first_try { ("✓", theme.ok) } else { ("↻", theme.warn) };
-            let prompt = q.prompt.lines().next().unwrap_or("");
+            let prompt = q.prompt.split_whitespace().collect::<Vec<_>>().join(" ");
             lines.push(Line::from(vec![Span::styled(format!(" {mark} "), style), Span::raw(super::fit(&format!("{}. {prompt}", i + 1), width.saturating_sub(3)))]));
         }
         lines.push(Line::default());
-        lines.push(Line::from(Span::styled(" ↻ marks questions that took more than one try. ← reviews them; esc goes back.", theme.dim)));
+        lines.push(Line::from(Span::styled(" ↻ took more than one try. ← reviews the questions; r takes the quiz again.", theme.dim)));
         frame.render_widget(Paragraph::new(lines), area);
         return;
     }
@@ -88,7 +82,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.quiz.finished {
         let (first, _) = app.progress.quiz_score(app.quiz.part);
-        return ("← review the questions · esc map".into(), format!("{first} right at the first try"));
+        return ("← review · r retake · esc map".into(), format!("{first} right at the first try"));
     }
     let count = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
     let letters: String = LETTERS.chars().take(4).collect();

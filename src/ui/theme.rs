@@ -67,6 +67,8 @@ impl Theme {
                 Tone::Title | Tone::Heading => s.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
                 Tone::Subheading | Tone::Strong | Tone::Wrong => s.add_modifier(Modifier::BOLD),
                 Tone::Emphasis | Tone::Label => s.add_modifier(Modifier::ITALIC),
+                // Without colour, code is underlined so it still stands out.
+                Tone::Code => s.add_modifier(Modifier::UNDERLINED),
                 _ => s,
             };
         }

@@ -46,8 +46,10 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// A scratch copy of the course: `Cargo.toml`, `Cargo.lock`, `src/`,
-/// `lessons/`, `exercises/` and `solutions/` (no `target/`, no progress).
+/// A scratch copy of the course as shipped: `Cargo.toml`, `Cargo.lock`,
+/// `src/`, `lessons/`, `exercises/` and `solutions/` (no `target/`, no
+/// progress), with the shipped stubs laid over `exercises/`, so the tests
+/// pass whatever state a learner's own exercises are in.
 pub fn course_copy() -> TempDir {
     let tmp = tempfile::Builder::new().prefix("mcplings-course-").tempdir().unwrap();
     let root = root();
@@ -56,6 +58,12 @@ pub fn course_copy() -> TempDir {
     }
     for dir in ["src", "lessons", "exercises", "solutions"] {
         copy_tree(&root.join(dir), &tmp.path().join(dir));
+    }
+    for part in fs::read_dir(root.join("lessons")).unwrap().flatten() {
+        let stubs = part.path().join("stubs");
+        if stubs.is_dir() {
+            copy_tree(&stubs, &tmp.path().join("exercises"));
+        }
     }
     tmp
 }

@@ -35,7 +35,7 @@ fn request_frame(s: &mut Session) -> CaseResult {
     let params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
     let got = encoded(s, json!({"harness": "encode_request", "id": 11, "method": "tools/call", "params": params}))?;
     let expected = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": params});
-    same(expected, &got, "encode_request(11, \"tools/call\", params) should give the seed's request frame")?;
+    same(expected, &got, "encode_request(11, \"tools/call\", params) should give Part 1's request frame")?;
     let got = encoded(s, json!({"harness": "encode_request", "id": 2, "method": "tools/list"}))?;
     same_at(
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
@@ -74,7 +74,7 @@ fn success_response(s: &mut Session) -> CaseResult {
         json!({"jsonrpc": "2.0", "id": 11, "result": result}),
         &got,
         &["/result", "/error"],
-        "encode_result(11, result) should give the seed's success response: a response has exactly one of result and error",
+        "encode_result(11, result) should give Part 1's success response: a response has exactly one of result and error",
         "encode_result(11, result)",
     )
 }
@@ -85,7 +85,7 @@ fn error_response(s: &mut Session) -> CaseResult {
         json!({"jsonrpc": "2.0", "id": 12, "error": {"code": -32601, "message": "Method not found"}}),
         &got,
         &["/error", "/result"],
-        "encode_error(12, -32601, \"Method not found\", None) should give the seed's error response, with no data member",
+        "encode_error(12, -32601, \"Method not found\", None) should give Part 1's error response, with no data member",
         "encode_error(12, -32601, \"Method not found\", None)",
     )?;
     let data = json!({"tool": "nope"});
@@ -110,7 +110,7 @@ fn notification_no_id(s: &mut Session) -> CaseResult {
             got,
         ));
     }
-    same(expected, &got, "encode_notification(\"notifications/progress\", params) should give the seed's notification")?;
+    same(expected, &got, "encode_notification(\"notifications/progress\", params) should give Part 1's notification")?;
     let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/initialized"}))?;
     same_at(
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -212,6 +212,8 @@ fn classify_invalid(s: &mut Session) -> CaseResult {
         (r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#, "an id is a string or an integer, not an object"),
         (r#"{"jsonrpc":"2.0","result":{}}"#, "a success response must carry the id it answers"),
         (r#"{"jsonrpc":"2.0","id":4}"#, "no method, result or error: it fits no shape"),
+        (r#"{"jsonrpc":"2.0","id":5,"method":"ping","result":{}}"#, "a message with a method carries no result: it is neither a request nor a response"),
+        (r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32603,"message":"x"}}"#, "an error response's id is a string or an integer (or absent), never 1.5"),
     ];
     for (line, why) in cases {
         classified_as(s, line, json!({"kind":"invalid"}), why)?;

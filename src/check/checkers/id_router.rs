@@ -27,7 +27,7 @@ pub static CHECKER: Checker = Checker {
         Case { name: "orphan logged and dropped", about: "a response for an unknown or already answered id is dropped, and the router keeps working", args: &[], run: orphans },
         Case { name: "ids never reused", about: "a new call never takes an id used earlier in the session, answered or not", args: &[], run: ids_never_reused },
         Case { name: "server request is not a response", about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response", args: &[], run: server_request },
-        Case { name: "invalid lines dropped", about: "junk, a null-id request and a response with no id are dropped, not routed or answered", args: &[], run: invalid_lines },
+        Case { name: "invalid lines dropped", about: "junk, a request with a null id and an error with a null id are dropped, not routed or answered", args: &[], run: invalid_lines },
     ],
 };
 
@@ -123,11 +123,13 @@ fn notifications(s: &mut Session) -> CaseResult {
     ] {
         let got = deliver(s, &frame.to_string())?;
         if harness_kind(&got).is_none() {
-            return Err(Failure::mismatch(
-                "the router answered a notification: nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications)",
-                json!({"harness": "notification", "method": frame["method"]}),
-                got,
-            ));
+            return Err(Failure {
+                actual: Some(got),
+                ..Failure::new(format!(
+                    "the router answered the notification {}: nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). Hand it to the handler (Routed::Notification)",
+                    frame["method"]
+                ))
+            });
         }
         let mut expected = json!({"harness": "notification", "method": frame["method"]});
         if let Some(params) = frame.get("params") {
@@ -210,7 +212,7 @@ fn server_request(s: &mut Session) -> CaseResult {
     let expected = json!({"jsonrpc": "2.0", "id": id, "result": {}});
     if harness_kind(&got) == Some("reply") {
         return Err(Failure::mismatch(
-            "the server's ping was taken for the response to c1 because it has the same id. It has a method, so it is a request: the server numbers its requests in its own id space. Answer it",
+            "the server's ping was taken for the response to c1 because it has the same id. It has a method, so it is a request: the server numbers its requests in its own id space. Answer the ping, and keep c1 waiting for its own response",
             expected,
             got,
         ));

@@ -134,7 +134,9 @@ pub enum Accepted {
 pub fn accept_response(in_flight: &mut HashMap<Id, String>, line: &str) -> Accepted {
     let id = match classify(line) {
         Kind::Success { id } | Kind::Error { id: Some(id), .. } => id,
-        Kind::Error { id: None, .. } => panic!("an error response without an id"),
+        // TODO: an error response without an id answers no request. What
+        // should the client do with it? (Not crash.)
+        Kind::Error { id: None, .. } => panic!("TODO: an error response without an id"),
         _ => return Accepted::NotAResponse,
     };
     // TODO: this client crashes when a response matches no call in flight.
