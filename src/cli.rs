@@ -8,6 +8,7 @@
 
 mod commands;
 mod quiz;
+mod relay;
 mod report;
 mod verify;
 
@@ -98,6 +99,13 @@ pub enum Command {
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
     Verify,
+    /// (Internal) The server command handed to a client exercise: relays
+    /// its stdin and stdout to the checker's socket.
+    #[command(name = "__relay", hide = true)]
+    Relay {
+        /// The checker's Unix socket.
+        socket: PathBuf,
+    },
 }
 
 /// Parses the command line and runs it.
@@ -143,6 +151,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
+        Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Verify) => match load(root) {
             Ok(course) => verify::run(&course),
             Err(e) => {

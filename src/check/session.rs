@@ -1,6 +1,15 @@
 //! One run of a learner's program: a child process the checker talks to in
-//! newline-delimited JSON over its stdin and stdout, as an MCP host talks to
-//! a stdio server (2025-11-25 basic/transports › stdio).
+//! newline-delimited JSON, as MCP peers talk over stdio (2025-11-25
+//! basic/transports › stdio). Two shapes:
+//!
+//! - [`Session::spawn`]: the program is a server (or an exercise harness);
+//!   the checker writes to its stdin and reads its stdout.
+//! - [`Session::spawn_client`]: the program is a client. Like every MCP
+//!   host it is given a server command on its command line and launches
+//!   it; that command is `mcplings __relay SOCKET`, which joins the
+//!   server's stdin and stdout to a socket the checker holds, so the
+//!   checker plays the server. The client's own stdout and stderr are
+//!   captured as its output.
 //!
 //! Every line either way is recorded in a [`Transcript`] with its direction,
 //! its JSON-RPC id and its time. The child runs in its own process group, so
@@ -10,7 +19,7 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{ChildStdin, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
@@ -96,7 +105,10 @@ enum Out {
 /// A running learner program and everything said to and by it.
 pub struct Session {
     child: Box<dyn ChildWrapper>,
-    stdin: Option<ChildStdin>,
+    /// Where frames to the program go: its stdin, or the relay's socket.
+    stdin: Option<Box<dyn Write + Send>>,
+    /// Keeps the relay's socket directory alive for a client session.
+    _socket_dir: Option<tempfile::TempDir>,
     stdout: Receiver<Out>,
     stderr: Arc<Mutex<Captured>>,
     transcript: Vec<TranscriptEntry>,
@@ -130,13 +142,8 @@ impl Session {
     /// stdout piped to us, stderr captured apart. `timeout` bounds the whole
     /// conversation; `cancel`, when set, stops it early.
     pub fn spawn(program: &Path, args: &[&str], timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
-        let mut command = CommandWrap::with_new(program, |c| {
-            c.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-            c.env("RUST_BACKTRACE", "0");
-        });
-        command.wrap(ProcessGroup::leader());
-        let mut child = command.spawn().map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))?;
-        let stdin = child.stdin().take();
+        let mut child = start(program, args.iter().map(|a| a.to_string()).collect(), Stdio::piped())?;
+        let stdin = child.stdin().take().map(|s| Box::new(s) as Box<dyn Write + Send>);
         let stdout = child.stdout().take().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
         let stderr = child.stderr().take().ok_or_else(|| Stop::Io("no stderr pipe".into()))?;
         let (tx, rx) = channel();
@@ -144,12 +151,76 @@ impl Session {
         let captured = Arc::new(Mutex::new(Captured::default()));
         let sink = Arc::clone(&captured);
         thread::spawn(move || read_capped(stderr, sink));
+        Ok(Session::new(child, stdin, rx, captured, None, timeout, cancel))
+    }
+
+    /// Starts the client `program` with `args`, then the server command
+    /// `relay __relay SOCKET` as its last arguments (`relay` is the mcplings
+    /// binary), and waits for the client to launch that server. From then
+    /// on [`Session::send`] and [`Session::recv`] speak as the server.
+    ///
+    /// Errors: [`Stop::Exited`] or [`Stop::Timeout`] when the client never
+    /// launches the server it was given.
+    #[cfg(unix)]
+    pub fn spawn_client(program: &Path, args: &[&str], relay: &Path, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
+        use std::os::unix::net::UnixListener;
+        let dir = tempfile::Builder::new().prefix("mcplings-relay-").tempdir().map_err(|e| Stop::Io(e.to_string()))?;
+        let socket = dir.path().join("server.sock");
+        let listener = UnixListener::bind(&socket).map_err(|e| Stop::Io(format!("cannot listen on {}: {e}", socket.display())))?;
+        listener.set_nonblocking(true).map_err(|e| Stop::Io(e.to_string()))?;
+        let mut argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        argv.extend([relay.display().to_string(), "__relay".to_string(), socket.display().to_string()]);
+        let mut child = start(program, argv, Stdio::null())?;
+        let captured = Arc::new(Mutex::new(Captured::default()));
+        for stream in [child.stdout().take().map(|s| Box::new(s) as Box<dyn Read + Send>), child.stderr().take().map(|s| Box::new(s) as Box<dyn Read + Send>)].into_iter().flatten() {
+            let sink = Arc::clone(&captured);
+            thread::spawn(move || read_capped(stream, sink));
+        }
+        let deadline = Instant::now() + timeout;
+        let stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(Stop::Io(format!("cannot accept the server's connection: {e}"))),
+            }
+            if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                let _ = child.start_kill();
+                return Err(Stop::Cancelled);
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(Stop::Exited(Some(status)));
+            }
+            if Instant::now() >= deadline {
+                let _ = child.start_kill();
+                let _ = child.wait();
+                return Err(Stop::Timeout(timeout));
+            }
+            thread::sleep(Duration::from_millis(2));
+        };
+        stream.set_nonblocking(false).map_err(|e| Stop::Io(e.to_string()))?;
+        let reader = stream.try_clone().map_err(|e| Stop::Io(e.to_string()))?;
+        let (tx, rx) = channel();
+        thread::spawn(move || read_lines(reader, tx));
+        let writer: Box<dyn Write + Send> = Box::new(stream);
+        Ok(Session::new(child, Some(writer), rx, captured, Some(dir), timeout, cancel))
+    }
+
+    fn new(
+        child: Box<dyn ChildWrapper>,
+        stdin: Option<Box<dyn Write + Send>>,
+        stdout: Receiver<Out>,
+        stderr: Arc<Mutex<Captured>>,
+        socket_dir: Option<tempfile::TempDir>,
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Session {
         let started = Instant::now();
-        Ok(Session {
+        Session {
             child,
             stdin,
-            stdout: rx,
-            stderr: captured,
+            _socket_dir: socket_dir,
+            stdout,
+            stderr,
             transcript: Vec::new(),
             started,
             deadline: started + timeout,
@@ -157,7 +228,7 @@ impl Session {
             stdout_lines: 0,
             cancel,
             exited: None,
-        })
+        }
     }
 
     fn record(&mut self, direction: Direction, line: &str, value: Option<&Value>, kind: EntryKind) {
@@ -316,6 +387,17 @@ impl Session {
         let captured = self.stderr.lock().map(|c| (String::from_utf8_lossy(&c.bytes).into_owned(), c.dropped)).unwrap_or_default();
         Finished { transcript: self.transcript, stderr: captured.0, stderr_dropped: captured.1 }
     }
+}
+
+/// Starts `program` in a process group of its own (so the whole tree can be
+/// killed), stdout and stderr piped.
+fn start(program: &Path, args: Vec<String>, stdin: Stdio) -> Result<Box<dyn ChildWrapper>, Stop> {
+    let mut command = CommandWrap::with_new(program, |c| {
+        c.args(&args).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
+        c.env("RUST_BACKTRACE", "0");
+    });
+    command.wrap(ProcessGroup::leader());
+    command.spawn().map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
 }
 
 fn entry_kind(value: Option<&Value>) -> EntryKind {
