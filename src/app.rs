@@ -318,9 +318,8 @@ impl App {
         let Some(ex) = self.course.exercises.get(self.exercise.index) else { return Vec::new() };
         let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
         let mut effects = self.exercise.cancel_effects();
-        if self.notice.as_deref().is_some_and(|n| n.starts_with("Every case passes") || n.contains("unlocks")) {
-            self.notice = None;
-        }
+        // A new check makes any message about the last state stale.
+        self.notice = None;
         self.runs += 1;
         let run = self.runs;
         self.exercise.begin_run(run, cases);

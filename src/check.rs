@@ -51,6 +51,9 @@ pub struct Options {
     pub color: bool,
     /// Set to true to stop the check early (the TUI's cancel key).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Where cargo builds; `None` picks [`target_dir`] for the course's own
+    /// crates and [`path_target_dir`] for `Source::Path`.
+    pub target_dir: Option<PathBuf>,
 }
 
 /// Progress of a running check, for front ends that show it live.
@@ -70,6 +73,22 @@ pub fn target_dir(root: &Path) -> PathBuf {
         Some(dir) if !dir.is_empty() => root.join(dir),
         _ => root.join("target"),
     }
+}
+
+/// Where a crate outside the workspace (`--path DIR`) is built: a folder of
+/// its own under the shared target dir, named after `dir`.
+///
+/// Cargo keys its build records by package name and version, not by path:
+/// a copy of `exercises/01-…` built into the same folder as the original
+/// would make cargo take one for the other and run the wrong binary. The
+/// price of a folder of one's own is compiling the dependencies once more.
+pub fn path_target_dir(root: &Path, dir: &Path) -> PathBuf {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let text = dir.to_string_lossy();
+    // FNV-1a: stable from run to run, unlike std's hasher.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let name: String = text.chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    target_dir(root).join("mcplings-path").join(format!("{}-{hash:016x}", name.trim_matches('-')))
 }
 
 /// Checks `source` against `exercise`'s checker, calling `on_event` as it
@@ -98,7 +117,12 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         report.error = Some(format!("exercise {} names an unknown checker `{}`", exercise.id, exercise.checker));
         return report;
     };
-    let built = build::build(&course.root, &target, &target_dir(&course.root), options.color, options.cancel.as_ref());
+    let target_dir = match (&options.target_dir, source) {
+        (Some(dir), _) => dir.clone(),
+        (None, Source::Path(dir)) => path_target_dir(&course.root, dir),
+        (None, _) => target_dir(&course.root),
+    };
+    let built = build::build(&course.root, &target, &target_dir, options.color, options.cancel.as_ref());
     report.build = BuildReport { ok: built.ok, output: built.output.clone(), duration_ms: built.duration.as_millis() as u64 };
     report.error = built.error.clone();
     on_event(Event::Built(report.build.clone()));

@@ -164,6 +164,18 @@ fn push(line: &mut Line, text: &str, tone: Tone) {
     line.push(Piece::new(text, tone));
 }
 
+/// `s` with the characters a terminal would not show as themselves
+/// (controls, line and paragraph separators, zero-width and bidi marks)
+/// written as JSON escapes such as `\u2028`. Learners' output can hold
+/// anything; drawn raw, such characters move the cursor or hide text.
+pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+    if !s.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.chars().map(|c| if hidden(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() }).collect())
+}
+
 /// Plain text whose `backtick` spans are code (quiz text, hints, checker
 /// reasons), as pieces: the backticks go, the code gets [`Tone::Code`].
 pub fn inline_code(text: &str, tone: Tone) -> Vec<Piece> {
@@ -358,6 +370,12 @@ mod tests {
     fn long_words_are_broken() {
         let lines = wrap(&[p("abcdefghijklmnopqrstuvwxyz")], 10, p(""), p(""));
         assert_eq!(lines.iter().map(plain).collect::<Vec<_>>(), ["abcdefghij", "klmnopqrst", "uvwxyz"]);
+    }
+
+    #[test]
+    fn invisible_characters_are_escaped() {
+        assert_eq!(visible("a\u{2028}b\tc\u{202e}"), "a\\u2028b\\u0009c\\u202e");
+        assert!(matches!(visible("plain ✓ text"), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]

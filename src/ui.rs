@@ -108,6 +108,8 @@ pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let mut current: Vec<Span<'static>> = Vec::new();
     let mut used = 0;
+    // Continuations start with a dotted bar, as wrapped frames do.
+    let marker = || Span::styled("┆ ", ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::DIM));
     for span in line.spans {
         let mut text = String::new();
         for c in span.content.chars() {
@@ -117,7 +119,8 @@ pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
                     current.push(Span::styled(std::mem::take(&mut text), span.style));
                 }
                 out.push(Line::from(std::mem::take(&mut current)));
-                used = 0;
+                current.push(marker());
+                used = 2;
             }
             text.push(c);
             used += w;

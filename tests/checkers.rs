@@ -27,7 +27,9 @@ const ROUTER: &str = "02-id-router";
 fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
     let course = Course::load(&common::root()).expect("the course loads");
     let ex = course.exercise(exercise).unwrap_or_else(|| panic!("no exercise {exercise}"));
-    check::check(&course, ex, &Source::Path(dir.to_path_buf()), &Options::default(), &mut |_| {})
+    // Mutants have package names of their own, so one folder serves them all.
+    let options = Options { target_dir: Some(common::target_dir().join("test-mutants")), ..Options::default() };
+    check::check(&course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
 }
 
 /// Builds a mutant of `solutions/<exercise>` and checks it.

@@ -1,10 +1,11 @@
 //! End-to-end tests of the `mcplings` binary.
 //!
 //! Every test that writes files or progress runs on its own copy of the
-//! course in a tempdir (`--root`), building into the real target dir
-//! (`CARGO_TARGET_DIR`) so dependencies are not rebuilt. Tests that build a
-//! crate hold `common::build_lock()`: copies of the course share the
-//! uplifted binaries in `target/debug/`.
+//! course in a tempdir (`--root`), building into one shared folder under
+//! the target dir (`common::course_target_dir`), never the learner's own.
+//! Tests that build hold `common::build_lock()` from before their copy is
+//! made until after it is deleted: cargo keys its records by package name,
+//! so two live copies would be taken one for the other.
 
 mod common;
 
@@ -28,7 +29,7 @@ fn mcplings(root: &Path) -> Command {
 fn bin() -> Command {
     #[allow(deprecated)]
     let mut cmd = Command::cargo_bin("mcplings").expect("the mcplings binary is built");
-    cmd.env("CARGO_TARGET_DIR", common::target_dir()).env_remove("MCPLINGS_ROOT");
+    cmd.env("CARGO_TARGET_DIR", common::course_target_dir()).env_remove("MCPLINGS_ROOT");
     cmd
 }
 
@@ -186,8 +187,8 @@ fn lesson_9_does_not_exist() {
 
 #[test]
 fn check_of_the_stub_fails_with_a_json_report() {
-    let course = common::course_copy();
     let _build = common::build_lock();
+    let course = common::course_copy();
     let r = at(course.path(), &["check", "01", "--json"]);
     assert_eq!(r.code, 1, "{r:?}");
     let report = r.json();
@@ -249,8 +250,8 @@ fn check_of_the_stub_fails_with_a_json_report() {
 
 #[test]
 fn check_of_the_solution_passes() {
-    let course = common::course_copy();
     let _build = common::build_lock();
+    let course = common::course_copy();
     let r = at(course.path(), &["check", "01", "--solution", "--json"]);
     assert_eq!(r.code, 0, "{r:?}");
     let report = r.json();
@@ -265,8 +266,8 @@ fn check_of_the_solution_passes() {
 
 #[test]
 fn check_accepts_the_slug_and_the_full_id() {
-    let course = common::course_copy();
     let _build = common::build_lock();
+    let course = common::course_copy();
     for name in ["encode-frames", "01-encode-frames"] {
         let r = at(course.path(), &["check", name, "--solution", "--json"]);
         assert_eq!(r.code, 0, "check {name}: {r:?}");
@@ -293,13 +294,35 @@ fn check_with_solution_and_path_is_a_usage_error() {
     assert!(r.stdout.is_empty(), "{r:?}");
 }
 
+/// A learner's copy of exercise 01 elsewhere has the exercise's own package
+/// name. Checking it with --path must not make cargo take the copy's binary
+/// for the exercise's, or the other way round.
+#[test]
+fn a_path_copy_with_the_same_package_name_does_not_shadow_the_exercise() {
+    let _build = common::build_lock();
+    let course = common::course_copy();
+    // A fixed place outside any workspace, so its dependencies compile once,
+    // not on every run.
+    let copy = std::env::temp_dir().join("mcplings-test-path-copy-of-01");
+    let _ = fs::remove_dir_all(&copy);
+    common::copy_tree(&course.path().join("exercises").join(ENCODE), &copy);
+    fs::copy(course.path().join("Cargo.lock"), copy.join("Cargo.lock")).unwrap();
+    fs::copy(course.path().join("solutions").join(ENCODE).join("src/lib.rs"), copy.join("src/lib.rs")).unwrap();
+    assert_eq!(at(course.path(), &["check", "01"]).code, 1, "the stub fails first");
+    let r = at(course.path(), &["check", "01", "--path", copy.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "the copy holds the solution: {r:?}");
+    let r = at(course.path(), &["check", "01", "--json"]);
+    assert_eq!(r.code, 1, "the stub must still fail after its copy passed: {r:?}");
+    assert!(r.stdout.contains("not yet implemented"), "{r:?}");
+}
+
 #[test]
 fn check_of_a_path_records_no_progress() {
+    let _build = common::build_lock();
     let course = common::course_copy();
     let find = "pub fn encode_notification(method: &str, params: Option<Value>) -> String {\n    let mut frame = Map::new();\n";
     let replace = format!("{find}    frame.insert(\"id\".into(), Value::Null);\n");
     let crate_dir = common::mutant(ENCODE, "cli-mutant-01-null-id", &[("src/lib.rs", find, &replace)]);
-    let _build = common::build_lock();
     let r = at(course.path(), &["check", "01", "--path", crate_dir.path().to_str().unwrap(), "--json"]);
     assert_eq!(r.code, 1, "{r:?}");
     let report = r.json();
@@ -314,10 +337,10 @@ fn check_of_a_path_records_no_progress() {
 
 #[test]
 fn a_passing_check_marks_the_exercise_done() {
+    let _build = common::build_lock();
     let course = common::course_copy();
     let root = course.path();
     fs::copy(root.join("solutions").join(ENCODE).join("src/lib.rs"), root.join("exercises").join(ENCODE).join("src/lib.rs")).unwrap();
-    let _build = common::build_lock();
     let r = at(root, &["check", "01"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("cases pass."), "{r:?}");
@@ -417,8 +440,8 @@ fn quiz_explains_a_wrong_answer_and_scores_first_tries_only() {
 
 #[test]
 fn verify_passes_on_the_shipped_course() {
-    let course = common::course_copy();
     let _build = common::build_lock();
+    let course = common::course_copy();
     let r = at(course.path(), &["verify"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("passed, 0 failed"), "{r:?}");

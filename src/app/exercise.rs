@@ -41,6 +41,14 @@ pub enum Pane {
     Solution,
 }
 
+impl Pane {
+    /// Panes of code that take the whole width (no case list beside them),
+    /// where ↑↓ scroll instead of picking a case.
+    pub fn is_wide(self) -> bool {
+        matches!(self, Pane::Build | Pane::Solution)
+    }
+}
+
 /// Exercise view state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExerciseView {
@@ -136,6 +144,8 @@ impl App {
         let page = self.body_rows().saturating_sub(2).max(1);
         let v = &mut self.exercise;
         match key.code {
+            KeyCode::Down | KeyCode::Char('j') if v.pane.is_wide() => v.scroll += 1,
+            KeyCode::Up | KeyCode::Char('k') if v.pane.is_wide() => v.scroll = v.scroll.saturating_sub(1),
             KeyCode::Down | KeyCode::Char('j') => {
                 v.selected = (v.selected + 1).min(cases.saturating_sub(1));
                 v.pane = Pane::Case;

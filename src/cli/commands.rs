@@ -109,7 +109,7 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         None if solution => Source::Solution,
         None => Source::Exercise,
     };
-    let options = Options { color: false, cancel: None };
+    let options = Options::default();
     let interactive = !as_json && std::io::stderr().is_terminal();
     let mut on_event = |event: check::Event| {
         if interactive && let check::Event::Built(_) = event {

@@ -46,7 +46,7 @@ pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> Strin
                     continue;
                 }
                 last_reason = Some(reason);
-                for line in wrap_plain(reason, 72) {
+                for line in wrap_plain(&crate::text::visible(reason), 72) {
                     let _ = writeln!(out, "      {line}");
                 }
                 if !detailed {
@@ -82,8 +82,8 @@ fn details(out: &mut String, case: &CaseReport) {
         }
     }
     if let (Some(e), Some(a)) = (&case.expected, &case.actual) {
-        let _ = writeln!(out, "      expected  {}", shorten(&e.to_string(), LINE_WIDTH - 10));
-        let _ = writeln!(out, "      actual    {}", shorten(&a.to_string(), LINE_WIDTH - 10));
+        let _ = writeln!(out, "      expected  {}", shorten(&crate::text::visible(&e.to_string()), LINE_WIDTH - 10));
+        let _ = writeln!(out, "      actual    {}", shorten(&crate::text::visible(&a.to_string()), LINE_WIDTH - 10));
     }
     let skip = case.transcript.len().saturating_sub(TRANSCRIPT_LINES);
     if !case.transcript.is_empty() {
@@ -92,7 +92,7 @@ fn details(out: &mut String, case: &CaseReport) {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }
         for entry in &case.transcript[skip..] {
-            let _ = writeln!(out, "        {} {}", entry.glyph(), shorten(&entry.line, LINE_WIDTH));
+            let _ = writeln!(out, "        {} {}", entry.glyph(), shorten(&crate::text::visible(&entry.line), LINE_WIDTH));
         }
     }
     let stderr = case.stderr.trim_end();
@@ -104,7 +104,7 @@ fn details(out: &mut String, case: &CaseReport) {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }
         for line in &lines[skip..] {
-            let _ = writeln!(out, "        {}", shorten(line, LINE_WIDTH));
+            let _ = writeln!(out, "        {}", shorten(&crate::text::visible(line), LINE_WIDTH));
         }
         if case.stderr_dropped > 0 {
             let _ = writeln!(out, "        … {} more bytes not kept", case.stderr_dropped);

@@ -91,7 +91,10 @@ fn check_stub(course: &Course, ex: &Exercise, options: &Options) -> Result<Check
         std::fs::copy(ex.stub_dir(&course.root).join(file), dir.join(file)).map_err(|e| e.to_string())?;
     }
     println!("{:<20} (your copy is edited: checking the shipped stub in a scratch copy)", ex.id);
-    Ok(check::check(course, ex, &Source::Path(dir.to_path_buf()), options, &mut |_| {}))
+    // One folder for every scratch stub: their package names differ, and a
+    // scratch dir is gone before the next one is built.
+    let options = Options { target_dir: Some(check::target_dir(&course.root).join("mcplings-verify")), ..options.clone() };
+    Ok(check::check(course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {}))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {

@@ -21,7 +21,7 @@ const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧
 /// whole width: code wrapped into a narrow pane is hard to read.
 pub fn pane_size(app: &App) -> (usize, usize) {
     let rows = app.size.1.saturating_sub(4) as usize;
-    if app.exercise.pane == Pane::Solution {
+    if app.exercise.pane.is_wide() {
         return (app.size.0 as usize, rows);
     }
     (app.size.0.saturating_sub(LIST_WIDTH + 1) as usize, rows)
@@ -45,7 +45,7 @@ pub(super) fn header(app: &App) -> (String, String) {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let pane = if app.exercise.pane == Pane::Solution {
+    let pane = if app.exercise.pane.is_wide() {
         area
     } else {
         let [list, pane] = Layout::horizontal([Constraint::Length(LIST_WIDTH), Constraint::Min(1)]).areas(area);
@@ -92,8 +92,10 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         CheckState::Done(r) => lines.push(Line::from(Span::styled(format!("{}/{} pass", r.passed_cases(), r.cases.len()), theme.dim))),
         CheckState::Idle => lines.push(Line::from(Span::styled("c to check", theme.dim))),
     }
+    let passing_now = app.exercise.report().is_some_and(|r| r.passed);
     if app.progress.is_done(&ex.id) {
-        lines.push(Line::from(Span::styled("passed before · s solution", theme.ok)));
+        let label = if passing_now { "done · s solution" } else { "passed before · s solution" };
+        lines.push(Line::from(Span::styled(label, theme.ok)));
     }
     let block = Block::new().borders(Borders::RIGHT).border_style(theme.dim);
     frame.render_widget(Paragraph::new(lines).block(block), area.inner(ratatui::layout::Margin { horizontal: 1, vertical: 0 }));
@@ -102,7 +104,8 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 fn text_lines(text: &str, width: usize, tone: Tone, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
-        for l in wrap(&inline_code(paragraph, tone), width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain)) {
+        let paragraph = crate::text::visible(paragraph);
+        for l in wrap(&inline_code(&paragraph, tone), width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain)) {
             out.push(super::styled(&l, theme));
         }
     }
@@ -242,7 +245,7 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
     if !stderr.is_empty() {
         lines.push(Line::from(Span::styled("Your program's stderr", theme.title)));
         for l in stderr.lines() {
-            lines.extend(super::wrap_styled(Line::from(Span::styled(l.to_string(), theme.dim)), width));
+            lines.extend(super::wrap_styled(Line::from(Span::styled(crate::text::visible(l).into_owned(), theme.dim)), width));
         }
         if report.stderr_dropped > 0 {
             lines.push(Line::from(Span::styled(format!("… {} more bytes not kept", report.stderr_dropped), theme.dim)));
@@ -253,6 +256,7 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
 /// A frame (or any line) behind a label, highlighted as JSON and wrapped
 /// under itself.
 fn frame_lines(label: &str, text: &str, width: usize, label_style: Style, theme: &Theme) -> Vec<Line<'static>> {
+    let text = &crate::text::visible(text);
     let pad = " ".repeat(label.chars().count());
     let mut out = Vec::new();
     for (i, l) in hard_wrap(highlight_json(text), width, Piece::new(pad.clone(), Tone::Plain), Piece::new(pad, Tone::Plain)).iter().enumerate() {
@@ -276,8 +280,8 @@ pub(super) fn footer(app: &App) -> (String, String) {
         CheckState::Running { .. } => "checking… x cancels".into(),
         CheckState::Idle => String::new(),
     };
-    let keys = if app.exercise.pane == Pane::Solution {
-        "t back to the task · ↑↓ cases · space scroll · ?".to_string()
+    let keys = if app.exercise.pane.is_wide() {
+        "↑↓ space scroll · t task · enter cases · c check · ?".to_string()
     } else {
         format!("c check · h hint {shown}/{} · o edit · t task · n next · ?", ex.hints.len())
     };

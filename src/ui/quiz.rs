@@ -45,7 +45,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
             let (mark, style) = if first_try { ("✓", theme.ok) } else { ("↻", theme.warn) };
             let prompt = q.prompt.split_whitespace().collect::<Vec<_>>().join(" ");
-            lines.push(Line::from(vec![Span::styled(format!(" {mark} "), style), Span::raw(super::fit(&format!("{}. {prompt}", i + 1), width.saturating_sub(3)))]));
+            let text = super::fit(&format!("{}. {prompt}", i + 1), width.saturating_sub(3));
+            let mut spans = vec![Span::styled(format!(" {mark} "), style)];
+            spans.extend(inline_code(&text, Tone::Plain).into_iter().map(|p| Span::styled(p.text, theme.tone(p.tone))));
+            lines.push(Line::from(spans));
         }
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(" ↻ took more than one try. ← reviews the questions; r takes the quiz again.", theme.dim)));

@@ -14,8 +14,10 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The real, shared cargo target dir, so scratch builds reuse compiled
-/// dependencies.
+/// The checkout's cargo target dir. Tests build into folders of their own
+/// below it, never into the learner's: cargo keys build records by package
+/// name, so a course copy built there would pass its binaries off as the
+/// learner's.
 pub fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => root().join(dir),
@@ -23,10 +25,17 @@ pub fn target_dir() -> PathBuf {
     }
 }
 
-/// Serialises the tests of one test binary that build crates. Two copies of
-/// the course share the target dir, so the same package built from two
-/// copies at once would overwrite one uplifted binary (`target/debug/<name>`)
-/// while the other is being run.
+/// Where course copies build: shared by all of them, so dependencies
+/// compile once. Safe because copies build one at a time ([`build_lock`])
+/// and each copy's folder is deleted before the next builds, so cargo
+/// finds the previous sources gone and rebuilds.
+pub fn course_target_dir() -> PathBuf {
+    target_dir().join("test-courses")
+}
+
+/// Serialises the tests of one test binary that build crates. Course copies
+/// share a target dir, so the same package built from two copies at once
+/// would be taken one for the other.
 pub fn build_lock() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())

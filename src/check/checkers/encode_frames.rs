@@ -35,7 +35,7 @@ fn request_frame(s: &mut Session) -> CaseResult {
     let params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
     let got = encoded(s, json!({"harness": "encode_request", "id": 11, "method": "tools/call", "params": params}))?;
     let expected = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": params});
-    same(expected, &got, "encode_request(11, \"tools/call\", params) should give Part 1's request frame")?;
+    same(expected, &got, "encode_request(11, \"tools/call\", params) should give the request frame from the lesson's \"The four frames\"")?;
     let got = encoded(s, json!({"harness": "encode_request", "id": 2, "method": "tools/list"}))?;
     same_at(
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
@@ -74,7 +74,7 @@ fn success_response(s: &mut Session) -> CaseResult {
         json!({"jsonrpc": "2.0", "id": 11, "result": result}),
         &got,
         &["/result", "/error"],
-        "encode_result(11, result) should give Part 1's success response: a response has exactly one of result and error",
+        "encode_result(11, result) should give the success response from the lesson's \"The four frames\": a response has exactly one of result and error",
         "encode_result(11, result)",
     )
 }
@@ -85,7 +85,7 @@ fn error_response(s: &mut Session) -> CaseResult {
         json!({"jsonrpc": "2.0", "id": 12, "error": {"code": -32601, "message": "Method not found"}}),
         &got,
         &["/error", "/result"],
-        "encode_error(12, -32601, \"Method not found\", None) should give Part 1's error response, with no data member",
+        "encode_error(12, -32601, \"Method not found\", None) should give the error response from the lesson's \"The four frames\", with no data member",
         "encode_error(12, -32601, \"Method not found\", None)",
     )?;
     let data = json!({"tool": "nope"});
@@ -110,7 +110,7 @@ fn notification_no_id(s: &mut Session) -> CaseResult {
             got,
         ));
     }
-    same(expected, &got, "encode_notification(\"notifications/progress\", params) should give Part 1's notification")?;
+    same(expected, &got, "encode_notification(\"notifications/progress\", params) should give the notification from the lesson's \"The four frames\"")?;
     let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/initialized"}))?;
     same_at(
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -190,7 +190,7 @@ fn classify_null_id(s: &mut Session) -> CaseResult {
         s,
         r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#,
         json!({"kind":"invalid"}),
-        "MCP forbids null ids (2025-11-25 basic/index › Requests), and a notification has no id member at all; the right answer is Invalid Request (-32600)",
+        "MCP forbids null ids (2025-11-25 basic/index › Requests), and a notification has no id member at all. classify should say invalid (a server would answer such a request with Invalid Request, -32600)",
     )?;
     classified_as(
         s,
