@@ -9,7 +9,7 @@ mod quiz;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::check::{CaseReport, CheckReport, Event as CheckEvent};
+use crate::check::{CheckReport, Event as CheckEvent};
 use crate::content::Course;
 use crate::progress::Progress;
 
@@ -54,6 +54,10 @@ pub enum Msg {
     },
     /// A learner's file in `exercises/<id>` changed on disk.
     FileChanged(String),
+    /// The progress file changed on disk (maybe by another mcplings). The
+    /// runtime reads it and, if someone else wrote it, sends
+    /// [`Msg::ProgressChanged`]; the app itself ignores this one.
+    ProgressFileChanged,
     /// The progress file was written by another mcplings (the CLI, or a
     /// second workbook); this is what it now holds.
     ProgressChanged(Box<Progress>),
@@ -187,6 +191,7 @@ impl App {
             }
             Msg::CheckDone { run, report } => self.check_done(run, *report),
             Msg::FileChanged(id) => self.file_changed(&id),
+            Msg::ProgressFileChanged => Vec::new(),
             Msg::ProgressChanged(progress) => {
                 // Every change here is saved at once, so the file is at least
                 // as new as what we hold: take it.
@@ -368,11 +373,6 @@ impl App {
     /// Rows available to a screen's body (between header and footer).
     pub fn body_rows(&self) -> usize {
         usize::from(self.size.1.saturating_sub(4))
-    }
-
-    /// The selected failing case's report, if a check has finished.
-    pub fn selected_case(&self) -> Option<&CaseReport> {
-        self.exercise.selected_case()
     }
 
     fn go_back(&mut self) -> Vec<Effect> {

@@ -65,8 +65,9 @@ fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, r
             Err(RecvTimeoutError::Disconnected) => break,
         };
         let msg = match msg {
-            // Re-read now: the event may be older than our latest save.
-            Msg::ProgressChanged(_) => match progress::read(&runtime.progress_file) {
+            // Read it now, not when the event fired: our own latest save
+            // may have come in between.
+            Msg::ProgressFileChanged => match progress::read(&runtime.progress_file) {
                 Some(p) if Some(&p) != runtime.last_saved.as_ref() => Msg::ProgressChanged(Box::new(p)),
                 _ => continue, // our own write, or nothing readable
             },

@@ -132,3 +132,19 @@ pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
     out.push(Line::from(current));
     out
 }
+
+/// Plain text (paragraphs split at `\n`, `backtick` spans as code) wrapped
+/// to `width`: the first line starts with `first`, the others with `rest`,
+/// and `style` is laid over it all. Characters a terminal would not show
+/// are escaped ([`crate::text::visible`]): some of this text is learners'.
+pub fn paragraphs(text: &str, width: usize, first: &str, rest: &str, tone: crate::text::Tone, style: ratatui::style::Style, theme: &Theme) -> Vec<Line<'static>> {
+    use crate::text::{Piece, Tone, inline_code, visible, wrap};
+    let mut out = Vec::new();
+    for paragraph in text.split('\n') {
+        let paragraph = visible(paragraph);
+        for l in wrap(&inline_code(&paragraph, tone), width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
+            out.push(styled(&l, theme).patch_style(style));
+        }
+    }
+    out
+}

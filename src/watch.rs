@@ -1,7 +1,7 @@
 //! Watching the learner's files: a change under `exercises/<id>/` becomes
 //! [`Msg::FileChanged`] with that id, once per burst of events (editors
 //! often write a file in several steps). A progress file written by another
-//! mcplings (the CLI, a second workbook) becomes [`Msg::ProgressChanged`].
+//! mcplings (the CLI, a second workbook) becomes [`Msg::ProgressFileChanged`].
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::mpsc::Sender;
@@ -41,6 +41,7 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
     let dir: PathBuf = root.join("exercises");
     let base = dir.canonicalize().unwrap_or_else(|_| dir.clone());
     let progress_file = crate::progress::path(root);
+    let progress_name = progress_file.file_name().map(|n| n.to_os_string());
     let progress_dir = progress_file.parent().map(Path::to_path_buf).unwrap_or_default();
     let _ = std::fs::create_dir_all(&progress_dir);
     let handler = move |result: DebounceEventResult| {
@@ -51,7 +52,7 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
             if matches!(event.kind, EventKind::Access(_)) {
                 continue;
             }
-            progress_changed |= event.paths.iter().any(|p| p.file_name() == progress_file.file_name() && p.parent().is_some_and(|d| d.ends_with(".mcplings")));
+            progress_changed |= event.paths.iter().any(|p| p.file_name() == progress_name.as_deref() && p.parent().is_some_and(|d| d.ends_with(".mcplings")));
             for path in &event.paths {
                 let path = path.canonicalize().unwrap_or_else(|_| path.clone());
                 if let Some(id) = exercise_of(&base, &path).filter(|id| !ids.contains(id)) {
@@ -62,8 +63,8 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
         for id in ids {
             let _ = tx.send(Msg::FileChanged(id));
         }
-        if progress_changed && let Some(progress) = crate::progress::read(&progress_file) {
-            let _ = tx.send(Msg::ProgressChanged(Box::new(progress)));
+        if progress_changed {
+            let _ = tx.send(Msg::ProgressFileChanged);
         }
     };
     let mut debouncer = new_debouncer(DEBOUNCE, None, handler).map_err(|e| format!("cannot start watching files: {e}"))?;

@@ -4,6 +4,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect};
+use crate::content::quiz::option_of;
 use crate::content::Course;
 use crate::progress::Progress;
 
@@ -60,13 +61,18 @@ impl App {
         }
         let Some(question) = quiz.questions.get(self.quiz.question) else { return Vec::new() };
         let answer = self.progress.quiz(part).and_then(|q| q.answers.get(&question.id)).cloned().unwrap_or_default();
+        let picked = match key.code {
+            KeyCode::Char(c) => option_of(c),
+            _ => None,
+        };
         match key.code {
-            KeyCode::Char(c @ 'a'..='f') => {
-                let pick = (c as u8 - b'a') as usize;
-                if pick < question.options.len() && !answer.solved && !answer.picks.contains(&pick) {
-                    self.progress.record_pick(part, &question.id, pick, question.options[pick].correct);
-                    return vec![Effect::SaveProgress];
-                }
+            _ if let Some(pick) = picked
+                && pick < question.options.len()
+                && !answer.solved
+                && !answer.picks.contains(&pick) =>
+            {
+                self.progress.record_pick(part, &question.id, pick, question.options[pick].correct);
+                return vec![Effect::SaveProgress];
             }
             KeyCode::Enter | KeyCode::Right | KeyCode::Char('n') if answer.solved => {
                 if self.quiz.question + 1 < count {

@@ -7,10 +7,9 @@ use std::io::{BufRead, Write};
 use super::report::wrap_plain;
 use super::EXIT_FAILED;
 use crate::content::Course;
+use crate::content::quiz::{LETTERS, option_of};
 use crate::progress;
 
-/// Letters for options: a) b) c)…
-pub const LETTERS: &[char] = &['a', 'b', 'c', 'd', 'e', 'f'];
 
 /// Runs the quiz of part `part` on stdin/stdout. Exit 0 when every question
 /// was answered, 1 when input ended first.
@@ -63,7 +62,7 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
                 return Ok(EXIT_FAILED);
             }
             let answer = line.trim().to_ascii_lowercase();
-            let Some(pick) = answer.chars().next().and_then(|c| LETTERS.iter().position(|l| *l == c)).filter(|i| *i < question.options.len() && answer.len() == 1) else {
+            let Some(pick) = answer.chars().next().and_then(option_of).filter(|i| *i < question.options.len() && answer.len() == 1) else {
                 println!("Answer with a letter from a to {}.", LETTERS[question.options.len() - 1]);
                 continue;
             };

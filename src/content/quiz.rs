@@ -28,6 +28,15 @@ pub struct Question {
     pub options: Vec<Choice>,
 }
 
+/// The letters options are shown and answered with: a) b) c)… (a question
+/// has at most six options).
+pub const LETTERS: [char; 6] = ['a', 'b', 'c', 'd', 'e', 'f'];
+
+/// The option a letter stands for: `'a'` is 0.
+pub fn option_of(letter: char) -> Option<usize> {
+    LETTERS.iter().position(|l| *l == letter)
+}
+
 impl Question {
     /// Index of the correct option.
     pub fn correct(&self) -> usize {

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::theme::Theme;
 use crate::app::{App, CheckState, Pane};
 use crate::check::{CaseReport, Direction, EntryKind, Status};
-use crate::text::{Piece, Tone, hard_wrap, highlight_json, inline_code, wrap};
+use crate::text::{Piece, Tone, hard_wrap, highlight_json};
 
 /// Width of the case list, borders included.
 const LIST_WIDTH: u16 = 31;
@@ -102,18 +102,11 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 fn text_lines(text: &str, width: usize, tone: Tone, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out = Vec::new();
-    for paragraph in text.split('\n') {
-        let paragraph = crate::text::visible(paragraph);
-        for l in wrap(&inline_code(&paragraph, tone), width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain)) {
-            out.push(super::styled(&l, theme));
-        }
-    }
-    out
+    super::paragraphs(text, width, "", "", tone, Style::new(), theme)
 }
 
 fn styled_text(text: &str, width: usize, style: Style, theme: &Theme) -> Vec<Line<'static>> {
-    text_lines(text, width, Tone::Plain, theme).into_iter().map(|l| l.patch_style(style)).collect()
+    super::paragraphs(text, width, "", "", Tone::Plain, style, theme)
 }
 
 /// Every line of the right pane, before scrolling.

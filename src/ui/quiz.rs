@@ -8,9 +8,9 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
-use crate::text::{Piece, Tone, inline_code, wrap};
+use crate::content::quiz::LETTERS;
+use crate::text::{Tone, inline_code};
 
-const LETTERS: &str = "abcdef";
 
 pub(super) fn header(app: &App) -> (String, String) {
     let part = app.course.part(app.quiz.part);
@@ -18,18 +18,6 @@ pub(super) fn header(app: &App) -> (String, String) {
     let count = part.and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
     let right = if app.quiz.finished { "complete".to_string() } else { format!("question {} of {count}", app.quiz.question + 1) };
     (title, right)
-}
-
-fn wrapped(text: &str, width: usize, first: &str, rest: &str, tone: Tone, theme: &Theme, style: ratatui::style::Style) -> Vec<Line<'static>> {
-    let mut out = Vec::new();
-    for paragraph in text.split('\n') {
-        for l in wrap(&inline_code(paragraph, tone), width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
-            let mut line = super::styled(&l, theme);
-            line = line.patch_style(style);
-            out.push(line);
-        }
-    }
-    out
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
@@ -58,10 +46,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(question) = quiz.questions.get(app.quiz.question) else { return };
     let answer = record.and_then(|r| r.answers.get(&question.id));
     let picks: &[usize] = answer.map_or(&[], |a| a.picks.as_slice());
-    lines.extend(wrapped(&question.prompt, width, " ", " ", Tone::Strong, theme, ratatui::style::Style::new()));
+    lines.extend(super::paragraphs(&question.prompt, width, " ", " ", Tone::Strong, ratatui::style::Style::new(), theme));
     lines.push(Line::default());
     for (i, option) in question.options.iter().enumerate() {
-        let letter = LETTERS.chars().nth(i).unwrap_or('?');
+        let letter = LETTERS.get(i).copied().unwrap_or('?');
         let picked = picks.contains(&i);
         let (mark, style) = match (picked, option.correct) {
             (true, true) => ("✓", theme.ok),
@@ -70,14 +58,14 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         let first = format!(" {mark} {letter}) ");
         let rest = " ".repeat(first.chars().count());
-        lines.extend(wrapped(&option.text, width, &first, &rest, Tone::Plain, theme, style));
+        lines.extend(super::paragraphs(&option.text, width, &first, &rest, Tone::Plain, style, theme));
     }
     lines.push(Line::default());
     if let Some(&last) = picks.last() {
         let option = &question.options[last];
         let (lead, style) = if option.correct { ("✓ Right.", theme.ok) } else { ("✗ Not quite.", theme.fail) };
         let tail = if option.correct { "" } else { " Try another answer." };
-        lines.extend(wrapped(&format!("{lead} {}{tail}", option.explanation), width, " ", "   ", Tone::Plain, theme, style));
+        lines.extend(super::paragraphs(&format!("{lead} {}{tail}", option.explanation), width, " ", "   ", Tone::Plain, style, theme));
     }
     frame.render_widget(Paragraph::new(lines), area);
 }
@@ -88,8 +76,9 @@ pub(super) fn footer(app: &App) -> (String, String) {
         return ("← review · r retake · esc map".into(), format!("{first} right at the first try"));
     }
     let count = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
-    let letters: String = LETTERS.chars().take(4).collect();
+
     let (first, solved) = app.progress.quiz_score(app.quiz.part);
-    let keys = format!("{}–{} answer · enter next · ← back a question · esc map", &letters[..1], &letters[3..4]);
+    let last = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).and_then(|q| q.questions.get(app.quiz.question)).map_or(4, |q| q.options.len());
+    let keys = format!("a–{} answer · enter next · ← back a question · esc map", LETTERS[last.clamp(1, LETTERS.len()) - 1]);
     (keys, format!("{first} first try · {solved}/{count} done"))
 }
