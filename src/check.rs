@@ -54,6 +54,9 @@ pub struct Options {
     /// Where cargo builds; `None` picks [`target_dir`] for the course's own
     /// crates and [`path_target_dir`] for `Source::Path`.
     pub target_dir: Option<PathBuf>,
+    /// The mcplings binary, run as `mcplings __relay SOCKET` by client
+    /// exercises; `None` means this process's own executable.
+    pub relay: Option<PathBuf>,
 }
 
 /// Progress of a running check, for front ends that show it live.
@@ -139,7 +142,7 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         let case_report = match (&skip, &built.executable) {
             (None, Some(exe)) => {
                 on_event(Event::CaseStarted(index));
-                let (r, hung) = run_case(case, exe, exercise, options);
+                let (r, hung) = run_case(checker.shape, case, exe, exercise, options);
                 if hung {
                     skip = Some("not run: an earlier case hung; fix that one first".into());
                 }
@@ -156,9 +159,16 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
 }
 
 /// Runs one case in a fresh process; also says whether it hung (timed out).
-fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> (CaseReport, bool) {
+fn run_case(shape: checkers::Shape, case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> (CaseReport, bool) {
     let started = Instant::now();
-    let (result, finished) = match Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()) {
+    let session = match shape {
+        checkers::Shape::Program => Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()),
+        checkers::Shape::Client => match options.relay.clone().map_or_else(std::env::current_exe, Ok) {
+            Ok(relay) => Session::spawn_client(exe, case.args, &relay, exercise.timeout, options.cancel.clone()),
+            Err(e) => Err(Stop::Io(format!("cannot find the mcplings binary to relay with: {e}"))),
+        },
+    };
+    let (result, finished) = match session {
         Ok(mut session) => {
             let result = (case.run)(&mut session);
             (result, session.finish())
@@ -184,7 +194,8 @@ fn run_case(case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Op
         let mut reason = failure.reason;
         if let Some(Stop::Exited(_)) = failure.stop {
             if let Some(panic) = panic_line(&report.stderr) {
-                reason = format!("the program panicked at {panic}");
+                let todo = if panic.contains(": not yet implemented") { " (a TODO still to write)" } else { "" };
+                reason = format!("the program panicked at {panic}{todo}");
             } else if report.stderr.contains("has overflowed its stack") {
                 reason = "the program overflowed its stack and was killed: a function calls itself without end (endless recursion)".into();
             }

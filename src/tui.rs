@@ -138,7 +138,7 @@ impl Runtime {
                 let color = !app.no_color;
                 thread::spawn(move || {
                     let Some(ex) = course.exercise(&exercise) else { return };
-                    let options = Options { color, cancel: Some(flag), target_dir: None };
+                    let options = Options { color, cancel: Some(flag), target_dir: None, relay: None };
                     let report = check::check(&course, ex, &Source::Exercise, &options, &mut |event| {
                         let _ = tx.send(Msg::Check { run, event });
                     });

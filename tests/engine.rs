@@ -25,12 +25,13 @@ fn the_checker_plays_the_server_a_client_launches() {
     let request = s.recv().expect("the client's request arrives");
     assert_eq!(request.value, json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
     s.send_json(&json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}})).unwrap();
+    // The client printed the server's answer on its own stdout: its report.
+    let printed = s.recv_output(Duration::from_secs(2)).expect("no stop").expect("a report line");
+    assert_eq!(printed.value, json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}}));
     let finished = s.finish();
     let dirs: Vec<(Direction, EntryKind)> = finished.transcript.iter().map(|e| (e.dir, e.kind)).collect();
-    assert_eq!(dirs, [(Direction::FromLearner, EntryKind::Frame), (Direction::ToLearner, EntryKind::Frame)]);
+    assert_eq!(dirs, [(Direction::FromLearner, EntryKind::Frame), (Direction::ToLearner, EntryKind::Frame), (Direction::FromLearner, EntryKind::Harness)]);
     assert_eq!(finished.transcript[0].id, Some(json!(1)));
-    // The client printed the server's answer on its own stdout.
-    assert!(finished.stderr.contains(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#), "{finished:?}");
 }
 
 #[test]

@@ -11,6 +11,8 @@
 //! back as `{"harness":"panic","function":…,"message":…,"location":…}`.
 
 mod encode_frames;
+mod era_probe;
+mod handshake_gate;
 mod id_router;
 
 use serde_json::Value;
@@ -64,15 +66,28 @@ pub struct Case {
     pub run: fn(&mut Session) -> CaseResult,
 }
 
+/// How the learner's program is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A server or an exercise harness: the checker writes to its stdin and
+    /// reads its stdout ([`Session::spawn`]).
+    Program,
+    /// A client: it is given a server command and launches it; the checker
+    /// plays that server ([`Session::spawn_client`]).
+    Client,
+}
+
 /// A checker: a name (used in `exercises.toml`) and its cases in order.
 pub struct Checker {
     /// The name content refers to.
     pub name: &'static str,
+    /// How every case runs the program.
+    pub shape: Shape,
     /// The cases, run in order.
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {
@@ -100,7 +115,7 @@ pub(crate) fn reply(s: &mut Session) -> Result<Received, Failure> {
     Ok(got)
 }
 
-fn panic_failure(v: &Value) -> Failure {
+pub(crate) fn panic_failure(v: &Value) -> Failure {
     let function = v.get("function").and_then(Value::as_str).unwrap_or("your code");
     let message = v.get("message").and_then(Value::as_str).unwrap_or("");
     let location = v.get("location").and_then(Value::as_str).unwrap_or("");

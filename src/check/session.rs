@@ -8,8 +8,9 @@
 //!   host it is given a server command on its command line and launches
 //!   it; that command is `mcplings __relay SOCKET`, which joins the
 //!   server's stdin and stdout to a socket the checker holds, so the
-//!   checker plays the server. The client's own stdout and stderr are
-//!   captured as its output.
+//!   checker plays the server. The client's own stdout is read line by
+//!   line as its report ([`Session::recv_output`]); its stderr is
+//!   captured.
 //!
 //! Every line either way is recorded in a [`Transcript`] with its direction,
 //! its JSON-RPC id and its time. The child runs in its own process group, so
@@ -110,6 +111,8 @@ pub struct Session {
     /// Keeps the relay's socket directory alive for a client session.
     _socket_dir: Option<tempfile::TempDir>,
     stdout: Receiver<Out>,
+    /// A client's own stdout (its report), apart from the frames it sends.
+    output: Option<Receiver<Out>>,
     stderr: Arc<Mutex<Captured>>,
     transcript: Vec<TranscriptEntry>,
     started: Instant,
@@ -172,9 +175,12 @@ impl Session {
         argv.extend([relay.display().to_string(), "__relay".to_string(), socket.display().to_string()]);
         let mut child = start(program, argv, Stdio::null())?;
         let captured = Arc::new(Mutex::new(Captured::default()));
-        for stream in [child.stdout().take().map(|s| Box::new(s) as Box<dyn Read + Send>), child.stderr().take().map(|s| Box::new(s) as Box<dyn Read + Send>)].into_iter().flatten() {
+        let output = child.stdout().take().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
+        let (output_tx, output_rx) = channel();
+        thread::spawn(move || read_lines(output, output_tx));
+        if let Some(stderr) = child.stderr().take() {
             let sink = Arc::clone(&captured);
-            thread::spawn(move || read_capped(stream, sink));
+            thread::spawn(move || read_capped(stderr, sink));
         }
         let deadline = Instant::now() + timeout;
         let stream = loop {
@@ -202,7 +208,15 @@ impl Session {
         let (tx, rx) = channel();
         thread::spawn(move || read_lines(reader, tx));
         let writer: Box<dyn Write + Send> = Box::new(stream);
-        Ok(Session::new(child, Some(writer), rx, captured, Some(dir), timeout, cancel))
+        let mut session = Session::new(child, Some(writer), rx, captured, Some(dir), timeout, cancel);
+        session.output = Some(output_rx);
+        Ok(session)
+    }
+
+    /// Client exercises need Unix sockets.
+    #[cfg(not(unix))]
+    pub fn spawn_client(_program: &Path, _args: &[&str], _relay: &Path, _timeout: Duration, _cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
+        Err(Stop::Io("client exercises need Unix sockets (Linux or macOS)".into()))
     }
 
     fn new(
@@ -220,6 +234,7 @@ impl Session {
             stdin,
             _socket_dir: socket_dir,
             stdout,
+            output: None,
             stderr,
             transcript: Vec::new(),
             started,
@@ -305,6 +320,43 @@ impl Session {
         }
     }
 
+    /// Reads the next JSON line a client printed on its own stdout (its
+    /// report), waiting up to `window`. Lines that are not JSON are
+    /// recorded and skipped: a client's stdout is not a protocol channel.
+    /// `Ok(None)` when nothing arrived in time or the client closed its
+    /// stdout; always `Ok(None)` for a program that is not a client.
+    pub fn recv_output(&mut self, window: Duration) -> Result<Option<Received>, Stop> {
+        let until = (Instant::now() + window).min(self.deadline);
+        loop {
+            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(Stop::Cancelled);
+            }
+            let Some(output) = &self.output else { return Ok(None) };
+            let now = Instant::now();
+            if now >= until {
+                return Ok(None);
+            }
+            match output.recv_timeout((until - now).min(Duration::from_millis(50))) {
+                Ok(Out::Line { bytes, truncated }) => {
+                    let line = String::from_utf8_lossy(&bytes).trim_end_matches('\r').to_string();
+                    match serde_json::from_str::<Value>(&line).ok().filter(|_| !truncated) {
+                        Some(value) => {
+                            self.record(Direction::FromLearner, &line, Some(&value), EntryKind::Harness);
+                            return Ok(Some(Received { value, line }));
+                        }
+                        None => self.record(Direction::FromLearner, &line, None, EntryKind::Junk),
+                    }
+                }
+                Ok(Out::Flood) => return Err(Stop::Flood),
+                Ok(Out::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    self.output = None;
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
     fn next_line(&mut self, until: Instant) -> Result<(String, bool), Stop> {
         loop {
             if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -347,6 +399,12 @@ impl Session {
                 Err(_) => break,
             }
         }
+    }
+
+    /// Waits up to `within` for the program to exit; its status if it did.
+    pub fn exited_within(&mut self, within: Duration) -> Option<ExitStatus> {
+        self.wait_exit(within);
+        self.exited
     }
 
     /// Bytes the program has written to stderr so far.

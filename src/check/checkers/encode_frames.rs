@@ -10,12 +10,13 @@
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, ask, framing_failure, harness_kind, same, same_at};
+use super::{Case, Shape, CaseResult, Checker, Failure, ask, framing_failure, harness_kind, same, same_at};
 use crate::check::session::Session;
 
 /// The checker named `encode-frames`.
 pub static CHECKER: Checker = Checker {
     name: "encode-frames",
+    shape: Shape::Program,
     cases: &[
         Case { name: "request frame", about: "encode_request writes a tools/call request with its id, method and params, and leaves params out when there are none", args: &["encode"], run: request_frame },
         Case { name: "ids echoed exactly", about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer", args: &["encode"], run: ids_exact },

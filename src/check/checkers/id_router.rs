@@ -12,13 +12,14 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, ask, harness_kind, reply, same};
+use super::{Case, Shape, CaseResult, Checker, Failure, ask, harness_kind, reply, same};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
 /// The checker named `id-router`.
 pub static CHECKER: Checker = Checker {
     name: "id-router",
+    shape: Shape::Program,
     cases: &[
         Case { name: "two calls, two ids", about: "each call is sent as a valid request with its own string or integer id; no params member when there are none", args: &[], run: two_calls },
         Case { name: "out-of-order responses", about: "responses arriving in reverse order, with a notification between them, each reach their own call", args: &[], run: out_of_order },

@@ -1,0 +1,410 @@
+//! Checker for exercise 04-era-probe: the learner's program is a dual-era
+//! client; the checker plays the server it launches, modern or legacy.
+//!
+//! Expected behaviour comes from MCP 2026-07-28 basic/versioning
+//! (probe with `server/discover`; a recognised modern error such as -32022
+//! means a modern server: retry with a mutual version, never fall back; any
+//! other error or silence means legacy), 2026-07-28 basic/index › _meta
+//! (protocol version and client capabilities on every modern request) and
+//! 2025-11-25 basic/lifecycle (initialize, then initialized without an id;
+//! the client disconnects when it can't speak the server's counter-offer).
+//! Mistakes it catches: keying the fallback on one error code, falling back
+//! on -32022, waiting forever for a silent legacy server, reusing the
+//! probe's id for initialize, C06 (initialized with an id), C14 on the
+//! client side (never checking the negotiated version), and modern `_meta`
+//! missing in the modern era or sent in the legacy one.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, harness_kind, panic_failure, same};
+use crate::check::session::{Session, Stop};
+use crate::jsonrpc::{Kind, classify};
+
+const MODERN: &str = "2026-07-28";
+const LEGACY: &str = "2025-11-25";
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+
+/// The checker named `era-probe`.
+pub static CHECKER: Checker = Checker {
+    name: "era-probe",
+    shape: Shape::Client,
+    cases: &[
+        Case { name: "probe first", about: "the first frame is a server/discover request carrying the modern _meta: protocol version, client capabilities and client info", args: &[], run: probe_first },
+        Case { name: "modern server: stay modern", about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported", args: &[], run: modern_server },
+        Case { name: "-32022: retry a shared version", about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back", args: &["--modern-versions", "2027-03-01,2026-07-28"], run: retry_shared },
+        Case { name: "-32022: nothing shared", about: "when the server supports no modern version the client knows, the client stops with an incompatibility error and sends no initialize", args: &[], run: nothing_shared },
+        Case { name: "-32601: fall back", about: "a Method not found answer means a legacy server: initialize with a fresh id, then notifications/initialized, then requests without modern _meta", args: &[], run: fallback_method_not_found },
+        Case { name: "-32602: fall back", about: "an Invalid params answer also means legacy: the fallback is not keyed to one error code", args: &[], run: fallback_invalid_params },
+        Case { name: "any other error: fall back", about: "an implementation-defined error (-32000) means legacy as well", args: &[], run: fallback_other_error },
+        Case { name: "log before the result", about: "a log notification that arrives before the initialize result is skipped, not taken for the result", args: &[], run: log_before_result },
+        Case { name: "counter-offer accepted", about: "a legacy server that answers initialize with 2025-06-18, which the client speaks, gets a session at 2025-06-18", args: &[], run: counter_offer_accepted },
+        Case { name: "counter-offer refused", about: "a legacy server that answers with a version the client does not speak gets no initialized: the client disconnects with an incompatibility error", args: &[], run: counter_offer_refused },
+        Case { name: "silence: fall back in time", about: "a server that never answers the probe is legacy: after the probe timeout (300 ms here) the client falls back to initialize", args: &["--probe-timeout-ms", "300"], run: silence },
+    ],
+};
+
+fn server_info() -> Value {
+    json!({"name": "mcplings-checker", "version": "1.0.0"})
+}
+
+fn discover_result(versions: &[&str]) -> Value {
+    json!({
+        "resultType": "complete",
+        "supportedVersions": versions,
+        "capabilities": {"tools": {"listChanged": true}},
+        "ttlMs": 0,
+        "cacheScope": "private",
+        "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}
+    })
+}
+
+fn tools() -> Value {
+    json!([{"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}])
+}
+
+fn initialize_result(version: &str) -> Value {
+    json!({"protocolVersion": version, "capabilities": {"tools": {}, "logging": {}}, "serverInfo": server_info()})
+}
+
+fn result(id: &Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+fn error(id: &Value, error: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": error})
+}
+
+/// The next frame the client sends. When the client stops instead, the
+/// failure says why, from its report: a panic, or the error `connect`
+/// returned. `next` names what was due, for the reasons.
+fn frame(s: &mut Session, next: &str) -> Result<Value, Failure> {
+    match s.recv() {
+        Ok(got) => Ok(got.value),
+        Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
+            let report = s.recv_output(Duration::from_millis(500))?.map(|r| r.value);
+            Err(match (report, stop) {
+                (Some(r), _) if harness_kind(&r) == Some("panic") => panic_failure(&r),
+                (Some(r), _) if harness_kind(&r) == Some("failed") => Failure::new(format!(
+                    "the client gave up (`{}`) where {next} was due",
+                    r["error"].as_str().unwrap_or("?")
+                )),
+                (Some(r), _) => Failure { actual: Some(r), ..Failure::new(format!("the client finished without sending {next}")) },
+                (None, Stop::Timeout(after)) => Failure {
+                    stop: Some(Stop::Timeout(after)),
+                    ..Failure::new(format!(
+                        "the client sent nothing for {:.1} s where {next} was due: is it waiting for an answer that will never come? Every wait needs a timeout",
+                        after.as_secs_f64()
+                    ))
+                },
+                (None, stop) => stop.into(),
+            })
+        }
+        Err(stop) => Err(stop.into()),
+    }
+}
+
+/// The client's report line, once it is done.
+fn report(s: &mut Session) -> Result<Value, Failure> {
+    match s.recv_output(Duration::from_secs(2))? {
+        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
+        Some(r) => Ok(r.value),
+        None => Err(Failure::new("the client printed no report: it should finish once its tools/list is answered")),
+    }
+}
+
+/// The request's `params._meta`, or null.
+fn meta(frame: &Value) -> &Value {
+    frame.pointer("/params/_meta").unwrap_or(&Value::Null)
+}
+
+/// Checks that `frame` is a request for `method`; returns its id.
+fn request_for(frame: &Value, method: &str, why: &str) -> Result<Value, Failure> {
+    match classify(frame) {
+        Kind::Request { id, method: m } if m == method => Ok(id.to_value()),
+        Kind::Request { method: m, .. } => Err(Failure { actual: Some(frame.clone()), ..Failure::new(format!("the client sent `{m}` where {why}")) }),
+        Kind::Invalid { reason } => Err(Failure { actual: Some(frame.clone()), ..Failure::new(format!("the client sent a frame that is not a valid request ({reason}) where {why}")) }),
+        other => Err(Failure { actual: Some(frame.clone()), ..Failure::new(format!("the client sent a {} where {why}", other.name())) }),
+    }
+}
+
+/// Checks the modern request `_meta`: the protocol version `version`,
+/// client capabilities and client info.
+fn modern_meta(frame: &Value, version: &str, what: &str) -> CaseResult {
+    let meta = meta(frame);
+    let version_ok = meta.get(META_VERSION) == Some(&json!(version));
+    let capabilities_ok = meta.get(META_CAPABILITIES).is_some_and(Value::is_object);
+    let info_ok = meta.get(META_CLIENT_INFO).is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string));
+    if version_ok && capabilities_ok && info_ok {
+        return Ok(());
+    }
+    let missing = if !version_ok {
+        format!("`{META_VERSION}` must be \"{version}\"")
+    } else if !capabilities_ok {
+        format!("`{META_CAPABILITIES}` is required, an object (`{{}}` when the client offers nothing optional); without it a modern server answers -32602")
+    } else {
+        format!("`{META_CLIENT_INFO}` should name the client (`name` and `version` strings) on every request")
+    };
+    Err(Failure::mismatch(
+        format!("{what} needs the modern `params._meta` (2026-07-28 basic/index › _meta): {missing}"),
+        json!({META_VERSION: version, META_CAPABILITIES: {}, META_CLIENT_INFO: {"name": "…", "version": "…"}}),
+        meta.clone(),
+    ))
+}
+
+/// Reads the probe and checks it; returns its id.
+fn probe(s: &mut Session, version: &str) -> Result<Value, Failure> {
+    let first = frame(s, "the server/discover probe")?;
+    if first.get("method") == Some(&json!("initialize")) {
+        return Err(Failure {
+            actual: Some(first),
+            ..Failure::new("the client opened with initialize. A dual-era client on stdio probes with server/discover first, and initialize is only the fallback for a legacy server (2026-07-28 basic/versioning › Backward Compatibility)")
+        });
+    }
+    let id = request_for(&first, "server/discover", "the first frame should be the server/discover probe")?;
+    modern_meta(&first, version, "the probe")?;
+    Ok(id)
+}
+
+/// Reads the client's modern tools/list, checks it, answers it, and checks
+/// the report. `earlier` are the ids used before.
+fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseResult {
+    let next = frame(s, "a tools/list request")?;
+    if next.get("method") == Some(&json!("initialize")) {
+        return Err(Failure {
+            actual: Some(next),
+            ..Failure::new("the server answered the probe as a modern server, yet the client sent initialize. A modern server has no handshake; stay modern and cache the era")
+        });
+    }
+    let id = request_for(&next, "tools/list", "Connection::request(\"tools/list\", None) was due")?;
+    if earlier.contains(&id) {
+        return Err(Failure::new(format!("tools/list reuses id {id}, already used for the probe: every request gets a fresh id")));
+    }
+    modern_meta(&next, version, "every modern request, tools/list too,")?;
+    s.send_json(&result(&id, json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}})))?;
+    let got = report(s)?;
+    same(
+        json!({"harness": "connected", "era": "modern", "version": version, "serverCapabilities": discover_result(&[]).get("capabilities"), "serverInfo": server_info(), "tools": tools()}),
+        &got,
+        "the connection should report the modern era, the version in use, and the capabilities and serverInfo from the DiscoverResult",
+    )
+}
+
+fn probe_first(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&result(&id, discover_result(&[MODERN])))
+        .map_err(Failure::from)
+}
+
+fn modern_server(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&result(&id, discover_result(&[MODERN])))?;
+    modern_tools_list(s, MODERN, &[id])
+}
+
+fn retry_shared(s: &mut Session) -> CaseResult {
+    let first = probe(s, "2027-03-01").map_err(|f| Failure {
+        reason: format!("{} (this case starts the client with --modern-versions 2027-03-01,2026-07-28: probe with the first, the newest)", f.reason),
+        ..f
+    })?;
+    s.send_json(&error(
+        &first,
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN, LEGACY], "requested": "2027-03-01"}}),
+    ))?;
+    let retry = frame(s, "a retry of server/discover at 2026-07-28")?;
+    if retry.get("method") == Some(&json!("initialize")) {
+        return Err(Failure {
+            actual: Some(retry),
+            ..Failure::new("-32022 is a modern error: only a modern server sends it, so the client must not fall back to initialize. Retry with the newest version in error.data.supported that the client also knows, here 2026-07-28 (2026-07-28 basic/versioning › Backward Compatibility)")
+        });
+    }
+    let second = request_for(&retry, "server/discover", "the probe should be retried at 2026-07-28")?;
+    if second == first {
+        return Err(Failure::new(format!("the retry reuses the probe's id {first}: every request gets a fresh id")));
+    }
+    modern_meta(&retry, MODERN, "the retried probe")?;
+    s.send_json(&result(&second, discover_result(&[MODERN])))?;
+    modern_tools_list(s, MODERN, &[first, second])
+}
+
+fn nothing_shared(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&error(&id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-03-01"], "requested": MODERN}})))?;
+    let got = s.recv_output(Duration::from_secs(2))?;
+    if let Some(sent) = s.recv_within(Duration::from_millis(100))? {
+        let reason = if sent.value.get("method") == Some(&json!("initialize")) {
+            "the client fell back to initialize after -32022. That error proves the server is modern, and a modern server has no initialize; with no version in common, stop and say so"
+        } else {
+            "the server shares no version with this client (it supports only 2027-03-01), so nothing more should be sent: stop with an incompatibility error"
+        };
+        return Err(Failure { actual: Some(sent.value), ..Failure::new(reason) });
+    }
+    match got {
+        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
+        Some(r) if r.value["incompatible"] == json!(true) => same(json!(["2027-03-01"]), &r.value["offered"], "ConnectError::Incompatible should carry the versions the server offered, so the user can see them"),
+        Some(r) => Err(Failure::mismatch(
+            "with no version in common, connect returns ConnectError::Incompatible listing what the server offered",
+            json!({"harness": "failed", "error": "…", "incompatible": true, "offered": ["2027-03-01"]}),
+            r.value,
+        )),
+        None => Err(Failure::new("the client neither sent anything nor reported: after a -32022 with no shared version, connect should return ConnectError::Incompatible")),
+    }
+}
+
+/// Reads the fallback `initialize` and checks it; returns its id.
+fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result<Value, Failure> {
+    let next = frame(s, "the fallback to initialize")?;
+    if next.get("method") == Some(&json!("server/discover")) {
+        return Err(Failure {
+            actual: Some(next),
+            ..Failure::new(format!("{after} the client probed again. Only -32022 (or another recognised modern error) means a modern server; any other answer means legacy: fall back to initialize"))
+        });
+    }
+    if next.get("method") == Some(&json!("tools/list")) {
+        return Err(Failure {
+            actual: Some(next),
+            ..Failure::new(format!("{after} the client went on with tools/list. The server is legacy: it needs the initialize handshake before anything else"))
+        });
+    }
+    let id = request_for(&next, "initialize", &format!("{after} the fallback to initialize was due"))?;
+    if &id == probe_id {
+        return Err(Failure::new(format!(
+            "initialize reuses the probe's id {id}. If the legacy server answers the probe late, that answer would be taken for the initialize result: give initialize a fresh id"
+        )));
+    }
+    let params = &next["params"];
+    if params.get("protocolVersion") != Some(&json!(LEGACY)) || !params.get("capabilities").is_some_and(Value::is_object) || !params.get("clientInfo").is_some_and(Value::is_object) {
+        return Err(Failure::mismatch(
+            "initialize needs params with the client's newest legacy version (2025-11-25), its capabilities and its clientInfo (InitializeRequest, 2025-11-25 basic/lifecycle › Initialization)",
+            json!({"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "…", "version": "…"}}),
+            params.clone(),
+        ));
+    }
+    Ok(id)
+}
+
+/// Reads `notifications/initialized` and checks it.
+fn initialized(s: &mut Session) -> CaseResult {
+    let next = frame(s, "notifications/initialized")?;
+    match classify(&next) {
+        Kind::Notification { method } if method == "notifications/initialized" => Ok(()),
+        Kind::Request { method, .. } if method == "notifications/initialized" => Err(Failure::mismatch(
+            "notifications/initialized carries an id, which makes it a request for a method no server has. A notification has no id member (2025-11-25 basic/index › Notifications; C06)",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            next,
+        )),
+        _ => Err(Failure::mismatch(
+            "after the initialize result the client MUST send notifications/initialized before anything else (2025-11-25 basic/lifecycle › Initialization)",
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            next,
+        )),
+    }
+}
+
+/// Reads the client's legacy tools/list, checks it, answers it, and checks
+/// the report.
+fn legacy_tools_list(s: &mut Session, version: &str) -> CaseResult {
+    let next = frame(s, "a tools/list request")?;
+    let id = request_for(&next, "tools/list", "Connection::request(\"tools/list\", None) was due")?;
+    let meta = meta(&next);
+    if [META_VERSION, META_CAPABILITIES, META_CLIENT_INFO].iter().any(|k| meta.get(k).is_some()) {
+        return Err(Failure::mismatch(
+            "the session is legacy, so requests carry no modern _meta: the version and capabilities were settled by initialize, and a legacy server doesn't read these fields",
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}),
+            next,
+        ));
+    }
+    s.send_json(&result(&id, json!({"tools": tools()})))?;
+    let got = report(s)?;
+    same(
+        json!({"harness": "connected", "era": "legacy", "version": version, "serverCapabilities": initialize_result(version)["capabilities"], "serverInfo": server_info(), "tools": tools()}),
+        &got,
+        "the connection should report the legacy era, the version the server chose, and the capabilities and serverInfo from the initialize result",
+    )
+}
+
+/// A full fallback after the probe is answered with `probe_error`.
+fn fallback(s: &mut Session, probe_error: Value, after: &str) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&error(&id, probe_error))?;
+    let init = fallback_initialize(s, after, &id)?;
+    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    initialized(s)?;
+    legacy_tools_list(s, LEGACY)
+}
+
+fn fallback_method_not_found(s: &mut Session) -> CaseResult {
+    fallback(s, json!({"code": -32601, "message": "Method not found"}), "after -32601 (how most legacy servers answer an unknown method)")
+}
+
+fn fallback_invalid_params(s: &mut Session) -> CaseResult {
+    fallback(s, json!({"code": -32602, "message": "Invalid request parameters"}), "after -32602 (how the Python SDK's legacy servers answer a request before initialize)")
+}
+
+fn fallback_other_error(s: &mut Session) -> CaseResult {
+    fallback(s, json!({"code": -32000, "message": "Server not initialized"}), "after -32000 (an implementation-defined error)")
+}
+
+fn log_before_result(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&error(&id, json!({"code": -32601, "message": "Method not found"})))?;
+    let init = fallback_initialize(s, "after -32601", &id)?;
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "warming up"}}))?;
+    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    initialized(s).map_err(|f| Failure { reason: format!("{} (a log notification arrived before the initialize result: skip it and keep waiting for the response with initialize's id)", f.reason), ..f })?;
+    legacy_tools_list(s, LEGACY)
+}
+
+fn counter_offer_accepted(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&error(&id, json!({"code": -32601, "message": "Method not found"})))?;
+    let init = fallback_initialize(s, "after -32601", &id)?;
+    s.send_json(&result(&init, initialize_result("2025-06-18")))?;
+    initialized(s)?;
+    legacy_tools_list(s, "2025-06-18")
+}
+
+fn counter_offer_refused(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&error(&id, json!({"code": -32601, "message": "Method not found"})))?;
+    let init = fallback_initialize(s, "after -32601", &id)?;
+    s.send_json(&result(&init, initialize_result("2024-11-05")))?;
+    let got = s.recv_output(Duration::from_secs(2))?;
+    if let Some(sent) = s.recv_within(Duration::from_millis(100))? {
+        return Err(Failure {
+            actual: Some(sent.value),
+            ..Failure::new(
+                "the server answered initialize with 2024-11-05, which this client does not speak (its LEGACY_VERSIONS), yet the client went on. It should disconnect: no initialized, no requests (2025-11-25 basic/lifecycle › Version Negotiation; C14)",
+            )
+        });
+    }
+    match got {
+        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
+        Some(r) if r.value["incompatible"] == json!(true) => Ok(()),
+        Some(r) => Err(Failure::mismatch(
+            "a counter-offer the client can't speak ends the connection with ConnectError::Incompatible",
+            json!({"harness": "failed", "error": "…", "incompatible": true, "offered": ["2024-11-05"]}),
+            r.value,
+        )),
+        None => Err(Failure::new("the client neither sent anything nor reported after an unusable counter-offer: connect should return ConnectError::Incompatible")),
+    }
+}
+
+fn silence(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    let probed = Instant::now();
+    let init = fallback_initialize(s, "after 300 ms without an answer", &id)?;
+    let waited = probed.elapsed();
+    if waited < Duration::from_millis(200) {
+        return Err(Failure::new(format!(
+            "initialize came {} ms after the probe, before its timeout (300 ms here). Wait for the probe's answer until config.probe_timeout; a client that doesn't wait speaks both eras at once",
+            waited.as_millis()
+        )));
+    }
+    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    initialized(s)?;
+    legacy_tools_list(s, LEGACY)
+}

@@ -1,0 +1,380 @@
+//! Checker for exercise 03-handshake-gate: the learner's program is a
+//! legacy-era stdio server, and the checker drives its lifecycle as a client.
+//!
+//! Expected behaviour comes from MCP 2025-11-25 basic/lifecycle
+//! (initialization first; version negotiation: echo a supported version,
+//! otherwise counter-offer one), basic/utilities/ping (answered in every
+//! phase), basic/index (notifications never answered; every request
+//! answered with its own id) and basic/transports › stdio (the server exits
+//! when its stdin closes). Mistakes it catches: C06 (initialized sent with
+//! an id), C12 (ping refused before initialize), C13 (a second initialize
+//! ignored), C14 (force-latest, echo-anything and reject-instead-of-offer
+//! negotiation), silence towards early requests, and a loop that spins at
+//! end of input.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape};
+use crate::check::session::Session;
+use crate::check::session::{Received, Stop};
+use crate::jsonrpc::{Kind, classify};
+
+/// The versions the exercise's server implements, newest first (its
+/// `SUPPORTED_VERSIONS`).
+const SUPPORTED: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// How long a server may take to answer one request. The exercise's server
+/// answers at once; this only bounds waiting for an answer that never comes.
+const ANSWER_WITHIN: Duration = Duration::from_millis(1000);
+
+/// The checker named `handshake-gate`.
+pub static CHECKER: Checker = Checker {
+    name: "handshake-gate",
+    shape: Shape::Program,
+    cases: &[
+        Case { name: "initialize echoes 2025-11-25", about: "initialize at a supported version gets a result with that version, the server's capabilities and its serverInfo", args: &[], run: echoes_latest },
+        Case { name: "older supported version echoed", about: "initialize at 2025-06-18, which the server also implements, is answered with 2025-06-18, not the server's newest", args: &[], run: echoes_older },
+        Case { name: "unknown version: counter-offer", about: "initialize at a version the server does not implement gets a result with the server's newest version, not an echo and not an error", args: &[], run: counter_offer_future },
+        Case { name: "retired version: counter-offer", about: "initialize at 2024-11-05, which this server does not implement, also gets the server's newest version", args: &[], run: counter_offer_retired },
+        Case { name: "ping before initialize", about: "a ping before initialize is answered with an empty result, and initialize still works after it", args: &[], run: ping_first },
+        Case { name: "early request refused", about: "a request other than ping before initialize gets an error response with the same id, never silence", args: &[], run: early_request },
+        Case { name: "notifications not answered", about: "notifications/initialized, a cancel of initialize and an unknown notification get no reply", args: &[], run: notifications_silent },
+        Case { name: "initialized with an id", about: "a notifications/initialized that carries an id is a request for an unknown method: it gets an error response", args: &[], run: initialized_with_id },
+        Case { name: "second initialize answered", about: "a second initialize gets a response with its id (an error is best) and the session keeps working", args: &[], run: second_initialize },
+        Case { name: "serves what it advertised", about: "after the handshake tools/list lists tools and tools/call runs one; resources/list, not advertised, gets -32601", args: &[], run: ready },
+        Case { name: "exits when stdin closes", about: "when the client closes stdin the server exits promptly", args: &[], run: exits_at_eof },
+    ],
+};
+
+fn request(id: impl Into<Value>, method: &str, params: Option<Value>) -> Value {
+    let mut frame = json!({"jsonrpc": "2.0", "id": id.into(), "method": method});
+    if let Some(params) = params {
+        frame["params"] = params;
+    }
+    frame
+}
+
+fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
+    request(id, "initialize", Some(json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})))
+}
+
+/// The next line within [`ANSWER_WITHIN`], or `None` when the server is
+/// quietly waiting. A server that has exited is a stop, not silence.
+fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
+    match s.recv_within(ANSWER_WITHIN)? {
+        Some(got) => Ok(Some(got)),
+        None => match s.exited_within(Duration::ZERO) {
+            Some(status) => Err(Stop::Exited(Some(status)).into()),
+            None => Ok(None),
+        },
+    }
+}
+
+/// Sends `frame` and returns the response to it. Notifications from the
+/// server are skipped; silence, a wrong id and a request are failures.
+fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
+    s.send_json(frame)?;
+    let id = frame["id"].clone();
+    let method = frame["method"].as_str().unwrap_or("?");
+    loop {
+        let Some(got) = next(s)? else {
+            return Err(Failure::new(format!(
+                "no response to `{method}` (id {id}) within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4); a client left without one waits forever",
+                ANSWER_WITHIN.as_secs_f64()
+            )));
+        };
+        match classify(&got.value) {
+            Kind::Notification { .. } => continue,
+            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == id => return Ok(got.value),
+            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } => {
+                return Err(Failure::mismatch(
+                    format!("the response to `{method}` carries id {}, but the request's id is {id}: echo the request's id exactly, type included", got_id.to_value()),
+                    json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
+                    got.value,
+                ));
+            }
+            Kind::Error { id: None, .. } => {
+                return Err(Failure::mismatch(
+                    format!("the error response to `{method}` has no id. The request's id ({id}) could be read, so the response carries it"),
+                    json!({"jsonrpc": "2.0", "id": id, "error": "…"}),
+                    got.value,
+                ));
+            }
+            Kind::Request { method: sent, .. } => {
+                return Err(Failure::new(format!(
+                    "the server sent a `{sent}` request while the client waited for its `{method}` response. This server sends no requests; answer the client's request"
+                )));
+            }
+            Kind::Invalid { reason } => return Err(Failure::new(format!("the answer to `{method}` is not a valid JSON-RPC message: {reason}: {}", got.line))),
+        }
+    }
+}
+
+/// Like [`call`], and the response must be a result; returns it.
+fn call_ok(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
+    let response = call(s, frame)?;
+    match response.get("result") {
+        Some(result) => Ok(result.clone()),
+        None => Err(Failure::mismatch(
+            format!("`{}` failed, but it should succeed here", frame["method"].as_str().unwrap_or("?")),
+            json!({"jsonrpc": "2.0", "id": frame["id"], "result": "…"}),
+            response,
+        )),
+    }
+}
+
+/// Like [`call`], and the response must be an error object; returns it.
+fn call_err(s: &mut Session, frame: &Value, why: &str) -> Result<Value, Failure> {
+    let response = call(s, frame)?;
+    match response.get("error") {
+        Some(error) => Ok(error.clone()),
+        None => Err(Failure::mismatch(why, json!({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": "…", "message": "…"}}), response)),
+    }
+}
+
+/// Runs the handshake at 2025-11-25: initialize, then initialized.
+fn handshake(s: &mut Session) -> Result<Value, Failure> {
+    let result = call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+    Ok(result)
+}
+
+/// Checks the version an initialize result chose.
+fn version_is(result: &Value, requested: &str, expected: &str) -> CaseResult {
+    let chosen = result.get("protocolVersion");
+    if chosen == Some(&json!(expected)) {
+        return Ok(());
+    }
+    let reason = match chosen.and_then(Value::as_str) {
+        None => "the initialize result has no protocolVersion string: the client can't tell which revision the session speaks".to_string(),
+        Some(v) if v == requested => format!(
+            "the server echoed {requested}, a version it does not implement. Echo only a supported version; otherwise answer with one you support, your newest (2025-11-25 basic/lifecycle › Version Negotiation). A server that echoes anything promises rules it won't keep"
+        ),
+        Some(v) if requested == expected => format!(
+            "the client asked for {requested}, which this server implements, and got {v}. A supported version MUST be echoed (2025-11-25 basic/lifecycle › Version Negotiation); answering your newest regardless turns away clients that can't speak it"
+        ),
+        Some(v) => format!("the server answered {v}; for a request of {requested} it should offer its newest version, {expected}"),
+    };
+    Err(Failure::mismatch(reason, json!({"protocolVersion": expected}), json!({"protocolVersion": chosen})))
+}
+
+fn echoes_latest(s: &mut Session) -> CaseResult {
+    let result = call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    version_is(&result, SUPPORTED[0], SUPPORTED[0])?;
+    let tools = result.pointer("/capabilities/tools");
+    if !tools.is_some_and(Value::is_object) {
+        return Err(Failure::mismatch(
+            "the result's capabilities must advertise `tools` as an object (`\"tools\": {}`): this server offers tools, and a client uses only what was advertised (2025-11-25 basic/lifecycle › Capability Negotiation)",
+            json!({"capabilities": {"tools": {}}}),
+            json!({"capabilities": result.get("capabilities")}),
+        ));
+    }
+    for other in ["resources", "prompts", "logging", "completions"] {
+        if result["capabilities"].get(other).is_some() {
+            return Err(Failure::new(format!(
+                "the capabilities advertise `{other}`, which this server does not serve. A client that believes it will call {other} methods and get -32601; advertise only what you implement"
+            )));
+        }
+    }
+    let info = result.get("serverInfo");
+    if !info.is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string)) {
+        return Err(Failure::mismatch(
+            "the result needs serverInfo with a string name and version (InitializeResult, 2025-11-25 schema)",
+            json!({"serverInfo": {"name": "handshake-gate", "version": "0.1.0"}}),
+            json!({"serverInfo": info}),
+        ));
+    }
+    Ok(())
+}
+
+fn echoes_older(s: &mut Session) -> CaseResult {
+    let result = call_ok(s, &initialize_request(1, SUPPORTED[1]))?;
+    version_is(&result, SUPPORTED[1], SUPPORTED[1])
+}
+
+fn counter_offer(s: &mut Session, requested: &str) -> CaseResult {
+    let response = call(s, &initialize_request(1, requested))?;
+    match response.get("result") {
+        Some(result) => version_is(result, requested, SUPPORTED[0]),
+        None => Err(Failure::mismatch(
+            format!(
+                "initialize at {requested} was refused with an error. An unknown version is not an error: answer with a version you do support, your newest, and let the client decide whether it can speak it (2025-11-25 basic/lifecycle › Version Negotiation)"
+            ),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": SUPPORTED[0], "…": "…"}}),
+            response,
+        )),
+    }
+}
+
+fn counter_offer_future(s: &mut Session) -> CaseResult {
+    counter_offer(s, "2099-01-01")
+}
+
+fn counter_offer_retired(s: &mut Session) -> CaseResult {
+    counter_offer(s, "2024-11-05")
+}
+
+fn ping_first(s: &mut Session) -> CaseResult {
+    let response = call(s, &request("p-1", "ping", None))?;
+    if response != json!({"jsonrpc": "2.0", "id": "p-1", "result": {}}) {
+        return Err(Failure::mismatch(
+            "a ping is answered with an empty result in every phase, before initialize too (2025-11-25 basic/utilities/ping; one SDK shipped a server that refused it, rust-sdk#488, and clients that probe with a ping could never connect)",
+            json!({"jsonrpc": "2.0", "id": "p-1", "result": {}}),
+            response,
+        ));
+    }
+    let result = call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    version_is(&result, SUPPORTED[0], SUPPORTED[0])
+}
+
+fn early_request(s: &mut Session) -> CaseResult {
+    call_err(
+        s,
+        &request(1, "tools/list", None),
+        "tools/list before initialize must be refused with an error response: the session does not exist yet. The spec names no code; -32600 is common",
+    )?;
+    let result = call_ok(s, &initialize_request(2, SUPPORTED[0])).map_err(|f| Failure {
+        reason: format!("after refusing an early request the server must still accept initialize: {}", f.reason),
+        ..f
+    })?;
+    version_is(&result, SUPPORTED[0], SUPPORTED[0])
+}
+
+/// Sends `notifications`, then a ping; the first thing back must be the
+/// ping's response. Whatever comes before it answered a notification.
+fn silent_to(s: &mut Session, notifications: &[Value]) -> CaseResult {
+    for n in notifications {
+        s.send_json(n)?;
+    }
+    let sentinel = json!("after-notifications");
+    s.send_json(&request(sentinel.clone(), "ping", None))?;
+    loop {
+        let Some(got) = next(s)? else { return Ok(()) };
+        match classify(&got.value) {
+            Kind::Success { id } | Kind::Error { id: Some(id), .. } if id.to_value() == sentinel => return Ok(()),
+            Kind::Notification { .. } => continue,
+            _ => {
+                return Err(Failure {
+                    actual: Some(got.value),
+                    ..Failure::new(
+                        "the server answered a notification. Nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). A frame without an id gets no response",
+                    )
+                });
+            }
+        }
+    }
+}
+
+fn notifications_silent(s: &mut Session) -> CaseResult {
+    call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    silent_to(
+        s,
+        &[
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            // initialize MUST NOT be cancelled; a receiver ignores it.
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "changed my mind"}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}),
+        ],
+    )?;
+    let result = call_ok(s, &request(2, "tools/list", None))?;
+    tools_listed(&result)
+}
+
+fn initialized_with_id(s: &mut Session) -> CaseResult {
+    call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    call_err(
+        s,
+        &request(2, "notifications/initialized", None),
+        "this frame carries an id, so it is a request, for a method no server implements: answer it with an error (-32601). A server that takes it for the notification, or ignores it, leaves the client waiting (C06: clients that added an id broke spec-compliant servers)",
+    )?;
+    Ok(())
+}
+
+fn second_initialize(s: &mut Session) -> CaseResult {
+    handshake(s)?;
+    let response = call(s, &initialize_request(2, SUPPORTED[1]))?;
+    if let Some(result) = response.get("result") {
+        // Answering again is what some SDKs do; re-negotiating is the bug.
+        if result.get("protocolVersion") != Some(&json!(SUPPORTED[0])) {
+            return Err(Failure::mismatch(
+                "the second initialize re-negotiated the session to another version while the client's first session goes on. Refuse it with an error (-32600, the SDKs' choice) and keep the first negotiation (C13)",
+                json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": "already initialized"}}),
+                response,
+            ));
+        }
+    }
+    let result = call_ok(s, &request(3, "tools/list", None)).map_err(|f| Failure {
+        reason: format!("after a second initialize the session must keep working: {}", f.reason),
+        ..f
+    })?;
+    tools_listed(&result)
+}
+
+/// Checks a tools/list result: a non-empty list of tools with a name and an
+/// object input schema each.
+fn tools_listed(result: &Value) -> CaseResult {
+    let tools = result.get("tools").and_then(Value::as_array);
+    let ok = tools.is_some_and(|t| !t.is_empty() && t.iter().all(|tool| tool.get("name").is_some_and(Value::is_string) && tool.pointer("/inputSchema/type") == Some(&json!("object"))));
+    if ok {
+        Ok(())
+    } else {
+        Err(Failure::mismatch(
+            "tools/list must return the server's tools: an array of objects with a name and an inputSchema of type object",
+            json!({"tools": [{"name": "echo", "inputSchema": {"type": "object", "…": "…"}}]}),
+            result.clone(),
+        ))
+    }
+}
+
+fn ready(s: &mut Session) -> CaseResult {
+    handshake(s)?;
+    let result = call_ok(s, &request(2, "tools/list", None))?;
+    tools_listed(&result)?;
+    let result = call_ok(s, &request(3, "tools/call", Some(json!({"name": "echo", "arguments": {"text": "hello"}}))))?;
+    if result.pointer("/content/0/text") != Some(&json!("hello")) {
+        return Err(Failure::mismatch("tools/call of echo returns the text in a text content block", json!({"content": [{"type": "text", "text": "hello"}]}), result));
+    }
+    let error = call_err(
+        s,
+        &request(4, "resources/list", None),
+        "resources/list must fail: this server did not advertise `resources`, so the method does not exist here",
+    )?;
+    if error.get("code") != Some(&json!(-32601)) {
+        return Err(Failure::mismatch(
+            "a method behind a capability the server did not advertise is an unknown method here: -32601 (Method not found)",
+            json!({"code": -32601, "message": "Method not found"}),
+            error,
+        ));
+    }
+    Ok(())
+}
+
+fn exits_at_eof(s: &mut Session) -> CaseResult {
+    handshake(s)?;
+    call_ok(s, &request(2, "tools/list", None))?;
+    s.close_stdin();
+    let within = Duration::from_millis(1000);
+    if s.exited_within(within).is_some() {
+        return Ok(());
+    }
+    Err(Failure::new(format!(
+        "the server was still running {:.1} s after its stdin closed. On stdio, closing stdin is how the client ends the session (2025-11-25 basic/lifecycle › Shutdown); read_line returning Ok(0) means end of input: leave the loop there",
+        within.as_secs_f64()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_echo_of_an_unsupported_version_is_named_as_such() {
+        let f = version_is(&json!({"protocolVersion": "2099-01-01"}), "2099-01-01", "2025-11-25").unwrap_err();
+        assert!(f.reason.starts_with("the server echoed 2099-01-01, a version it does not implement"), "{}", f.reason);
+        let f = version_is(&json!({"protocolVersion": "2025-11-25"}), "2025-06-18", "2025-06-18").unwrap_err();
+        assert!(f.reason.starts_with("the client asked for 2025-06-18, which this server implements, and got 2025-11-25"), "{}", f.reason);
+        assert!(version_is(&json!({"protocolVersion": "2025-11-25"}), "2099-01-01", "2025-11-25").is_ok());
+    }
+}
