@@ -84,7 +84,7 @@ pub enum Effect {
     /// Write the progress file.
     SaveProgress,
     /// Suspend the workbook and open this file in `$VISUAL`/`$EDITOR`.
-    OpenEditor(std::path::PathBuf),
+    OpenEditor(Vec<std::path::PathBuf>),
     /// Restore the exercise's shipped stub.
     ResetExercise(String),
 }

@@ -123,9 +123,10 @@ impl Exercise {
         format!("solution-{}", self.id)
     }
 
-    /// The first file the learner edits, as a path under the root.
-    pub fn main_file(&self, root: &Path) -> PathBuf {
-        self.dir(root).join(self.files.first().map(String::as_str).unwrap_or("src/lib.rs"))
+    /// The files the learner edits, as paths under the root, in the order
+    /// `exercises.toml` lists them.
+    pub fn file_paths(&self, root: &Path) -> Vec<PathBuf> {
+        self.files.iter().map(|f| self.dir(root).join(f)).collect()
     }
 
     /// Whether `query` names this exercise: `01`, `1`, `encode-frames` or

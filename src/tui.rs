@@ -161,21 +161,22 @@ impl Runtime {
                     app.update(Msg::Failed(e));
                 }
             }
-            Effect::OpenEditor(path) => {
-                if let Err(e) = self.edit(&path, terminal) {
+            Effect::OpenEditor(paths) => {
+                if let Err(e) = self.edit(&paths, terminal) {
                     app.update(Msg::Failed(e));
                 }
             }
         }
     }
 
-    /// Hands the terminal to `$VISUAL`/`$EDITOR` on `path`, then takes it
-    /// back.
-    fn edit(&mut self, path: &std::path::Path, terminal: &mut DefaultTerminal) -> Result<(), String> {
+    /// Hands the terminal to `$VISUAL`/`$EDITOR` on `paths` (every file
+    /// of the exercise, the first one shown first), then takes it back.
+    fn edit(&mut self, paths: &[std::path::PathBuf], terminal: &mut DefaultTerminal) -> Result<(), String> {
         let editor = ["VISUAL", "EDITOR"].iter().find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()));
         let Some(editor) = editor else {
-            let shown = std::env::current_dir().ok().and_then(|d| path.strip_prefix(d).ok().map(std::path::Path::to_path_buf)).unwrap_or_else(|| path.to_path_buf());
-            return Err(format!("No $EDITOR set: edit {} in your editor.", shown.display()));
+            let cwd = std::env::current_dir().ok();
+            let shown: Vec<String> = paths.iter().map(|p| cwd.as_ref().and_then(|d| p.strip_prefix(d).ok()).unwrap_or(p).display().to_string()).collect();
+            return Err(format!("No $EDITOR set: edit {} in your editor.", shown.join(" and ")));
         };
         self.input.store(INPUT_PAUSE, Ordering::Release);
         for _ in 0..50 {
@@ -186,7 +187,7 @@ impl Runtime {
         }
         ratatui::restore();
         // Through the shell, so that EDITOR="code --wait" works.
-        let status = std::process::Command::new("sh").arg("-c").arg(format!("{editor} \"$1\"")).arg("sh").arg(path).status();
+        let status = std::process::Command::new("sh").arg("-c").arg(format!("{editor} \"$@\"")).arg("sh").args(paths).status();
         *terminal = ratatui::init();
         let _ = terminal.clear();
         self.input.store(INPUT_RUNNING, Ordering::Release);

@@ -190,7 +190,7 @@ impl App {
                     self.notice = Some("The reference solution unlocks once every case passes.".into());
                 }
             }
-            KeyCode::Char('o') => return vec![Effect::OpenEditor(ex.main_file(&self.course.root))],
+            KeyCode::Char('o') => return vec![Effect::OpenEditor(ex.file_paths(&self.course.root))],
             KeyCode::Char('r') => self.confirm = Some(Confirm::ResetExercise(ex.id.clone())),
             KeyCode::Char('n') | KeyCode::Right => {
                 if self.exercise.index + 1 < self.course.exercises.len() {

@@ -36,7 +36,11 @@ pub fn max_scroll(app: &App) -> usize {
 pub(super) fn header(app: &App) -> (String, String) {
     let Some(ex) = app.course.exercises.get(app.exercise.index) else { return (String::new(), String::new()) };
     let title = format!("{} {} · Part {}", ex.number(), ex.slug(), ex.part);
-    let file = format!("exercises/{}/{}", ex.id, ex.files.first().map_or("src/lib.rs", String::as_str));
+    let more = match ex.files.len() {
+        0 | 1 => String::new(),
+        n => format!(" +{}", n - 1),
+    };
+    let file = format!("exercises/{}/{}{more}", ex.id, ex.files.first().map_or("src/lib.rs", String::as_str));
     let right = match &app.watch_error {
         None => format!("watching {file}"),
         Some(_) => format!("edit {file} · c checks (watching off)"),
@@ -150,12 +154,14 @@ pub fn pane_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> 
             lines.push(Line::from(Span::styled(more, theme.dim)));
         }
         Pane::Solution => {
-            let file = ex.files.first().map_or("src/lib.rs", String::as_str);
-            let path = ex.solution_dir(&app.course.root).join(file);
-            lines.extend(styled_text(&format!("Reference solution: solutions/{}/{file}", ex.id), width, theme.title, theme));
-            lines.push(Line::default());
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| format!("cannot read {}: {e}", path.display()));
-            lines.extend(text.lines().flat_map(|l| super::wrap_styled(Line::from(l.to_string()), width)));
+            for file in &ex.files {
+                let path = ex.solution_dir(&app.course.root).join(file);
+                lines.extend(styled_text(&format!("Reference solution: solutions/{}/{file}", ex.id), width, theme.title, theme));
+                lines.push(Line::default());
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| format!("cannot read {}: {e}", path.display()));
+                lines.extend(text.lines().flat_map(|l| super::wrap_styled(Line::from(l.to_string()), width)));
+                lines.push(Line::default());
+            }
         }
         Pane::Case => lines.extend(case_lines(app, theme, width)),
     }
