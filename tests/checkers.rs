@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use mcplings::check::{self, CheckReport, Options, Source, Status};
@@ -22,13 +22,21 @@ use common::{Patch, mutant};
 
 const ENCODE: &str = "01-encode-frames";
 const ROUTER: &str = "02-id-router";
+const GATE: &str = "03-handshake-gate";
+const PROBE: &str = "04-era-probe";
 
 /// Checks the crate in `dir` against `exercise`'s checker.
 fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
     let course = Course::load(&common::root()).expect("the course loads");
     let ex = course.exercise(exercise).unwrap_or_else(|| panic!("no exercise {exercise}"));
     // Mutants have package names of their own, so one folder serves them all.
-    let options = Options { target_dir: Some(common::target_dir().join("test-mutants")), ..Options::default() };
+    // Client exercises launch `mcplings __relay` as their server: the real
+    // binary, not this test binary (what `None`, the current exe, would be).
+    let options = Options {
+        target_dir: Some(common::target_dir().join("test-mutants")),
+        relay: Some(PathBuf::from(env!("CARGO_BIN_EXE_mcplings"))),
+        ..Options::default()
+    };
     check::check(&course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
 }
 
@@ -58,6 +66,7 @@ fn summary(report: &CheckReport) -> String {
 
 /// The build succeeded, the check ran, and it did not pass.
 fn assert_caught(report: &CheckReport) {
+    if std::env::var_os("MUTANT_SUMMARY").is_some() { eprintln!("TMPDEBUG {}", summary(report)); }
     assert!(report.error.is_none(), "the check could not run:\n{}", summary(report));
     assert!(report.build.ok, "the mutant should build:\n{}", summary(report));
     assert!(!report.passed, "the checker passed a mutant:\n{}", summary(report));
@@ -96,6 +105,22 @@ fn unmutated_02_id_router_passes() {
     assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
     assert!(report.cases.len() >= 8, "{}", summary(&report));
     assert!(report.cases.iter().all(|c| c.status == Status::Passed), "{}", summary(&report));
+}
+
+#[test]
+fn unmutated_03_handshake_gate_passes() {
+    let report = check_mutant(GATE, "mutant-03-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 11, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
+}
+
+#[test]
+fn unmutated_04_era_probe_passes() {
+    let report = check_mutant(PROBE, "mutant-04-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 11, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
 }
 
 // ---------------------------------------------------------------------------
@@ -438,6 +463,304 @@ fn m02_call_writes_null_params() {
     let report = check_mutant(ROUTER, "mutant-02-null-params", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
     assert_failed(&report, "two calls, two ids", &["call(\"c3\", …)", "not a valid request", "\"params\" must be an object"]);
+}
+
+// ---------------------------------------------------------------------------
+// 03-handshake-gate.
+// ---------------------------------------------------------------------------
+
+const NEGOTIATE: &str = "        let version = if SUPPORTED_VERSIONS.contains(&requested) { requested } else { SUPPORTED_VERSIONS[0] };\n";
+const PING_ARM: &str = "            // Ping is served in every phase (2025-11-25 basic/utilities/ping).\n            (\"ping\", _) => Ok(json!({})),\n";
+const EARLY_REFUSAL_ARM: &str = "            (_, Phase::AwaitingInitialize) => Err((INVALID_REQUEST, format!(\"Invalid Request: `{method}` before initialize; send initialize first\"))),\n";
+const SERVE_ARM: &str = "            (method, _) => serve(method, params),\n";
+
+/// C14 force-latest: the server always answers its newest version, even to
+/// a client that asked for an older one it implements.
+#[test]
+fn m03_always_answers_the_newest_version() {
+    let replace = "        let version = SUPPORTED_VERSIONS[0];\n";
+    let report = check_mutant(GATE, "mutant-03-force-latest", &[("src/lib.rs", NEGOTIATE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "older supported version echoed", &["asked for 2025-06-18, which this server implements", "got 2025-11-25"]);
+}
+
+/// C14 echo-anything: the server agrees to whatever version it is asked
+/// for.
+#[test]
+fn m03_echoes_any_version() {
+    let replace = "        let version = requested;\n";
+    let report = check_mutant(GATE, "mutant-03-echo-anything", &[("src/lib.rs", NEGOTIATE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "unknown version: counter-offer", &["echoed 2099-01-01", "a version it does not implement"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "older supported version echoed").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// C14 reject-instead-of-offer: an unsupported version refused with an
+/// error.
+#[test]
+fn m03_refuses_an_unknown_version() {
+    let replace = "        if !SUPPORTED_VERSIONS.contains(&requested) {\n            return Err((INVALID_PARAMS, format!(\"Unsupported protocol version: {requested}\")));\n        }\n        let version = requested;\n";
+    let report = check_mutant(GATE, "mutant-03-reject-version", &[("src/lib.rs", NEGOTIATE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "unknown version: counter-offer", &["initialize at 2099-01-01 was refused with an error", "is not an error"]);
+}
+
+/// C12: ping refused before initialize (its arm comes after the one that
+/// refuses every early request).
+#[test]
+fn m03_ping_refused_before_initialize() {
+    let report = check_mutant(
+        GATE,
+        "mutant-03-ping-after-refusal",
+        &[("src/lib.rs", PING_ARM, ""), ("src/lib.rs", SERVE_ARM, &format!("            (\"ping\", _) => Ok(json!({{}})),\n{SERVE_ARM}"))],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "ping before initialize", &["empty result in every phase", "before initialize too"]);
+}
+
+/// Silence towards a request before initialize: the client waits forever.
+#[test]
+fn m03_silent_to_early_requests() {
+    let replace = "            (_, Phase::AwaitingInitialize) => return None,\n";
+    let report = check_mutant(GATE, "mutant-03-early-silence", &[("src/lib.rs", EARLY_REFUSAL_ARM, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "early request refused", &["no response to `tools/list` (id 1)", "Every request gets exactly one response"]);
+}
+
+/// No phase check: requests before initialize are served.
+#[test]
+fn m03_serves_early_requests() {
+    let report = check_mutant(GATE, "mutant-03-early-served", &[("src/lib.rs", EARLY_REFUSAL_ARM, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "early request refused", &["tools/list before initialize must be refused with an error response"]);
+}
+
+/// Unknown notifications answered with -32601, as if they were requests.
+#[test]
+fn m03_answers_unknown_notifications() {
+    let find = "                return None;\n            }\n            (Some(method), Some(id)) => (method, id.clone()),\n";
+    let replace = "                if method == \"notifications/initialized\" {\n                    return None;\n                }\n                return Some(refuse(&Value::Null, METHOD_NOT_FOUND, &format!(\"Method not found: {method}\")));\n            }\n            (Some(method), Some(id)) => (method, id.clone()),\n";
+    let report = check_mutant(GATE, "mutant-03-answers-notifications", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "notifications not answered", &["the server answered a notification", "MUST NOT reply"]);
+}
+
+/// C06: a `notifications/initialized` that carries an id taken for the
+/// notification: the session opens and the request gets no response.
+#[test]
+fn m03_initialized_with_an_id_taken_for_the_notification() {
+    let find = "        let params = message.get(\"params\");\n";
+    let replace = format!(
+        "        if method == \"notifications/initialized\" {{\n            if self.phase == Phase::AwaitingInitialized {{\n                self.phase = Phase::Ready;\n            }}\n            return None;\n        }}\n{find}"
+    );
+    let report = check_mutant(GATE, "mutant-03-initialized-with-id", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "initialized with an id", &["no response to `notifications/initialized` (id 2)"]);
+}
+
+/// C13: a second initialize served like the first: the session is
+/// re-negotiated under the client.
+#[test]
+fn m03_second_initialize_renegotiates() {
+    let find = "            (\"initialize\", Phase::AwaitingInitialize) => self.initialize(params),\n";
+    let replace = "            (\"initialize\", _) => self.initialize(params),\n";
+    let report = check_mutant(GATE, "mutant-03-reinitialize", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "second initialize answered", &["re-negotiated the session to another version", "C13"]);
+}
+
+/// C13: a second initialize ignored (no response at all).
+#[test]
+fn m03_second_initialize_ignored() {
+    let find = "            (\"initialize\", _) => Err((INVALID_REQUEST, \"Invalid Request: the session is already initialized\".to_string())),\n";
+    let replace = "            (\"initialize\", _) => return None,\n";
+    let report = check_mutant(GATE, "mutant-03-second-initialize-ignored", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "second initialize answered", &["no response to `initialize` (id 2)"]);
+}
+
+/// A method served behind a capability the server did not advertise.
+#[test]
+fn m03_serves_resources_it_did_not_advertise() {
+    let find = "        \"tools/call\" => call_tool(params),\n";
+    let replace = "        \"tools/call\" => call_tool(params),\n        \"resources/list\" => Ok(json!({\"resources\": []})),\n";
+    let report = check_mutant(GATE, "mutant-03-serves-resources", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "serves what it advertised", &["resources/list must fail", "did not advertise `resources`"]);
+}
+
+/// A capability advertised that the server does not serve.
+#[test]
+fn m03_advertises_resources_it_does_not_serve() {
+    let find = "            \"capabilities\": {\"tools\": {}},\n";
+    let replace = "            \"capabilities\": {\"tools\": {}, \"resources\": {}},\n";
+    let report = check_mutant(GATE, "mutant-03-advertises-resources", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "initialize echoes 2025-11-25", &["the capabilities advertise `resources`", "advertise only what you implement"]);
+}
+
+/// The shipped bug in main.rs: `continue` at end of input, so the server
+/// spins forever once its client closes stdin.
+#[test]
+fn m03_spins_at_end_of_input() {
+    let report = check_mutant(GATE, "mutant-03-spin-at-eof", &[("src/main.rs", "            Ok(0) => break,\n", "            Ok(0) => continue,\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "exits when stdin closes", &["still running", "after its stdin closed", "Ok(0)"]);
+}
+
+/// Debug output on stdout in the server: the first answer is preceded by a
+/// line that is not JSON.
+#[test]
+fn m03_debug_println_on_stdout() {
+    let find = "    pub fn handle(&mut self, message: &Value) -> Option<Value> {\n";
+    let replace = format!("{find}        println!(\"handle got: {{message}}\");\n");
+    let report = check_mutant(GATE, "mutant-03-println", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "initialize echoes 2025-11-25", &["stdout line 1 is not JSON", "`handle got: ", "eprintln!"]);
+}
+
+// ---------------------------------------------------------------------------
+// 04-era-probe.
+// ---------------------------------------------------------------------------
+
+const FALLBACK_TEST: &str = "        if error.get(\"code\").and_then(Value::as_i64) != Some(UNSUPPORTED_PROTOCOL_VERSION) {\n";
+const LEGACY_ARM: &str = "            Era::Legacy => params,\n";
+const MODERN_ARM: &str = "            Era::Modern => Some(with_meta(params, &self.version, &self.client_info)),\n";
+
+/// The fallback keyed to -32601 alone: every other error is taken for
+/// -32022 (a modern server) and, with nothing in `data.supported`, ends in
+/// an incompatibility error.
+#[test]
+fn m04_fallback_keyed_to_method_not_found() {
+    let replace = "        if error.get(\"code\").and_then(Value::as_i64) == Some(-32601) {\n";
+    let report = check_mutant(PROBE, "mutant-04-fallback-on-32601-only", &[("src/lib.rs", FALLBACK_TEST, replace)]);
+    assert_caught(&report);
+    for name in ["-32602: fall back", "any other error: fall back"] {
+        assert_failed(&report, name, &["the client gave up (`no protocol version in common", "where the fallback to initialize was due"]);
+    }
+    assert_eq!(report.cases.iter().find(|c| c.name == "-32601: fall back").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// Every error means legacy, -32022 included.
+#[test]
+fn m04_falls_back_on_unsupported_version() {
+    let replace = "        if error.get(\"code\").is_some() {\n";
+    let report = check_mutant(PROBE, "mutant-04-fallback-on-32022", &[("src/lib.rs", FALLBACK_TEST, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "-32022: retry a shared version", &["-32022 is a modern error", "must not fall back to initialize"]);
+    assert_failed(&report, "-32022: nothing shared", &["fell back to initialize after -32022"]);
+}
+
+const PROBE_WAIT: &str = "        let answer = match wait_for(peer, id, config.probe_timeout) {\n";
+
+/// No probe timeout worth the name: a silent legacy server keeps the client
+/// waiting (60 s; the case stops it after its 4 s timeout).
+#[test]
+fn m04_probe_waits_too_long() {
+    let replace = "        let answer = match wait_for(peer, id, Duration::from_secs(60)) {\n";
+    let dir = mutant(PROBE, "mutant-04-no-probe-timeout", &[("src/lib.rs", PROBE_WAIT, replace)]);
+    let started = Instant::now();
+    let report = check_dir(PROBE, dir.path());
+    let checking = started.elapsed().saturating_sub(Duration::from_millis(report.build.duration_ms));
+    assert_caught(&report);
+    assert_failed(&report, "silence: fall back in time", &["the client sent nothing for 4.0 s where the fallback to initialize was due", "Every wait needs a timeout"]);
+    assert!(checking < Duration::from_secs(30), "checking (without the build) took {checking:?}");
+}
+
+/// The probe's timeout treated as a fatal error instead of the sign of a
+/// legacy server.
+#[test]
+fn m04_probe_timeout_is_fatal() {
+    let find = "            // Silence: a legacy server that ignores unknown methods.\n            Err(ConnectError::Timeout { .. }) => break,\n";
+    let report = check_mutant(PROBE, "mutant-04-timeout-fatal", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "silence: fall back in time", &["the client gave up (`no answer to request 1`)", "where the fallback to initialize was due"]);
+}
+
+/// initialize sent with the probe's id: a late answer to the probe would
+/// be taken for the initialize result.
+#[test]
+fn m04_initialize_reuses_the_probe_id() {
+    let report = check_mutant(PROBE, "mutant-04-reused-id", &[("src/lib.rs", "    initialize(peer, config, next_id)\n}", "    initialize(peer, config, next_id - 1)\n}")]);
+    assert_caught(&report);
+    assert_failed(&report, "-32601: fall back", &["initialize reuses the probe's id 1", "fresh id"]);
+}
+
+/// C06: `notifications/initialized` sent with an id.
+#[test]
+fn m04_initialized_sent_with_an_id() {
+    let find = "    send(peer, &json!({\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}))?;\n";
+    let replace = "    send(peer, &json!({\"jsonrpc\": \"2.0\", \"id\": id, \"method\": \"notifications/initialized\"}))?;\n";
+    let report = check_mutant(PROBE, "mutant-04-initialized-with-id", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "-32601: fall back", &["notifications/initialized carries an id", "C06"]);
+}
+
+/// C14, client side: the version the server chose is never checked, so the
+/// client confirms a session at a version it does not speak.
+#[test]
+fn m04_never_checks_the_counter_offer() {
+    let find = "    if !LEGACY_VERSIONS.contains(&version.as_str()) {\n        // A counter-offer this client can't speak: disconnect, and never\n        // confirm the session with `initialized`.\n        return Err(ConnectError::Incompatible { offered: vec![version] });\n    }\n";
+    let report = check_mutant(PROBE, "mutant-04-no-version-check", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "counter-offer refused", &["answered initialize with 2024-11-05", "yet the client went on", "C14"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "counter-offer accepted").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// The modern `_meta` without client capabilities (a modern server answers
+/// -32602).
+#[test]
+fn m04_meta_without_client_capabilities() {
+    let find = "        meta.insert(META_CLIENT_CAPABILITIES.into(), json!({}));\n";
+    let report = check_mutant(PROBE, "mutant-04-no-capabilities", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "probe first", &["the probe needs the modern `params._meta`", "`io.modelcontextprotocol/clientCapabilities` is required"]);
+}
+
+/// The modern `_meta` added in the legacy era too.
+#[test]
+fn m04_modern_meta_in_the_legacy_era() {
+    let replace = "            Era::Legacy => Some(with_meta(params, &self.version, &self.client_info)),\n";
+    let report = check_mutant(PROBE, "mutant-04-meta-in-legacy", &[("src/lib.rs", LEGACY_ARM, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "-32601: fall back", &["the session is legacy, so requests carry no modern _meta"]);
+}
+
+/// The modern `_meta` only on the probe: later modern requests go without.
+#[test]
+fn m04_no_meta_after_discovery() {
+    let report = check_mutant(PROBE, "mutant-04-no-meta-after-discover", &[("src/lib.rs", MODERN_ARM, "            Era::Modern => params,\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "modern server: stay modern", &["every modern request, tools/list too, needs the modern `params._meta`", "`io.modelcontextprotocol/protocolVersion` must be \"2026-07-28\""]);
+}
+
+/// The probe at the oldest modern version the client knows instead of the
+/// newest.
+#[test]
+fn m04_probes_with_the_oldest_version() {
+    let report = check_mutant(PROBE, "mutant-04-probe-oldest", &[("src/lib.rs", "config.modern_versions.first().cloned()", "config.modern_versions.last().cloned()")]);
+    assert_caught(&report);
+    assert_failed(&report, "-32022: retry a shared version", &["`io.modelcontextprotocol/protocolVersion` must be \"2027-03-01\"", "probe with the first, the newest"]);
+}
+
+/// No version in common after -32022, and the client falls back to
+/// initialize anyway.
+#[test]
+fn m04_nothing_shared_falls_back() {
+    let find = "            None => return Err(ConnectError::Incompatible { offered }),\n";
+    let report = check_mutant(PROBE, "mutant-04-nothing-shared-fallback", &[("src/lib.rs", find, "            None => break,\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "-32022: nothing shared", &["the client fell back to initialize after -32022", "a modern server has no initialize"]);
+}
+
+/// `wait_for` returns the first message whatever it is: a log notification
+/// is taken for the initialize result.
+#[test]
+fn m04_wait_for_takes_the_first_message() {
+    let find = "        let is_response = message.get(\"result\").is_some() || message.get(\"error\").is_some();\n";
+    let report = check_mutant(PROBE, "mutant-04-first-message", &[("src/lib.rs", find, &format!("        return Ok(message);\n{find}"))]);
+    assert_caught(&report);
+    assert_failed(&report, "log before the result", &["the client gave up (`protocol error: initialize failed", "a log notification arrived before the initialize result"]);
 }
 
 // ---------------------------------------------------------------------------

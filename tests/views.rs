@@ -191,3 +191,71 @@ fn too_small_terminal() {
     app.update(Msg::Resize(20, 10));
     assert!(screen(&app).contains("Terminal"));
 }
+
+// ---------------------------------------------------------------------------
+// Part 2: a legacy server exercise with two files, a client exercise, the quiz.
+// ---------------------------------------------------------------------------
+
+/// A report as the era-probe checker gives for a client that keys its
+/// fallback on -32601 alone and gives up on -32602.
+fn failing_probe_report() -> CheckReport {
+    let mut failing = case("-32602: fall back", Status::Failed);
+    failing.about = "an Invalid params answer also means legacy: the fallback is not keyed to one error code".into();
+    failing.reason = Some("the client gave up (`no protocol version in common: the server offers `) where the fallback to initialize was due".into());
+    failing.transcript = vec![
+        entry(Direction::FromLearner, r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"era-probe","version":"0.1.0"}}}}"#, EntryKind::Frame, 4),
+        entry(Direction::ToLearner, r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid request parameters"}}"#, EntryKind::Frame, 5),
+        entry(Direction::FromLearner, r#"{"harness":"failed","error":"no protocol version in common: the server offers ","incompatible":true,"offered":[]}"#, EntryKind::Harness, 6),
+    ];
+    let mut cases = Vec::new();
+    for name in ["probe first", "modern server: stay modern", "-32022: retry a shared version", "-32022: nothing shared", "-32601: fall back"] {
+        cases.push(case(name, Status::Passed));
+    }
+    cases.push(failing);
+    for name in ["any other error: fall back", "log before the result", "counter-offer accepted", "counter-offer refused", "silence: fall back in time"] {
+        cases.push(case(name, Status::Passed));
+    }
+    CheckReport {
+        format_version: 1,
+        exercise: "04-era-probe".into(),
+        source: "exercise".into(),
+        crate_dir: "exercises/04-era-probe".into(),
+        passed: false,
+        build: BuildReport { ok: true, output: String::new(), duration_ms: 180 },
+        cases,
+        duration_ms: 900,
+        error: None,
+    }
+}
+
+#[test]
+fn part2_lesson_first_section() {
+    let mut app = app();
+    press(&mut app, "↓\nn");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn part2_server_exercise_with_two_files() {
+    let mut app = app();
+    press(&mut app, "↓e");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn part2_client_exercise_with_a_failing_case() {
+    let mut app = app();
+    press(&mut app, "↓en"); // 03, then on to 04: check run 2
+    app.update(Msg::CheckDone { run: 2, report: Box::new(failing_probe_report()) });
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn part2_quiz_after_a_wrong_answer() {
+    let mut app = app();
+    press(&mut app, "↓z");
+    let question = app.course.part(2).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let wrong = (question.correct() + 1) % question.options.len();
+    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    insta::assert_snapshot!(screen(&app));
+}

@@ -256,7 +256,12 @@ fn nothing_shared(s: &mut Session) -> CaseResult {
 
 /// Reads the fallback `initialize` and checks it; returns its id.
 fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result<Value, Failure> {
-    let next = frame(s, "the fallback to initialize")?;
+    // A client that gave up or stalls here gets the rule with the reason;
+    // a panic or a crash speaks for itself.
+    let next = frame(s, "the fallback to initialize").map_err(|f| match f.reason.starts_with("the client") {
+        true => Failure { reason: format!("{}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)", f.reason), ..f },
+        false => f,
+    })?;
     if next.get("method") == Some(&json!("server/discover")) {
         return Err(Failure {
             actual: Some(next),
