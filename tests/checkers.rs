@@ -66,7 +66,6 @@ fn summary(report: &CheckReport) -> String {
 
 /// The build succeeded, the check ran, and it did not pass.
 fn assert_caught(report: &CheckReport) {
-    if std::env::var_os("MUTANT_SUMMARY").is_some() { eprintln!("TMPDEBUG {}", summary(report)); }
     assert!(report.error.is_none(), "the check could not run:\n{}", summary(report));
     assert!(report.build.ok, "the mutant should build:\n{}", summary(report));
     assert!(!report.passed, "the checker passed a mutant:\n{}", summary(report));
@@ -492,6 +491,7 @@ fn m03_echoes_any_version() {
     let report = check_mutant(GATE, "mutant-03-echo-anything", &[("src/lib.rs", NEGOTIATE, replace)]);
     assert_caught(&report);
     assert_failed(&report, "unknown version: counter-offer", &["echoed 2099-01-01", "a version it does not implement"]);
+    assert_failed(&report, "retired version: counter-offer", &["echoed 2024-11-05"]);
     assert_eq!(report.cases.iter().find(|c| c.name == "older supported version echoed").unwrap().status, Status::Passed, "{}", summary(&report));
 }
 
@@ -503,6 +503,7 @@ fn m03_refuses_an_unknown_version() {
     let report = check_mutant(GATE, "mutant-03-reject-version", &[("src/lib.rs", NEGOTIATE, replace)]);
     assert_caught(&report);
     assert_failed(&report, "unknown version: counter-offer", &["initialize at 2099-01-01 was refused with an error", "is not an error"]);
+    assert_failed(&report, "retired version: counter-offer", &["initialize at 2024-11-05 was refused with an error"]);
 }
 
 /// C12: ping refused before initialize (its arm comes after the one that
@@ -636,7 +637,7 @@ fn m04_fallback_keyed_to_method_not_found() {
     let report = check_mutant(PROBE, "mutant-04-fallback-on-32601-only", &[("src/lib.rs", FALLBACK_TEST, replace)]);
     assert_caught(&report);
     for name in ["-32602: fall back", "any other error: fall back"] {
-        assert_failed(&report, name, &["the client gave up (`no protocol version in common", "where the fallback to initialize was due"]);
+        assert_failed(&report, name, &["the client gave up (`no protocol version in common", "where the fallback to initialize was due", "the server is legacy (only -32022 or a DiscoverResult would mean modern)"]);
     }
     assert_eq!(report.cases.iter().find(|c| c.name == "-32601: fall back").unwrap().status, Status::Passed, "{}", summary(&report));
 }
@@ -663,7 +664,7 @@ fn m04_probe_waits_too_long() {
     let report = check_dir(PROBE, dir.path());
     let checking = started.elapsed().saturating_sub(Duration::from_millis(report.build.duration_ms));
     assert_caught(&report);
-    assert_failed(&report, "silence: fall back in time", &["the client sent nothing for 4.0 s where the fallback to initialize was due", "Every wait needs a timeout"]);
+    assert_failed(&report, "silence: fall back in time", &["the client sent nothing for 4.0 s where the fallback to initialize was due", "Every wait needs a timeout", "after 300 ms without an answer the server is legacy"]);
     assert!(checking < Duration::from_secs(30), "checking (without the build) took {checking:?}");
 }
 
@@ -674,7 +675,7 @@ fn m04_probe_timeout_is_fatal() {
     let find = "            // Silence: a legacy server that ignores unknown methods.\n            Err(ConnectError::Timeout { .. }) => break,\n";
     let report = check_mutant(PROBE, "mutant-04-timeout-fatal", &[("src/lib.rs", find, "")]);
     assert_caught(&report);
-    assert_failed(&report, "silence: fall back in time", &["the client gave up (`no answer to request 1`)", "where the fallback to initialize was due"]);
+    assert_failed(&report, "silence: fall back in time", &["the client gave up (`no answer to request 1`)", "where the fallback to initialize was due", "after 300 ms without an answer the server is legacy"]);
 }
 
 /// initialize sent with the probe's id: a late answer to the probe would

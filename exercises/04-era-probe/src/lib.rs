@@ -9,15 +9,20 @@
 //! 3. A -32022 UnsupportedProtocolVersionError is a modern error, so the
 //!    server is modern too: retry with the newest version in
 //!    `error.data.supported` that the client also knows, or stop with an
-//!    incompatibility error when there is none. Never fall back.
+//!    incompatibility error when there is none. Don't fall back blindly:
+//!    only when the shared version is a legacy one (a dual-era server) is
+//!    `initialize` at that version the retry.
 //! 4. Any other error, or no answer within `probe_timeout`: the server is
 //!    legacy. Fall back to `initialize` (2025-11-25 basic/lifecycle), then
 //!    `notifications/initialized`.
+//! 5. A -32022 in answer to `initialize` means the server was modern after
+//!    all, only slow to answer the probe: probe once more.
 //!
 //! Write `connect`, which runs the probe, and `Connection::request`, which
-//! builds later requests for the era it found. `request`, `send` and
-//! `wait_for` at the bottom of this file are done for you. Save: mcplings
-//! rebuilds and checks, and each failing case tells you what to change.
+//! builds later requests for the era it found. `request`, `send`,
+//! `wait_for` and `error_code` at the bottom of this file are done for you.
+//! Save: mcplings rebuilds and checks, and each failing case tells you what
+//! to change.
 
 use std::fmt;
 use std::time::Duration;
@@ -140,13 +145,19 @@ impl Connection {
 /// goes away or stops answering after the probe, and
 /// [`ConnectError::Protocol`] when it answers `initialize` with an error.
 pub fn connect(peer: &mut impl Peer, config: &Config) -> Result<Connection, ConnectError> {
-    // 1. Probe: request(1, "server/discover", Some(with_meta(None, …))),
-    //    then wait_for(peer, 1, config.probe_timeout).
+    // 1. Probe: send request(1, "server/discover", Some(with_meta(None, …)))
+    //    and wait_for(peer, 1, config.probe_timeout).
     // 2. Decide by the answer, as the list at the top of this file says.
     // 3. Legacy: initialize with a fresh id, check the version the server
-    //    chose, then notifications/initialized.
+    //    chose, then send notifications/initialized.
     let _ = (peer, config);
     todo!("probe with server/discover, then stay modern or fall back to initialize")
+}
+
+/// The `error.code` of a response, if it is an error response.
+#[allow(dead_code)]
+fn error_code(response: &Value) -> Option<i64> {
+    response.pointer("/error/code").and_then(Value::as_i64)
 }
 
 #[allow(dead_code)]

@@ -64,7 +64,7 @@ fn main() {
     }));
     let mut config = Config {
         modern_versions: vec!["2026-07-28".to_string()],
-        probe_timeout: Duration::from_secs(2),
+        probe_timeout: Duration::from_secs(5),
         request_timeout: Duration::from_secs(10),
         client_info: json!({"name": "era-probe", "version": "0.1.0"}),
     };
@@ -73,7 +73,7 @@ fn main() {
         let value = args.next().unwrap_or_default();
         match flag.as_str() {
             "--modern-versions" => config.modern_versions = value.split(',').map(str::to_string).collect(),
-            "--probe-timeout-ms" => config.probe_timeout = Duration::from_millis(value.parse().unwrap_or(2000)),
+            "--probe-timeout-ms" => config.probe_timeout = Duration::from_millis(value.parse().unwrap_or(5000)),
             _ => return report(json!({"harness": "failed", "error": format!("unknown option {flag}")})),
         }
     }

@@ -9,10 +9,14 @@
 //! 3. A -32022 UnsupportedProtocolVersionError is a modern error, so the
 //!    server is modern too: retry with the newest version in
 //!    `error.data.supported` that the client also knows, or stop with an
-//!    incompatibility error when there is none. Never fall back.
+//!    incompatibility error when there is none. Don't fall back blindly:
+//!    only when the shared version is a legacy one (a dual-era server) is
+//!    `initialize` at that version the retry.
 //! 4. Any other error, or no answer within `probe_timeout`: the server is
 //!    legacy. Fall back to `initialize` (2025-11-25 basic/lifecycle), then
 //!    `notifications/initialized`.
+//! 5. A -32022 in answer to `initialize` means the server was modern after
+//!    all, only slow to answer the probe: probe once more.
 //!
 //! `connect` runs the probe; `Connection::request` builds later requests
 //! for the era it found.
@@ -142,55 +146,92 @@ impl Connection {
 /// goes away or stops answering after the probe, and
 /// [`ConnectError::Protocol`] when it answers `initialize` with an error.
 pub fn connect(peer: &mut impl Peer, config: &Config) -> Result<Connection, ConnectError> {
+    let newest = config.modern_versions.first().cloned().ok_or(ConnectError::Incompatible { offered: Vec::new() })?;
+    let mut step = Step::Probe(newest);
+    // Versions the server refused with -32022, so none is tried twice.
+    let mut refused: Vec<String> = Vec::new();
+    let mut reprobed = false;
     let mut next_id = 1;
-    let mut version = config.modern_versions.first().cloned().ok_or(ConnectError::Incompatible { offered: Vec::new() })?;
-    let mut tried = Vec::new();
     loop {
-        tried.push(version.clone());
         let id = next_id;
         next_id += 1;
-        let probe = request(id, "server/discover", Some(with_meta(None, &version, &config.client_info)));
-        send(peer, &probe)?;
-        let answer = match wait_for(peer, id, config.probe_timeout) {
-            Ok(answer) => answer,
-            // Silence: a legacy server that ignores unknown methods.
-            Err(ConnectError::Timeout { .. }) => break,
-            Err(e) => return Err(e),
-        };
-        if let Some(result) = answer.get("result") {
-            return Ok(Connection {
-                era: Era::Modern,
-                version,
-                server_capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
-                server_info: result.pointer("/_meta").and_then(|m| m.get(META_SERVER_INFO)).cloned(),
-                client_info: config.client_info.clone(),
-                next_id,
-            });
-        }
-        let error = answer.get("error").cloned().unwrap_or(Value::Null);
-        if error.get("code").and_then(Value::as_i64) != Some(UNSUPPORTED_PROTOCOL_VERSION) {
-            // Any other error means legacy; never key this on one code.
-            break;
-        }
-        // A modern server that doesn't speak `version`: retry with the
-        // newest version both sides know.
-        let offered: Vec<String> = error.pointer("/data/supported").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect();
-        match config.modern_versions.iter().find(|v| offered.contains(v) && !tried.contains(v)) {
-            Some(shared) => version = shared.clone(),
-            None => return Err(ConnectError::Incompatible { offered }),
+        match step {
+            Step::Probe(version) => {
+                send(peer, &request(id, "server/discover", Some(with_meta(None, &version, &config.client_info))))?;
+                let answer = match wait_for(peer, id, config.probe_timeout) {
+                    Ok(answer) => answer,
+                    // Silence: a legacy server that ignores unknown methods.
+                    Err(ConnectError::Timeout { .. }) => {
+                        step = Step::Initialize(LEGACY_VERSIONS[0].to_string());
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                if let Some(result) = answer.get("result") {
+                    return Ok(Connection {
+                        era: Era::Modern,
+                        version,
+                        server_capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
+                        server_info: result.pointer("/_meta").and_then(|m| m.get(META_SERVER_INFO)).cloned(),
+                        client_info: config.client_info.clone(),
+                        next_id,
+                    });
+                }
+                if error_code(&answer) != Some(UNSUPPORTED_PROTOCOL_VERSION) {
+                    // Any other error means legacy; never key this on one code.
+                    step = Step::Initialize(LEGACY_VERSIONS[0].to_string());
+                    continue;
+                }
+                refused.push(version);
+                step = after_unsupported(config, &answer, &refused)?;
+            }
+            Step::Initialize(version) => {
+                let params = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": config.client_info});
+                send(peer, &request(id, "initialize", Some(params)))?;
+                let answer = wait_for(peer, id, config.request_timeout)?;
+                if let Some(result) = answer.get("result") {
+                    return confirm(peer, config, result, next_id);
+                }
+                if error_code(&answer) == Some(UNSUPPORTED_PROTOCOL_VERSION) && !reprobed {
+                    // A modern server that was only slow to answer the
+                    // probe: -32022 to initialize is modern evidence too.
+                    // Probe once more.
+                    reprobed = true;
+                    step = after_unsupported(config, &answer, &refused)?;
+                    continue;
+                }
+                return Err(ConnectError::Protocol(format!("initialize failed: {}", answer.get("error").unwrap_or(&Value::Null))));
+            }
         }
     }
-    initialize(peer, config, next_id)
 }
 
-/// The legacy handshake: `initialize`, then `notifications/initialized`.
-fn initialize(peer: &mut impl Peer, config: &Config, id: i64) -> Result<Connection, ConnectError> {
-    let params = json!({"protocolVersion": LEGACY_VERSIONS[0], "capabilities": {}, "clientInfo": config.client_info});
-    send(peer, &request(id, "initialize", Some(params)))?;
-    let answer = wait_for(peer, id, config.request_timeout)?;
-    let Some(result) = answer.get("result") else {
-        return Err(ConnectError::Protocol(format!("initialize failed: {}", answer.get("error").unwrap_or(&Value::Null))));
-    };
+/// What `connect` does next.
+enum Step {
+    /// Send `server/discover` at this modern version.
+    Probe(String),
+    /// Send `initialize` at this legacy version.
+    Initialize(String),
+}
+
+/// The step after a -32022 answer: the newest version in
+/// `error.data.supported` that this client knows and the server has not
+/// refused. A modern one is probed; a legacy one means a dual-era server,
+/// and `initialize` at that version is the retry.
+fn after_unsupported(config: &Config, answer: &Value, refused: &[String]) -> Result<Step, ConnectError> {
+    let offered: Vec<String> = answer.pointer("/error/data/supported").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect();
+    if let Some(modern) = config.modern_versions.iter().find(|v| offered.contains(v) && !refused.contains(v)) {
+        return Ok(Step::Probe(modern.clone()));
+    }
+    match LEGACY_VERSIONS.iter().find(|v| offered.iter().any(|o| o == *v)) {
+        Some(legacy) => Ok(Step::Initialize(legacy.to_string())),
+        None => Err(ConnectError::Incompatible { offered }),
+    }
+}
+
+/// Ends the legacy handshake: checks the version the server chose, then
+/// sends `notifications/initialized`. `next_id` is the first unused id.
+fn confirm(peer: &mut impl Peer, config: &Config, result: &Value, next_id: i64) -> Result<Connection, ConnectError> {
     let version = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default().to_string();
     if !LEGACY_VERSIONS.contains(&version.as_str()) {
         // A counter-offer this client can't speak: disconnect, and never
@@ -204,8 +245,13 @@ fn initialize(peer: &mut impl Peer, config: &Config, id: i64) -> Result<Connecti
         server_capabilities: result.get("capabilities").cloned().unwrap_or_else(|| json!({})),
         server_info: result.get("serverInfo").cloned(),
         client_info: config.client_info.clone(),
-        next_id: id + 1,
+        next_id,
     })
+}
+
+/// The `error.code` of a response, if it is an error response.
+fn error_code(response: &Value) -> Option<i64> {
+    response.pointer("/error/code").and_then(Value::as_i64)
 }
 
 fn request(id: i64, method: &str, params: Option<Value>) -> Value {

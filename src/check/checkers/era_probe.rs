@@ -37,12 +37,14 @@ pub static CHECKER: Checker = Checker {
         Case { name: "modern server: stay modern", about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported", args: &[], run: modern_server },
         Case { name: "-32022: retry a shared version", about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back", args: &["--modern-versions", "2027-03-01,2026-07-28"], run: retry_shared },
         Case { name: "-32022: nothing shared", about: "when the server supports no modern version the client knows, the client stops with an incompatibility error and sends no initialize", args: &[], run: nothing_shared },
+        Case { name: "-32022 naming a legacy version", about: "a dual-era server that lists only 2025-11-25 as shared gets initialize at that version: the retry, in the legacy era", args: &[], run: unsupported_but_legacy },
         Case { name: "-32601: fall back", about: "a Method not found answer means a legacy server: initialize with a fresh id, then notifications/initialized, then requests without modern _meta", args: &[], run: fallback_method_not_found },
         Case { name: "-32602: fall back", about: "an Invalid params answer also means legacy: the fallback is not keyed to one error code", args: &[], run: fallback_invalid_params },
         Case { name: "any other error: fall back", about: "an implementation-defined error (-32000) means legacy as well", args: &[], run: fallback_other_error },
         Case { name: "log before the result", about: "a log notification that arrives before the initialize result is skipped, not taken for the result", args: &[], run: log_before_result },
         Case { name: "counter-offer accepted", about: "a legacy server that answers initialize with 2025-06-18, which the client speaks, gets a session at 2025-06-18", args: &[], run: counter_offer_accepted },
         Case { name: "counter-offer refused", about: "a legacy server that answers with a version the client does not speak gets no initialized: the client disconnects with an incompatibility error", args: &[], run: counter_offer_refused },
+        Case { name: "slow modern server", about: "a modern server that answers the probe late and refuses initialize with -32022 is modern after all: probe again and stay modern", args: &["--probe-timeout-ms", "300"], run: slow_modern },
         Case { name: "silence: fall back in time", about: "a server that never answers the probe is legacy: after the probe timeout (300 ms here) the client falls back to initialize", args: &["--probe-timeout-ms", "300"], run: silence },
     ],
 };
@@ -256,6 +258,11 @@ fn nothing_shared(s: &mut Session) -> CaseResult {
 
 /// Reads the fallback `initialize` and checks it; returns its id.
 fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result<Value, Failure> {
+    initialize_at(s, after, probe_id, LEGACY)
+}
+
+/// Reads an `initialize` at `version` and checks it; returns its id.
+fn initialize_at(s: &mut Session, after: &str, probe_id: &Value, version: &str) -> Result<Value, Failure> {
     // A client that gave up or stalls here gets the rule with the reason;
     // a panic or a crash speaks for itself.
     let next = frame(s, "the fallback to initialize").map_err(|f| match f.reason.starts_with("the client") {
@@ -281,10 +288,10 @@ fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result
         )));
     }
     let params = &next["params"];
-    if params.get("protocolVersion") != Some(&json!(LEGACY)) || !params.get("capabilities").is_some_and(Value::is_object) || !params.get("clientInfo").is_some_and(Value::is_object) {
+    if params.get("protocolVersion") != Some(&json!(version)) || !params.get("capabilities").is_some_and(Value::is_object) || !params.get("clientInfo").is_some_and(Value::is_object) {
         return Err(Failure::mismatch(
-            "initialize needs params with the client's newest legacy version (2025-11-25), its capabilities and its clientInfo (InitializeRequest, 2025-11-25 basic/lifecycle › Initialization)",
-            json!({"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "…", "version": "…"}}),
+            format!("initialize needs params with protocolVersion {version} (the client's newest legacy version that the server can speak), the client's capabilities and its clientInfo (InitializeRequest, 2025-11-25 basic/lifecycle › Initialization)"),
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "…", "version": "…"}}),
             params.clone(),
         ));
     }
@@ -412,4 +419,63 @@ fn silence(s: &mut Session) -> CaseResult {
     s.send_json(&result(&init, initialize_result(LEGACY)))?;
     initialized(s)?;
     legacy_tools_list(s, LEGACY)
+}
+
+fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
+    let id = probe(s, MODERN)?;
+    s.send_json(&error(&id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}})))?;
+    let got = s.recv_within(Duration::from_millis(1500))?;
+    let Some(got) = got else {
+        let report = s.recv_output(Duration::from_millis(200))?;
+        return Err(Failure {
+            actual: report.map(|r| r.value),
+            ..Failure::new(
+                "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility). Incompatible is only for a list with nothing in common",
+            )
+        });
+    };
+    // Put the frame back in the flow the other cases read.
+    let init = match classify(&got.value) {
+        Kind::Request { id: init, method } if method == "initialize" => {
+            if got.value.pointer("/params/protocolVersion") != Some(&json!(LEGACY)) {
+                return Err(Failure::mismatch("initialize should ask for 2025-11-25, the version the server listed", json!({"protocolVersion": LEGACY}), got.value["params"].clone()));
+            }
+            init.to_value()
+        }
+        _ => return Err(Failure { actual: Some(got.value), ..Failure::new("after a -32022 that lists only 2025-11-25, the next frame should be initialize at 2025-11-25") }),
+    };
+    if init == id {
+        return Err(Failure::new(format!("initialize reuses the probe's id {id}: give it a fresh id")));
+    }
+    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    initialized(s)?;
+    legacy_tools_list(s, LEGACY)
+}
+
+fn slow_modern(s: &mut Session) -> CaseResult {
+    let probe_id = probe(s, MODERN)?;
+    let init = fallback_initialize(s, "after 300 ms without an answer", &probe_id)?;
+    // The modern server answers the probe late, then refuses initialize.
+    s.send_json(&result(&probe_id, discover_result(&[MODERN])))?;
+    s.send_json(&error(&init, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": LEGACY}})))?;
+    let next = frame(s, "a new probe at 2026-07-28")?;
+    match next.get("method").and_then(Value::as_str) {
+        Some("server/discover") => {
+            let again = request_for(&next, "server/discover", "a new probe was due")?;
+            if again == probe_id || again == init {
+                return Err(Failure::new(format!("the new probe reuses id {again}: every request gets a fresh id")));
+            }
+            modern_meta(&next, MODERN, "the new probe")?;
+            s.send_json(&result(&again, discover_result(&[MODERN])))?;
+            modern_tools_list(s, MODERN, &[probe_id, init, again])
+        }
+        Some("notifications/initialized") => Err(Failure {
+            actual: Some(next),
+            ..Failure::new("initialize failed with -32022, yet the client sent initialized: there is no session to confirm. -32022 is a modern error: the server is modern after all (it was slow to answer the probe), so probe again")
+        }),
+        _ => Err(Failure {
+            actual: Some(next),
+            ..Failure::new("initialize was refused with -32022, a modern error: the server is modern after all, only slow to answer the probe. Probe again with server/discover at a version from error.data.supported, once")
+        }),
+    }
 }

@@ -32,8 +32,9 @@ use serde_json::{Value, json};
 /// the first (2025-11-25 basic/lifecycle › Version Negotiation).
 pub const SUPPORTED_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 
-/// JSON-RPC's "Invalid Request" code; SDKs use it for a request that is
-/// not allowed in the current phase.
+/// JSON-RPC's "Invalid Request" code. This server uses it for a request
+/// the current phase does not allow; the spec names no code for that, and
+/// SDKs differ (the Python SDK answers -32602).
 pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's "Method not found" code.
 pub const METHOD_NOT_FOUND: i64 = -32601;
