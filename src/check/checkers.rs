@@ -14,6 +14,7 @@ mod encode_frames;
 mod era_probe;
 mod handshake_gate;
 mod id_router;
+mod stdio_codec;
 
 use serde_json::Value;
 
@@ -87,7 +88,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {

@@ -1,0 +1,243 @@
+//! Checker for exercise 05-stdio-codec: the learner's newline-delimited
+//! decoder and encoder, driven through the harness with bytes as hex.
+//!
+//! Expected behaviour comes from MCP 2025-11-25 basic/transports › stdio
+//! (and the same rules in 2026-07-28 basic/transports/stdio): one UTF-8
+//! JSON-RPC message per line, delimited by newlines, no embedded newlines;
+//! and 2025-06-18's removal of JSON-RPC batches. Mistakes it catches: C17
+//! (a read taken for one message; large messages), C16 (CRLF), C18
+//! (pretty-printing, a raw newline inside a frame), C15 (a junk line ends
+//! decoding), C21 (a batch accepted after 2025-06-18).
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, ask, harness_kind};
+use crate::check::session::Session;
+
+/// The checker named `stdio-codec`.
+pub static CHECKER: Checker = Checker {
+    name: "stdio-codec",
+    shape: Shape::Program,
+    cases: &[
+        Case { name: "two frames in one read", about: "a read holding two whole lines yields both messages, in order, and leaves nothing buffered", args: &[], run: two_in_one },
+        Case { name: "a line split across reads", about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message", args: &[], run: partial },
+        Case { name: "split at every byte", about: "two frames cut into two reads at every possible byte offset, and fed one byte at a time, always yield the same two messages", args: &[], run: every_offset },
+        Case { name: "CRLF accepted", about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n", args: &[], run: crlf },
+        Case { name: "bad line, then on", about: "a line that is not JSON, or not UTF-8, is reported as invalid and decoding goes on with the next line", args: &[], run: bad_lines },
+        Case { name: "batch rejected", about: "a JSON array (a batch, removed in 2025-06-18) is reported as a batch, not decoded as a message", args: &[], run: batch },
+        Case { name: "large frame", about: "a 1.5 MiB message arriving in 64 KiB reads decodes as one message", args: &[], run: large },
+        Case { name: "encode: one line", about: "encode writes compact JSON and exactly one \\n, even for strings that hold newlines", args: &[], run: encode_one_line },
+    ],
+};
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+}
+
+/// What one `feed` call yielded.
+struct Fed {
+    items: Vec<Value>,
+    buffered: u64,
+    /// The harness's whole reply, for failures.
+    reply: Value,
+}
+
+/// Feeds `bytes` to the learner's decoder.
+fn feed(s: &mut Session, bytes: &[u8]) -> Result<Fed, Failure> {
+    // `text` is for the learner reading the transcript; the harness
+    // decodes `hex`, which carries every byte exactly.
+    let reply = ask(s, json!({"harness": "feed", "text": String::from_utf8_lossy(bytes), "hex": hex(bytes)}))?.value;
+    if harness_kind(&reply) != Some("decoded") {
+        return Err(Failure { actual: Some(reply), ..Failure::new("the harness did not report what Decoder::feed returned") });
+    }
+    let items = reply["items"].as_array().cloned().unwrap_or_default();
+    let buffered = reply["buffered"].as_u64().unwrap_or(0);
+    Ok(Fed { items, buffered, reply })
+}
+
+fn reset(s: &mut Session) -> CaseResult {
+    ask(s, json!({"harness": "reset"}))?;
+    Ok(())
+}
+
+fn ping(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "ping"})
+}
+
+fn call() -> Value {
+    json!({"jsonrpc": "2.0", "id": "c-7", "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "héllo, wörld ✓"}}})
+}
+
+fn lines(messages: &[Value], ending: &str) -> Vec<u8> {
+    messages.iter().flat_map(|m| format!("{m}{ending}").into_bytes()).collect()
+}
+
+fn messages(values: &[Value]) -> Value {
+    Value::Array(values.iter().map(|m| json!({"message": m})).collect())
+}
+
+fn two_in_one(s: &mut Session) -> CaseResult {
+    let sent = [ping(1), call()];
+    let fed = feed(s, &lines(&sent, "\n"))?;
+    if fed.items.len() == 1 {
+        return Err(Failure::mismatch(
+            "one read held two lines, and only one message came out. A read is not a message: split what you have at every \\n (C17)",
+            messages(&sent),
+            Value::Array(fed.items),
+        ));
+    }
+    super::same(messages(&sent), &Value::Array(fed.items), "a read holding two whole lines yields both messages, in order")?;
+    if fed.buffered != 0 {
+        return Err(Failure::new(format!("both lines ended, yet {} bytes are still buffered: drop each line from the buffer once it is decoded", fed.buffered)));
+    }
+    Ok(())
+}
+
+fn partial(s: &mut Session) -> CaseResult {
+    let whole = lines(&[call()], "\n");
+    let cut = whole.len() / 2;
+    let first = feed(s, &whole[..cut])?;
+    if !first.items.is_empty() {
+        return Err(Failure::mismatch(
+            format!("the first {cut} bytes of a line are not a message yet: nothing should come out until its \\n arrives. Keep the bytes and wait for the rest (C17)"),
+            json!([]),
+            Value::Array(first.items),
+        ));
+    }
+    if first.buffered != cut as u64 {
+        return Err(Failure::new(format!("after half a line, buffered() says {} but {cut} bytes are waiting for their \\n", first.buffered)));
+    }
+    let second = feed(s, &whole[cut..])?;
+    super::same(messages(&[call()]), &Value::Array(second.items), "the rest of the line completes the message: join it to the bytes kept from the first read")
+}
+
+fn every_offset(s: &mut Session) -> CaseResult {
+    let sent = [ping(1), call()];
+    let buffer = lines(&sent, "\n");
+    let expected = messages(&sent);
+    for cut in 1..buffer.len() {
+        reset(s)?;
+        let mut items = feed(s, &buffer[..cut])?.items;
+        items.extend(feed(s, &buffer[cut..])?.items);
+        if crate::check::diff::diff(&expected, &Value::Array(items.clone())).is_empty() {
+            continue;
+        }
+        let before = String::from_utf8_lossy(&buffer[cut.saturating_sub(12)..cut]).into_owned();
+        let after = String::from_utf8_lossy(&buffer[cut..(cut + 12).min(buffer.len())]).into_owned();
+        return Err(Failure::mismatch(
+            format!("two frames cut into two reads after byte {cut} (…{before}| {after}…) gave other messages. Wherever a read ends, keep the unfinished line and finish it with the next read; a cut can even fall inside a UTF-8 character, so join bytes, not strings"),
+            expected,
+            Value::Array(items),
+        ));
+    }
+    reset(s)?;
+    let mut items = Vec::new();
+    for byte in &buffer {
+        items.extend(feed(s, std::slice::from_ref(byte))?.items);
+    }
+    super::same(expected, &Value::Array(items), "fed one byte at a time, the two frames must still come out whole")
+}
+
+fn crlf(s: &mut Session) -> CaseResult {
+    let sent = [ping(1), call()];
+    let fed = feed(s, &lines(&sent, "\r\n"))?;
+    super::same(messages(&sent), &Value::Array(fed.items), "lines ending in \\r\\n (Windows peers write them; C16) decode like lines ending in \\n: drop the \\r before parsing")
+}
+
+fn bad_lines(s: &mut Session) -> CaseResult {
+    let mut bytes = lines(&[ping(1)], "\n");
+    bytes.extend_from_slice(b"Starting server v1.2 on stdio...\n");
+    bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"meth\n");
+    bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"\xff\xfe\"}}\n");
+    bytes.extend_from_slice(&lines(&[call()], "\n"));
+    let fed = feed(s, &bytes)?;
+    let kinds: Vec<&str> = fed.items.iter().map(|i| if i.get("message").is_some() { "message" } else if i.get("invalid").is_some() { "invalid" } else { "other" }).collect();
+    if kinds == ["message", "invalid", "invalid", "invalid", "message"] && fed.items[0]["message"] == ping(1) && fed.items[4]["message"] == call() {
+        return Ok(());
+    }
+    if kinds.len() < 5 && kinds.first() == Some(&"message") {
+        return Err(Failure {
+            actual: Some(fed.reply),
+            ..Failure::new(format!(
+                "five lines went in (a message, a startup banner, a cut-off frame, a line that is not UTF-8, a message) and {} results came out. A bad line is reported as FrameError::Invalid and decoding goes on: one stray line must not cost the messages after it (C15)",
+                kinds.len()
+            ))
+        });
+    }
+    Err(Failure::mismatch(
+        "expected: the message, three invalid lines (a banner, a cut-off frame, bytes that are not UTF-8), the message",
+        json!([{"message": ping(1)}, {"invalid": "Starting server v1.2 on stdio...", "reason": "…"}, {"invalid": "…", "reason": "…"}, {"invalid": "…", "reason": "…"}, {"message": call()}]),
+        Value::Array(fed.items),
+    ))
+}
+
+fn batch(s: &mut Session) -> CaseResult {
+    let mut bytes = format!("[{},{}]\n", ping(1), ping(2)).into_bytes();
+    bytes.extend(lines(&[ping(3)], "\n"));
+    let fed = feed(s, &bytes)?;
+    if fed.items.first().is_some_and(|i| i.get("message").is_some_and(Value::is_array)) {
+        return Err(Failure {
+            actual: Some(fed.reply),
+            ..Failure::new(
+                "a JSON array came out as a message. An array is a JSON-RPC batch, which MCP allowed only in 2025-03-26 and removed in 2025-06-18: report it as FrameError::Batch (C21)",
+            )
+        });
+    }
+    super::same(json!([{"batch": true}, {"message": ping(3)}]), &Value::Array(fed.items), "an array is reported as FrameError::Batch, and the next line still decodes")
+}
+
+fn large(s: &mut Session) -> CaseResult {
+    let text = "x".repeat(3 << 19);
+    let message = json!({"jsonrpc": "2.0", "id": 42, "result": {"content": [{"type": "text", "text": text}]}});
+    let bytes = lines(std::slice::from_ref(&message), "\n");
+    let mut items = Vec::new();
+    for chunk in bytes.chunks(64 << 10) {
+        items.extend(feed(s, chunk)?.items);
+    }
+    let size = message.to_string().len();
+    super::same(
+        json!([{"large_message": {"bytes": size, "id": 42}}]),
+        &Value::Array(items),
+        &format!("a {} KiB message arriving in 64 KiB reads is one message. Don't cap the buffer below the largest message you accept (C17)", size >> 10),
+    )
+}
+
+fn encode_one_line(s: &mut Session) -> CaseResult {
+    let message = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "line one\nline two\r\nline three"}]}});
+    let reply = ask(s, json!({"harness": "encode", "message": message}))?.value;
+    let Some(bytes) = reply["hex"].as_str().and_then(unhex) else {
+        return Err(Failure { actual: Some(reply), ..Failure::new("the harness did not report what encode returned") });
+    };
+    let shown = String::from_utf8_lossy(&bytes).into_owned();
+    let body = match bytes.strip_suffix(b"\n") {
+        Some(body) if !body.ends_with(b"\r") => body,
+        Some(_) => {
+            return Err(Failure { actual: Some(json!(shown)), ..Failure::new("the frame ends in \\r\\n: write LF only; a peer that splits on \\n would see a stray \\r") });
+        }
+        None => {
+            return Err(Failure {
+                actual: Some(json!(shown)),
+                ..Failure::new("the frame does not end with \\n: the newline is what ends a message on stdio, and a reader waits for it forever")
+            });
+        }
+    };
+    if body.iter().any(|&b| b == b'\n' || b == b'\r') {
+        let reason = if body.windows(2).any(|w| w == b"\n ") {
+            "the frame spans several lines: it is pretty-printed. Use serde_json::to_vec (compact), not to_vec_pretty; on stdio a message MUST NOT contain embedded newlines (C18)"
+        } else {
+            "the frame holds a raw newline: a string's newlines must stay escaped as \\n inside the JSON, which serde_json does for you if you don't write the string out by hand (C18)"
+        };
+        return Err(Failure { actual: Some(json!(shown)), ..Failure::new(reason) });
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(decoded) => super::same(message, &decoded, "the encoded line must decode back to the same message"),
+        Err(e) => Err(Failure { actual: Some(json!(shown)), ..Failure::new(format!("the encoded line is not JSON: {e}")) }),
+    }
+}
