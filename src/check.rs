@@ -8,6 +8,7 @@
 pub mod build;
 pub mod checkers;
 pub mod diff;
+pub mod http;
 pub mod report;
 pub mod session;
 
@@ -167,6 +168,7 @@ fn run_case(shape: checkers::Shape, case: &checkers::Case, exe: &Path, exercise:
             Ok(relay) => Session::spawn_client(exe, case.args, &relay, exercise.timeout, options.cancel.clone()),
             Err(e) => Err(Stop::Io(format!("cannot find the mcplings binary to relay with: {e}"))),
         },
+        checkers::Shape::Http => Session::spawn_http(exe, case.args, exercise.timeout, options.cancel.clone()),
     };
     let (result, finished) = match session {
         Ok(mut session) => {

@@ -13,6 +13,7 @@
 mod encode_frames;
 mod era_probe;
 mod handshake_gate;
+mod http_front_door;
 mod id_router;
 mod stdio_codec;
 
@@ -76,6 +77,10 @@ pub enum Shape {
     /// A client: it is given a server command and launches it; the checker
     /// plays that server ([`Session::spawn_client`]).
     Client,
+    /// An HTTP server: it is started with `--port N`, a free loopback port
+    /// the checker picked, and the checker sends it HTTP requests
+    /// ([`crate::check::http`]).
+    Http,
 }
 
 /// A checker: a name (used in `exercises.toml`) and its cases in order.
@@ -88,7 +93,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {

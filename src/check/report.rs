@@ -147,6 +147,9 @@ pub enum EntryKind {
     Harness,
     /// A line that is not JSON at all.
     Junk,
+    /// An HTTP exchange: a request line or a status line, with the headers
+    /// that matter and the body (an SSE stream's events follow as frames).
+    Http,
 }
 
 /// One line of a transcript.

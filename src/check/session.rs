@@ -121,6 +121,8 @@ pub struct Session {
     stdout_lines: usize,
     cancel: Option<Arc<AtomicBool>>,
     exited: Option<ExitStatus>,
+    /// The loopback port an HTTP server was told to listen on.
+    port: Option<u16>,
 }
 
 #[derive(Default)]
@@ -219,6 +221,48 @@ impl Session {
         Err(Stop::Io("client exercises need Unix sockets (Linux or macOS)".into()))
     }
 
+    /// Starts the HTTP server `program` with `args` and `--port N`, where N
+    /// is a loopback port that was free a moment ago. Its stdout and stderr
+    /// are both captured as its log; [`Session::port`] gives N.
+    pub fn spawn_http(program: &Path, args: &[&str], timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
+        let port = std::net::TcpListener::bind(("127.0.0.1", 0)).and_then(|l| l.local_addr()).map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?.port();
+        let mut argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        argv.extend(["--port".to_string(), port.to_string()]);
+        let mut child = start(program, argv, Stdio::null())?;
+        let captured = Arc::new(Mutex::new(Captured::default()));
+        for stream in [child.stdout().take().map(|s| Box::new(s) as Box<dyn Read + Send>), child.stderr().take().map(|s| Box::new(s) as Box<dyn Read + Send>)].into_iter().flatten() {
+            let sink = Arc::clone(&captured);
+            thread::spawn(move || read_capped(stream, sink));
+        }
+        // No stdout lines: the conversation is HTTP.
+        let (_tx, rx) = channel();
+        let mut session = Session::new(child, None, rx, captured, None, timeout, cancel);
+        session.port = Some(port);
+        Ok(session)
+    }
+
+    /// The loopback port of an HTTP server session.
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// Whether the check was cancelled.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// When the conversation must be over.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Records a line the checker exchanged with the program some other way
+    /// than stdin and stdout (an HTTP request or response).
+    pub fn note(&mut self, direction: Direction, line: &str, kind: EntryKind) {
+        let value = serde_json::from_str::<Value>(line).ok();
+        self.record(direction, line, value.as_ref(), kind);
+    }
+
     fn new(
         child: Box<dyn ChildWrapper>,
         stdin: Option<Box<dyn Write + Send>>,
@@ -243,6 +287,7 @@ impl Session {
             stdout_lines: 0,
             cancel,
             exited: None,
+            port: None,
         }
     }
 

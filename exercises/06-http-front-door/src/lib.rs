@@ -1,0 +1,189 @@
+//! Exercise 06 · The HTTP front door
+//!
+//! A modern (2026-07-28) MCP server on Streamable HTTP: one endpoint,
+//! `POST /mcp`, each JSON-RPC message its own request
+//! (2026-07-28 basic/transports/streamable-http). `handle` decides the
+//! whole HTTP response for one HTTP request; `src/main.rs` moves the bytes.
+//!
+//! In the order `handle` applies them:
+//!
+//! 1. A foreign `Origin` gets 403 (Security & Endpoint).
+//! 2. Anything but `POST /mcp` gets 404 (another path) or 405 (GET,
+//!    DELETE, …).
+//! 3. A notification gets 202 with an empty body (Sending Messages).
+//! 4. The request metadata headers must match the body: `MCP-Protocol-Version`
+//!    and the body's `_meta` version, `Mcp-Method` and `method`, `Mcp-Name`
+//!    and `params.name` (after decoding `=?base64?…?=`); otherwise 400 with
+//!    -32020 HeaderMismatch (Server Validation).
+//! 5. A version this server does not implement gets 400 with -32022.
+//! 6. An unknown method gets 404 with -32601.
+//! 7. Everything else gets 200: JSON, or an SSE stream when the request
+//!    asked for progress (progress notifications first, then the response).
+//!
+//! Write `handle` and `decode_header_value`; `call` below runs the tools
+//! and builds the SSE stream once you have checked the request. Save:
+//! mcplings rebuilds and checks, and each failing case tells you what to
+//! change.
+
+#[allow(unused_imports)]
+use base64::Engine;
+use serde_json::{Value, json};
+
+/// The protocol versions this server implements.
+pub const SUPPORTED_VERSIONS: [&str; 1] = ["2026-07-28"];
+
+/// HeaderMismatch: headers missing, malformed, or disagreeing with the body
+/// (2026-07-28 basic/transports/streamable-http › Server Validation).
+pub const HEADER_MISMATCH: i64 = -32020;
+/// UnsupportedProtocolVersionError (2026-07-28 basic/versioning).
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// JSON-RPC's "Method not found".
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC's "Invalid params".
+pub const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC's "Parse error".
+pub const PARSE_ERROR: i64 = -32700;
+
+#[allow(dead_code)]
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// One HTTP request, as `src/main.rs` read it.
+#[derive(Debug, Clone, Default)]
+pub struct HttpRequest {
+    /// `GET`, `POST`, …
+    pub method: String,
+    /// The path, e.g. `/mcp` (a query string stays attached).
+    pub path: String,
+    /// Every header as (name, value), names as sent.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+impl HttpRequest {
+    /// The value of header `name`; header names compare case-insensitively
+    /// (RFC 9110 › Field Names).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP response for `src/main.rs` to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpResponse {
+    /// The status code, e.g. 200.
+    pub status: u16,
+    /// Headers to send, e.g. ("Content-Type", "application/json").
+    pub headers: Vec<(String, String)>,
+    /// The body; empty for none.
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    /// A response with a status and no body.
+    pub fn empty(status: u16) -> HttpResponse {
+        HttpResponse { status, headers: Vec::new(), body: Vec::new() }
+    }
+
+    /// A response whose body is one JSON value.
+    pub fn json(status: u16, body: &Value) -> HttpResponse {
+        HttpResponse { status, headers: vec![("Content-Type".into(), "application/json".into())], body: body.to_string().into_bytes() }
+    }
+}
+
+/// A JSON-RPC error response; `id` is left out when it is `None`.
+pub fn error_response(id: Option<&Value>, code: i64, message: &str, data: Option<Value>) -> Value {
+    let mut error = json!({"code": code, "message": message});
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    let mut response = json!({"jsonrpc": "2.0", "error": error});
+    if let Some(id) = id {
+        response["id"] = id.clone();
+    }
+    response
+}
+
+/// Decides the response to one HTTP request. See the module documentation
+/// for the rules, in order.
+pub fn handle(request: &HttpRequest) -> HttpResponse {
+    // Once a request has passed every check, answer it like this:
+    //   "server/discover" => HttpResponse::json(200, &result(id, discover())),
+    //   "tools/list" => HttpResponse::json(200, &result(id, json!({"tools": tools(), "ttlMs": 0, "cacheScope": "public"}))),
+    //   "tools/call" => call(id, &params, request),
+    let _ = request;
+    todo!("Origin, method and path, notification, headers, version, method")
+}
+
+/// A header value with the `=?base64?…?=` sentinel decoded; a plain value
+/// is returned as it is. `None` for a sentinel that is not valid base64 of
+/// UTF-8 (2026-07-28 basic/transports/streamable-http › Value Encoding).
+pub fn decode_header_value(value: &str) -> Option<String> {
+    let _ = value;
+    todo!("strip =?base64? and ?=, then decode")
+}
+
+/// A success response: `result` with `resultType` and this server's info.
+#[allow(dead_code)]
+fn result(id: &Value, mut result: Value) -> Value {
+    result["resultType"] = json!("complete");
+    result["_meta"] = json!({"io.modelcontextprotocol/serverInfo": {"name": "http-front-door", "version": "0.1.0"}});
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+#[allow(dead_code)]
+fn discover() -> Value {
+    json!({"supportedVersions": SUPPORTED_VERSIONS, "capabilities": {"tools": {}}, "ttlMs": 60000, "cacheScope": "public"})
+}
+
+/// The tools this server offers: `echo` and `count`.
+pub fn tools() -> Value {
+    json!([
+        {"name": "echo", "description": "Returns the text it is given.", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
+        {"name": "count", "description": "Counts from 1 to `to`, reporting progress at each step.", "inputSchema": {"type": "object", "properties": {"to": {"type": "integer", "minimum": 1, "maximum": 100}}, "required": ["to"]}}
+    ])
+}
+
+/// Answers `tools/call`. A call that asked for progress (a progress token
+/// in `_meta`) and accepts SSE gets a stream: each progress notification as
+/// an event, then the response, then the end of the stream.
+#[allow(dead_code)]
+fn call(id: &Value, params: &Value, request: &HttpRequest) -> HttpResponse {
+    let arguments = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+    let (steps, outcome) = match params.get("name").and_then(Value::as_str) {
+        Some("echo") => (0, json!({"content": [{"type": "text", "text": arguments.get("text").and_then(Value::as_str).unwrap_or("")}]})),
+        Some("count") => match arguments.get("to").and_then(Value::as_u64).filter(|n| (1..=100).contains(n)) {
+            Some(to) => (to, json!({"content": [{"type": "text", "text": format!("counted to {to}")}]})),
+            None => (0, json!({"content": [{"type": "text", "text": "`to` must be an integer from 1 to 100"}], "isError": true})),
+        },
+        other => {
+            let message = format!("Unknown tool: {}", other.unwrap_or("(none)"));
+            return HttpResponse::json(200, &error_response(Some(id), INVALID_PARAMS, &message, None));
+        }
+    };
+    let response = result(id, outcome);
+    let token = params.pointer("/_meta/progressToken");
+    let accepts_sse = request.header("Accept").is_some_and(|a| a.contains("text/event-stream"));
+    match token {
+        Some(token) if accepts_sse => {
+            let mut stream = String::new();
+            for step in 1..=steps {
+                let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": step, "total": steps}});
+                stream.push_str(&sse_event(&progress));
+            }
+            stream.push_str(&sse_event(&response));
+            HttpResponse {
+                status: 200,
+                headers: vec![("Content-Type".into(), "text/event-stream".into()), ("Cache-Control".into(), "no-cache".into()), ("X-Accel-Buffering".into(), "no".into())],
+                body: stream.into_bytes(),
+            }
+        }
+        _ => HttpResponse::json(200, &response),
+    }
+}
+
+/// One SSE event carrying one JSON-RPC message: `data:` and a blank line.
+/// Compact JSON has no newline, so one `data:` line holds it.
+fn sse_event(message: &Value) -> String {
+    format!("event: message\ndata: {message}\n\n")
+}

@@ -1,0 +1,299 @@
+//! Checker for exercise 06-http-front-door: the learner's program is a
+//! modern (2026-07-28) Streamable HTTP server on a loopback port, and the
+//! checker sends it real HTTP requests.
+//!
+//! Expected behaviour comes from MCP 2026-07-28
+//! basic/transports/streamable-http: Security & Endpoint (403 for a foreign
+//! `Origin`), Sending Messages (POST only; 202 with no body for a
+//! notification; JSON or SSE for a request), Receiving Messages
+//! (notifications before the response on an SSE stream, the response ends
+//! it), Request Metadata and Server Validation (400 with -32020 when the
+//! headers are missing or disagree with the body, after decoding the
+//! `=?base64?…?=` sentinel; 400 with -32022 for an unsupported version;
+//! 404 with -32601 for an unknown method), and Backward Compatibility (405
+//! for GET and DELETE). Mistakes it catches: C04 (200 or 204 for a
+//! notification), trusting headers without comparing them to the body,
+//! ignoring `Origin`, and streams that send the response first or go on
+//! after it.
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, panic_failure};
+use crate::check::http::{self, Reply, Request};
+use crate::check::session::Session;
+
+const MODERN: &str = "2026-07-28";
+
+/// The checker named `http-front-door`.
+pub static CHECKER: Checker = Checker {
+    name: "http-front-door",
+    shape: Shape::Http,
+    cases: &[
+        Case { name: "POST answered with JSON", about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete", args: &[], run: post_ok },
+        Case { name: "notification: 202", about: "a POSTed notification gets 202 Accepted and an empty body", args: &[], run: notification },
+        Case { name: "GET and DELETE: 405", about: "the modern endpoint has no GET stream and no sessions to DELETE: both get 405", args: &[], run: not_allowed },
+        Case { name: "Mcp-Method required", about: "a request without the Mcp-Method header gets 400 with -32020 HeaderMismatch", args: &[], run: method_header_missing },
+        Case { name: "Mcp-Name must match", about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020", args: &[], run: name_mismatch },
+        Case { name: "version header must match", about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020", args: &[], run: version_mismatch },
+        Case { name: "unsupported version: -32022", about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested", args: &[], run: unsupported_version },
+        Case { name: "unknown method: 404", about: "a method the server does not implement gets 404 with -32601", args: &[], run: unknown_method },
+        Case { name: "foreign Origin: 403", about: "a request from a foreign Origin gets 403; one from localhost is served", args: &[], run: origin },
+        Case { name: "base64 Mcp-Name decoded", about: "an Mcp-Name in the =?base64?…?= sentinel is decoded before it is compared with the body", args: &[], run: base64_name },
+        Case { name: "progress as an SSE stream", about: "a call that asks for progress gets text/event-stream: the progress notifications first, then the response, then the end", args: &[], run: sse_progress },
+    ],
+};
+
+fn meta(version: &str) -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})
+}
+
+fn tool_call(id: u64, name: &str, arguments: Value, version: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta(version)}})
+}
+
+/// The headers a conforming client sends with `body`.
+fn headers_for(body: &Value) -> Vec<(String, String)> {
+    let version = body.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str).unwrap_or(MODERN);
+    let method = body["method"].as_str().unwrap_or("");
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
+        ("MCP-Protocol-Version".to_string(), version.to_string()),
+        ("Mcp-Method".to_string(), method.to_string()),
+    ];
+    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
+        headers.push(("Mcp-Name".to_string(), name.to_string()));
+    }
+    headers
+}
+
+/// `headers` with `name` set to `value`, or removed when `value` is None.
+fn with_header(mut headers: Vec<(String, String)>, name: &str, value: Option<&str>) -> Vec<(String, String)> {
+    headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+    if let Some(value) = value {
+        headers.push((name.to_string(), value.to_string()));
+    }
+    headers
+}
+
+/// Sends an HTTP request; a 500 carrying the harness's panic report
+/// becomes a failure naming the panic.
+fn exchange(s: &mut Session, method: &'static str, headers: Vec<(String, String)>, body: Option<&Value>) -> Result<Reply, Failure> {
+    let request = Request { method, path: "/mcp", headers, body: body.map(|b| b.to_string().into_bytes()) };
+    let reply = http::send(s, &request)?;
+    if reply.status == 500
+        && let Some(report) = reply.json().filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
+    {
+        return Err(panic_failure(&report));
+    }
+    Ok(reply)
+}
+
+fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value) -> Result<Reply, Failure> {
+    exchange(s, "POST", headers, Some(body))
+}
+
+/// What a failure shows as the actual reply.
+fn shown(reply: &Reply) -> Value {
+    json!({"status": reply.status, "content-type": reply.header("content-type"), "body": reply.json().unwrap_or_else(|| json!(reply.text()))})
+}
+
+/// Checks an error reply: `status`, and a JSON-RPC error object with `code`.
+fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> Result<Value, Failure> {
+    let body = reply.json();
+    let got_code = body.as_ref().and_then(|b| b.pointer("/error/code")).and_then(Value::as_i64);
+    if reply.status == status && got_code == Some(code) {
+        return Ok(body.unwrap_or(Value::Null));
+    }
+    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's)", "error": {"code": code, "message": "…"}}});
+    let detail = match (reply.status == status, got_code) {
+        (true, None) => format!("the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"),
+        (true, Some(c)) => format!("the status is right, but the error code is {c}, not {code}"),
+        (false, Some(c)) if c == code => format!("the error code is right, but the HTTP status is {}, not {status}: clients and intermediaries decide by the status first", reply.status),
+        (false, _) => format!("got {}", reply.status),
+    };
+    Err(Failure::mismatch(format!("{why}: {status} with error code {code}. Here {detail}"), expected, shown(reply)))
+}
+
+/// Checks a success reply: 200 JSON carrying a result for `id`; returns the
+/// result.
+fn ok_reply(reply: &Reply, id: u64, why: &str) -> Result<Value, Failure> {
+    let body = reply.json();
+    if reply.status != 200 || reply.media_type().as_deref() != Some("application/json") {
+        return Err(Failure::mismatch(
+            format!("{why}: 200 with Content-Type application/json; got {} {}", reply.status, reply.header("content-type").unwrap_or("without a Content-Type")),
+            json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "id": id, "result": "…"}}),
+            shown(reply),
+        ));
+    }
+    let body = body.unwrap_or(Value::Null);
+    match body.get("result") {
+        Some(result) if body.get("id") == Some(&json!(id)) => Ok(result.clone()),
+        _ => Err(Failure::mismatch(format!("{why}: the body should be the JSON-RPC response to request {id}"), json!({"jsonrpc": "2.0", "id": id, "result": "…"}), body)),
+    }
+}
+
+fn post_ok(s: &mut Session) -> CaseResult {
+    let body = tool_call(1, "echo", json!({"text": "hello"}), MODERN);
+    let reply = post(s, headers_for(&body), &body)?;
+    let result = ok_reply(&reply, 1, "a well-formed tools/call gets")?;
+    if result.get("resultType") != Some(&json!("complete")) {
+        return Err(Failure::mismatch(
+            "every 2026-07-28 result carries resultType; a finished call says \"complete\" (2026-07-28 basic/index)",
+            json!({"resultType": "complete", "content": [{"type": "text", "text": "hello"}]}),
+            result,
+        ));
+    }
+    if result.pointer("/content/0/text") != Some(&json!("hello")) {
+        return Err(Failure::mismatch("echo returns its text in a text content block", json!({"content": [{"type": "text", "text": "hello"}]}), result));
+    }
+    Ok(())
+}
+
+fn notification(s: &mut Session) -> CaseResult {
+    let body = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "no longer needed"}});
+    let reply = post(s, headers_for(&body), &body)?;
+    if reply.status == 202 && reply.body.is_empty() {
+        return Ok(());
+    }
+    let why = match reply.status {
+        200 => "a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages; C04, a conformance test server got this wrong and broke clients)",
+        204 => "204 No Content is not the answer to a notification: the spec names 202 Accepted, and clients check for it",
+        202 => "202 is right, but the body must be empty: a notification gets no JSON-RPC response",
+        _ => "a notification the server accepts gets 202 Accepted with no body",
+    };
+    Err(Failure::mismatch(why, json!({"status": 202, "body": ""}), shown(&reply)))
+}
+
+fn not_allowed(s: &mut Session) -> CaseResult {
+    for method in ["GET", "DELETE"] {
+        let reply = exchange(s, method, vec![("Accept".into(), "text/event-stream".into()), ("MCP-Protocol-Version".into(), MODERN.into())], None)?;
+        if reply.status != 405 {
+            return Err(Failure::mismatch(
+                format!(
+                    "{method} /mcp should get 405 Method Not Allowed: in 2026-07-28 the endpoint takes POST only. There is no GET stream and no session to DELETE (2026-07-28 basic/transports/streamable-http › Backward Compatibility)"
+                ),
+                json!({"status": 405}),
+                shown(&reply),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn method_header_missing(s: &mut Session) -> CaseResult {
+    let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta(MODERN)}});
+    let reply = post(s, with_header(headers_for(&body), "Mcp-Method", None), &body)?;
+    error_reply(&reply, 400, -32020, "Mcp-Method is required on every request, and a request without it gets")?;
+    Ok(())
+}
+
+fn name_mismatch(s: &mut Session) -> CaseResult {
+    let body = tool_call(5, "echo", json!({"text": "hi"}), MODERN);
+    let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("count")), &body)?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "Mcp-Name says count but the body calls echo. A gateway may route or authorize by the header while the server runs the body, so a mismatch is rejected with",
+    )?;
+    Ok(())
+}
+
+fn version_mismatch(s: &mut Session) -> CaseResult {
+    let body = tool_call(6, "echo", json!({"text": "hi"}), MODERN);
+    let reply = post(s, with_header(headers_for(&body), "MCP-Protocol-Version", Some("2025-11-25")), &body)?;
+    error_reply(&reply, 400, -32020, "the MCP-Protocol-Version header (2025-11-25) must equal the body's _meta version (2026-07-28); a mismatch gets")?;
+    Ok(())
+}
+
+fn unsupported_version(s: &mut Session) -> CaseResult {
+    let body = tool_call(7, "echo", json!({"text": "hi"}), "2099-01-01");
+    let reply = post(s, headers_for(&body), &body)?;
+    let error = error_reply(&reply, 400, -32022, "a version this server does not implement gets")?;
+    let data = error.pointer("/error/data").cloned().unwrap_or(Value::Null);
+    let supported = data.get("supported").and_then(Value::as_array);
+    if supported.is_some_and(|v| v.contains(&json!(MODERN))) && data.get("requested") == Some(&json!("2099-01-01")) {
+        return Ok(());
+    }
+    Err(Failure::mismatch(
+        "the -32022 error's data lists the versions the server supports and the one requested, so the client can pick a mutual version and retry (UnsupportedProtocolVersionError, 2026-07-28 schema)",
+        json!({"supported": [MODERN], "requested": "2099-01-01"}),
+        data,
+    ))
+}
+
+fn unknown_method(s: &mut Session) -> CaseResult {
+    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "widgets/list", "params": {"_meta": meta(MODERN)}});
+    let reply = post(s, headers_for(&body), &body)?;
+    error_reply(
+        &reply,
+        404,
+        -32601,
+        "a method the server does not implement gets (2026-07-28 basic/transports/streamable-http › Protocol Version Header); the JSON-RPC body is what tells it apart from a server with no MCP endpoint at all",
+    )?;
+    Ok(())
+}
+
+fn origin(s: &mut Session) -> CaseResult {
+    let body = tool_call(9, "echo", json!({"text": "hi"}), MODERN);
+    let reply = post(s, with_header(headers_for(&body), "Origin", Some("http://evil.example")), &body)?;
+    if reply.status != 403 {
+        return Err(Failure::mismatch(
+            "a request with Origin http://evil.example must get 403 Forbidden. A web page on any site can make a browser POST to 127.0.0.1 (DNS rebinding); the Origin header is how a local server tells (2026-07-28 basic/transports/streamable-http › Security & Endpoint)",
+            json!({"status": 403}),
+            shown(&reply),
+        ));
+    }
+    let port = s.port().unwrap_or(0);
+    let local = format!("http://localhost:{port}");
+    let reply = post(s, with_header(headers_for(&body), "Origin", Some(&local)), &body)?;
+    ok_reply(&reply, 9, &format!("a request with Origin {local}, this machine, is served as usual:"))?;
+    Ok(())
+}
+
+fn base64_name(s: &mut Session) -> CaseResult {
+    let body = tool_call(10, "echo", json!({"text": "hi"}), MODERN);
+    // "echo" and "count" in the base64 sentinel (Value Encoding).
+    let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("=?base64?ZWNobw==?=")), &body)?;
+    ok_reply(&reply, 10, "Mcp-Name =?base64?ZWNobw==?= is \"echo\" once decoded, the same as the body, so the call is served:")?;
+    let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("=?base64?Y291bnQ=?=")), &body)?;
+    error_reply(&reply, 400, -32020, "Mcp-Name =?base64?Y291bnQ=?= decodes to \"count\", not the body's \"echo\": decode, then compare, and a mismatch gets")?;
+    Ok(())
+}
+
+fn sse_progress(s: &mut Session) -> CaseResult {
+    let mut body = tool_call(11, "count", json!({"to": 3}), MODERN);
+    body["params"]["_meta"]["progressToken"] = json!("p-11");
+    let reply = post(s, headers_for(&body), &body)?;
+    if reply.status != 200 || reply.media_type().as_deref() != Some("text/event-stream") {
+        return Err(Failure::mismatch(
+            "a call that carries a progress token, from a client that accepts text/event-stream, is answered with an SSE stream, so the progress can travel before the result",
+            json!({"status": 200, "content-type": "text/event-stream"}),
+            shown(&reply),
+        ));
+    }
+    let events = http::parse_events(&reply.text());
+    let messages: Vec<Value> = events.iter().map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| json!(e.data))).collect();
+    let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
+    let Some(at) = response_at else {
+        return Err(Failure { actual: Some(Value::Array(messages)), ..Failure::new("the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last") });
+    };
+    if at + 1 != messages.len() {
+        return Err(Failure {
+            actual: Some(Value::Array(messages)),
+            ..Failure::new("something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)")
+        });
+    }
+    let progress: Vec<&Value> = messages[..at].iter().filter(|m| m.get("method") == Some(&json!("notifications/progress"))).collect();
+    let values: Vec<f64> = progress.iter().filter_map(|m| m.pointer("/params/progress").and_then(Value::as_f64)).collect();
+    let tokens_ok = progress.iter().all(|m| m.pointer("/params/progressToken") == Some(&json!("p-11")));
+    if progress.len() != 3 || !tokens_ok || values.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(Failure::mismatch(
+            "before the response, the stream should carry the three progress notifications of count to 3: each with the request's progressToken p-11 and a progress value that goes up",
+            json!([{"method": "notifications/progress", "params": {"progressToken": "p-11", "progress": 1, "total": 3}}, "… 2 …", "… 3 …", {"id": 11, "result": "…"}]),
+            Value::Array(messages),
+        ));
+    }
+    Ok(())
+}

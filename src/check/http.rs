@@ -1,0 +1,203 @@
+//! HTTP exchanges with a learner's server ([`Shape::Http`]): the checker
+//! sends real HTTP/1.1 requests to `127.0.0.1:<port>` (never anything but
+//! loopback) with the `ureq` client, and records each request and response
+//! in the session's transcript.
+//!
+//! [`Shape::Http`]: super::checkers::Shape::Http
+
+use std::net::{SocketAddr, TcpStream};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::report::{Direction, EntryKind};
+use super::session::{Session, Stop, shorten};
+
+/// One HTTP request to send.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// `POST`, `GET`, `DELETE`.
+    pub method: &'static str,
+    /// The path, e.g. `/mcp`.
+    pub path: &'static str,
+    /// Headers, in order.
+    pub headers: Vec<(String, String)>,
+    /// The body, if any.
+    pub body: Option<Vec<u8>>,
+}
+
+/// What came back.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// The status code.
+    pub status: u16,
+    /// Response headers, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The whole body.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// Header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The media type of `Content-Type`, lower-cased, without parameters.
+    pub fn media_type(&self) -> Option<String> {
+        self.header("content-type").map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+    }
+
+    /// The body as JSON, if it is JSON.
+    pub fn json(&self) -> Option<Value> {
+        serde_json::from_slice(&self.body).ok()
+    }
+
+    /// The body as text (lossy).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Headers shown in the transcript; the rest are noise.
+const SHOWN: &[&str] = &["mcp-protocol-version", "mcp-method", "mcp-name", "origin", "accept", "content-type", "allow"];
+
+/// Waits until the server accepts connections on its port. Errors: the
+/// program exited, the check was cancelled, or nothing listened before the
+/// session's deadline.
+pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
+    let port = s.port().ok_or_else(|| Stop::Io("this session has no HTTP port".into()))?;
+    let address = SocketAddr::from(([127, 0, 0, 1], port));
+    loop {
+        if TcpStream::connect_timeout(&address, Duration::from_millis(100)).is_ok() {
+            return Ok(address);
+        }
+        if s.cancelled() {
+            return Err(Stop::Cancelled);
+        }
+        if let Some(status) = s.exited_within(Duration::ZERO) {
+            return Err(Stop::Exited(Some(status)));
+        }
+        if Instant::now() >= s.deadline() {
+            return Err(Stop::Io(format!("nothing listened on 127.0.0.1:{port}, the port given with --port; the server must bind exactly that address")));
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Sends `request` to the server and returns its reply, recording both.
+/// Errors: the server did not listen, closed the connection without a
+/// response, or took past the session's deadline.
+pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
+    let address = wait_until_listening(s)?;
+    s.note(Direction::ToLearner, &request_line(request), EntryKind::Http);
+    let left = s.deadline().saturating_duration_since(Instant::now()).max(Duration::from_millis(50));
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(left)).max_redirects(0).build().into();
+    let url = format!("http://{address}{}", request.path);
+    let mut builder = ureq::http::Request::builder().method(request.method).uri(&url);
+    for (name, value) in &request.headers {
+        builder = builder.header(name, value);
+    }
+    let outcome = match &request.body {
+        Some(body) => builder.body(body.clone()).map_err(|e| e.to_string()).and_then(|r| agent.run(r).map_err(|e| e.to_string())),
+        None => builder.body(()).map_err(|e| e.to_string()).and_then(|r| agent.run(r).map_err(|e| e.to_string())),
+    };
+    let response = match outcome {
+        Ok(response) => response,
+        Err(e) if e.contains("timeout") || e.contains("Timeout") => return Err(Stop::Timeout(left)),
+        Err(e) => {
+            if let Some(status) = s.exited_within(Duration::from_millis(100)) {
+                return Err(Stop::Exited(Some(status)));
+            }
+            return Err(Stop::Io(format!("the HTTP request failed: {e}")));
+        }
+    };
+    let status = response.status().as_u16();
+    let headers: Vec<(String, String)> = response.headers().iter().map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect();
+    let body = response.into_body().with_config().limit(16 << 20).read_to_vec().map_err(|e| Stop::Io(format!("cannot read the response body: {e}")))?;
+    let reply = Reply { status, headers, body };
+    s.note(Direction::FromLearner, &status_line(&reply), EntryKind::Http);
+    Ok(reply)
+}
+
+fn shown_headers(headers: &[(String, String)]) -> String {
+    headers.iter().filter(|(n, _)| SHOWN.contains(&n.to_ascii_lowercase().as_str())).map(|(n, v)| format!(" · {n}: {v}")).collect()
+}
+
+fn request_line(request: &Request) -> String {
+    let body = request.body.as_deref().map(|b| format!(" · {}", shorten(&String::from_utf8_lossy(b), 2000))).unwrap_or_default();
+    format!("{} {}{}{body}", request.method, request.path, shown_headers(&request.headers))
+}
+
+fn status_line(reply: &Reply) -> String {
+    let body = if reply.body.is_empty() { " · (no body)".to_string() } else { format!(" · {}", shorten(&reply.text(), 2000)) };
+    format!("{}{}{body}", reply.status, shown_headers(&reply.headers))
+}
+
+/// One event of an SSE stream (WHATWG HTML › Server-sent events).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Event {
+    /// The `event:` field; `message` when absent.
+    pub event: String,
+    /// The `data:` lines, joined with `\n`.
+    pub data: String,
+    /// The `id:` field, if any.
+    pub id: Option<String>,
+}
+
+/// Parses an SSE stream: fields per line, `:` comments ignored, an event
+/// dispatched at each blank line when it has data.
+pub fn parse_events(stream: &str) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut current = Event::default();
+    let mut data: Vec<&str> = Vec::new();
+    for line in stream.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
+        if line.is_empty() {
+            if !data.is_empty() {
+                current.data = data.join("\n");
+                if current.event.is_empty() {
+                    current.event = "message".into();
+                }
+                events.push(std::mem::take(&mut current));
+            }
+            current = Event::default();
+            data.clear();
+            continue;
+        }
+        if line.starts_with(':') {
+            continue;
+        }
+        let (field, value) = line.split_once(':').map(|(f, v)| (f, v.strip_prefix(' ').unwrap_or(v))).unwrap_or((line, ""));
+        match field {
+            "event" => current.event = value.to_string(),
+            "data" => data.push(value),
+            "id" => current.id = Some(value.to_string()),
+            _ => {}
+        }
+    }
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_events_with_multiline_data_comments_and_ids() {
+        let stream = ": keep-alive\n\nevent: message\ndata: {\"a\":\ndata: 1}\nid: 7\n\ndata: x\r\n\r\nretry: 100\n\n";
+        let events = parse_events(stream);
+        assert_eq!(
+            events,
+            vec![
+                Event { event: "message".into(), data: "{\"a\":\n1}".into(), id: Some("7".into()) },
+                Event { event: "message".into(), data: "x".into(), id: None },
+            ]
+        );
+    }
+
+    #[test]
+    fn an_event_without_a_blank_line_after_it_is_not_dispatched() {
+        assert!(parse_events("data: cut off").is_empty());
+    }
+}
