@@ -35,9 +35,9 @@ pub static CHECKER: Checker = Checker {
     cases: &[
         Case { name: "probe first", about: "the first frame is a server/discover request carrying the modern _meta: protocol version, client capabilities and client info", args: &[], run: probe_first },
         Case { name: "modern server: stay modern", about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported", args: &[], run: modern_server },
-        Case { name: "-32022: retry a shared version", about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back", args: &["--modern-versions", "2027-03-01,2026-07-28"], run: retry_shared },
+        Case { name: "-32022: retry at shared", about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back", args: &["--modern-versions", "2027-03-01,2026-07-28"], run: retry_shared },
         Case { name: "-32022: nothing shared", about: "when the server supports no modern version the client knows, the client stops with an incompatibility error and sends no initialize", args: &[], run: nothing_shared },
-        Case { name: "-32022 naming a legacy version", about: "a dual-era server that lists only 2025-11-25 as shared gets initialize at that version: the retry, in the legacy era", args: &[], run: unsupported_but_legacy },
+        Case { name: "-32022: legacy version", about: "a dual-era server that lists only 2025-11-25 as shared gets initialize at that version: the retry, in the legacy era", args: &[], run: unsupported_but_legacy },
         Case { name: "-32601: fall back", about: "a Method not found answer means a legacy server: initialize with a fresh id, then notifications/initialized, then requests without modern _meta", args: &[], run: fallback_method_not_found },
         Case { name: "-32602: fall back", about: "an Invalid params answer also means legacy: the fallback is not keyed to one error code", args: &[], run: fallback_invalid_params },
         Case { name: "any other error: fall back", about: "an implementation-defined error (-32000) means legacy as well", args: &[], run: fallback_other_error },
@@ -304,7 +304,7 @@ fn initialized(s: &mut Session) -> CaseResult {
     match classify(&next) {
         Kind::Notification { method } if method == "notifications/initialized" => Ok(()),
         Kind::Request { method, .. } if method == "notifications/initialized" => Err(Failure::mismatch(
-            "notifications/initialized carries an id, which makes it a request for a method no server has. A notification has no id member (2025-11-25 basic/index › Notifications; C06)",
+            "notifications/initialized carries an id, which makes it a request for a method no server has. A notification has no id member (2025-11-25 basic/index › Notifications)",
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
             next,
         )),
@@ -389,7 +389,7 @@ fn counter_offer_refused(s: &mut Session) -> CaseResult {
         return Err(Failure {
             actual: Some(sent.value),
             ..Failure::new(
-                "the server answered initialize with 2024-11-05, which this client does not speak (its LEGACY_VERSIONS), yet the client went on. It should disconnect: no initialized, no requests (2025-11-25 basic/lifecycle › Version Negotiation; C14)",
+                "the server answered initialize with 2024-11-05, which this client does not speak (its LEGACY_VERSIONS), yet the client went on. It should disconnect: no initialized, no requests (2025-11-25 basic/lifecycle › Version Negotiation)",
             )
         });
     }
@@ -426,13 +426,15 @@ fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
     s.send_json(&error(&id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}})))?;
     let got = s.recv_within(Duration::from_millis(1500))?;
     let Some(got) = got else {
-        let report = s.recv_output(Duration::from_millis(200))?;
-        return Err(Failure {
-            actual: report.map(|r| r.value),
-            ..Failure::new(
-                "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility). Incompatible is only for a list with nothing in common",
-            )
-        });
+        let report = s.recv_output(Duration::from_millis(200))?.map(|r| r.value);
+        let rule = "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility)";
+        let reason = match &report {
+            Some(r) if harness_kind(r) == Some("panic") => return Err(panic_failure(r)),
+            Some(r) if r["incompatible"] == json!(true) => format!("the client gave up as incompatible, but {rule}. Incompatible is only for a list with nothing in common"),
+            Some(r) if harness_kind(r) == Some("failed") => format!("the client gave up (`{}`), but {rule}", r["error"].as_str().unwrap_or("?")),
+            _ => format!("the client sent nothing more, but {rule}"),
+        };
+        return Err(Failure { actual: report, ..Failure::new(reason) });
     };
     // Put the frame back in the flow the other cases read.
     let init = match classify(&got.value) {

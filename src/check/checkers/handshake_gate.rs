@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{Case, CaseResult, Checker, Failure, Shape};
+use crate::check::report::Direction;
 use crate::check::session::Session;
 use crate::check::session::{Received, Stop};
 use crate::jsonrpc::{Kind, classify};
@@ -66,6 +67,10 @@ fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
     match s.recv_within(ANSWER_WITHIN)? {
         Some(got) => Ok(Some(got)),
         None => match s.exited_within(Duration::ZERO) {
+            Some(status) if status.success() && s.transcript().iter().any(|e| e.dir == Direction::ToLearner && e.line.trim().is_empty()) => Err(Failure {
+                stop: Some(Stop::Exited(Some(status))),
+                ..Failure::new("the server exited after a blank line. A blank line carries no message: skip it and read on; only end of input (read_line returning Ok(0)) ends the loop")
+            }),
             Some(status) => Err(Stop::Exited(Some(status)).into()),
             None => Ok(None),
         },
@@ -85,6 +90,16 @@ fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
                 ANSWER_WITHIN.as_secs_f64()
             )));
         };
+        let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
+        let got_id = got.value.get("id");
+        if is_response && got_id != Some(&id) && got_id.is_none_or(|g| !earlier(s, g)) {
+            return Err(Failure {
+                actual: Some(got.value),
+                ..Failure::new(format!(
+                    "while the checker waited for the response to `{method}` (id {id}), a response arrived that answers no request it sent. Is it a reply to a notification sent just before? A notification gets no reply at all, not even with a null id; a response to `{method}` carries its id ({id})"
+                ))
+            });
+        }
         match classify(&got.value) {
             Kind::Notification { .. } => continue,
             Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == id => return Ok(got.value),
@@ -110,6 +125,12 @@ fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
             Kind::Invalid { reason } => return Err(Failure::new(format!("the answer to `{method}` is not a valid JSON-RPC message: {reason}: {}", got.line))),
         }
     }
+}
+
+/// Whether `id` is the id of a request the checker sent earlier in this
+/// session (a response to it is late or repeated, not unrequested).
+fn earlier(s: &Session, id: &Value) -> bool {
+    s.transcript().iter().any(|e| e.dir == Direction::ToLearner && e.id.as_ref() == Some(id))
 }
 
 /// Like [`call`], and the response must be a result; returns it.
@@ -269,6 +290,9 @@ fn silent_to(s: &mut Session, notifications: &[Value]) -> CaseResult {
 
 fn notifications_silent(s: &mut Session) -> CaseResult {
     call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    // Blank lines carry no message: a server skips them and reads on.
+    s.send("")?;
+    s.send("   ")?;
     silent_to(
         s,
         &[
@@ -287,7 +311,7 @@ fn initialized_with_id(s: &mut Session) -> CaseResult {
     call_err(
         s,
         &request(2, "notifications/initialized", None),
-        "this frame carries an id, so it is a request, for a method no server implements: answer it with an error (-32601). A server that takes it for the notification, or ignores it, leaves the client waiting (C06: clients that added an id broke spec-compliant servers)",
+        "this frame carries an id, so it is a request, for a method no server implements: answer it with an error (-32601). A server that takes it for the notification, or ignores it, leaves the client waiting (clients that added an id broke spec-compliant servers)",
     )?;
     Ok(())
 }
@@ -299,7 +323,7 @@ fn second_initialize(s: &mut Session) -> CaseResult {
         // Answering again is what some SDKs do; re-negotiating is the bug.
         if result.get("protocolVersion") != Some(&json!(SUPPORTED[0])) {
             return Err(Failure::mismatch(
-                "the second initialize re-negotiated the session to another version while the client's first session goes on. Refuse it with an error (-32600, the SDKs' choice) and keep the first negotiation (C13)",
+                "the second initialize re-negotiated the session to another version while the client's first session goes on. Refuse it with an error (-32600, the SDKs' choice) and keep the first negotiation",
                 json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": "already initialized"}}),
                 response,
             ));

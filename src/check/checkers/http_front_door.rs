@@ -157,7 +157,7 @@ fn notification(s: &mut Session) -> CaseResult {
         return Ok(());
     }
     let why = match reply.status {
-        200 => "a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages; C04, a conformance test server got this wrong and broke clients)",
+        200 => "a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages, a conformance test server got this wrong and broke clients)",
         204 => "204 No Content is not the answer to a notification: the spec names 202 Accepted, and clients check for it",
         202 => "202 is right, but the body must be empty: a notification gets no JSON-RPC response",
         _ => "a notification the server accepts gets 202 Accepted with no body",

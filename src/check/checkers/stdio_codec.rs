@@ -88,7 +88,7 @@ fn two_in_one(s: &mut Session) -> CaseResult {
     let fed = feed(s, &lines(&sent, "\n"))?;
     if fed.items.len() == 1 {
         return Err(Failure::mismatch(
-            "one read held two lines, and only one message came out. A read is not a message: split what you have at every \\n (C17)",
+            "one read held two lines, and only one message came out. A read is not a message: split what you have at every \\n",
             messages(&sent),
             Value::Array(fed.items),
         ));
@@ -106,7 +106,7 @@ fn partial(s: &mut Session) -> CaseResult {
     let first = feed(s, &whole[..cut])?;
     if !first.items.is_empty() {
         return Err(Failure::mismatch(
-            format!("the first {cut} bytes of a line are not a message yet: nothing should come out until its \\n arrives. Keep the bytes and wait for the rest (C17)"),
+            format!("the first {cut} bytes of a line are not a message yet: nothing should come out until its \\n arrives. Keep the bytes and wait for the rest"),
             json!([]),
             Value::Array(first.items),
         ));
@@ -148,7 +148,7 @@ fn every_offset(s: &mut Session) -> CaseResult {
 fn crlf(s: &mut Session) -> CaseResult {
     let sent = [ping(1), call()];
     let fed = feed(s, &lines(&sent, "\r\n"))?;
-    super::same(messages(&sent), &Value::Array(fed.items), "lines ending in \\r\\n (Windows peers write them; C16) decode like lines ending in \\n: drop the \\r before parsing")
+    super::same(messages(&sent), &Value::Array(fed.items), "lines ending in \\r\\n (Windows peers write them) decode like lines ending in \\n: drop the \\r before parsing")
 }
 
 fn bad_lines(s: &mut Session) -> CaseResult {
@@ -166,7 +166,7 @@ fn bad_lines(s: &mut Session) -> CaseResult {
         return Err(Failure {
             actual: Some(fed.reply),
             ..Failure::new(format!(
-                "five lines went in (a message, a startup banner, a cut-off frame, a line that is not UTF-8, a message) and {} results came out. A bad line is reported as FrameError::Invalid and decoding goes on: one stray line must not cost the messages after it (C15)",
+                "five lines went in (a message, a startup banner, a cut-off frame, a line that is not UTF-8, a message) and {} results came out. A bad line is reported as FrameError::Invalid and decoding goes on: one stray line must not cost the messages after it",
                 kinds.len()
             ))
         });
@@ -186,7 +186,7 @@ fn batch(s: &mut Session) -> CaseResult {
         return Err(Failure {
             actual: Some(fed.reply),
             ..Failure::new(
-                "a JSON array came out as a message. An array is a JSON-RPC batch, which MCP allowed only in 2025-03-26 and removed in 2025-06-18: report it as FrameError::Batch (C21)",
+                "a JSON array came out as a message. An array is a JSON-RPC batch, which MCP allowed only in 2025-03-26 and removed in 2025-06-18: report it as FrameError::Batch",
             )
         });
     }
@@ -205,7 +205,7 @@ fn large(s: &mut Session) -> CaseResult {
     super::same(
         json!([{"large_message": {"bytes": size, "id": 42}}]),
         &Value::Array(items),
-        &format!("a {} KiB message arriving in 64 KiB reads is one message. Don't cap the buffer below the largest message you accept (C17)", size >> 10),
+        &format!("a {} KiB message arriving in 64 KiB reads is one message. Don't cap the buffer below the largest message you accept", size >> 10),
     )
 }
 
@@ -230,9 +230,9 @@ fn encode_one_line(s: &mut Session) -> CaseResult {
     };
     if body.iter().any(|&b| b == b'\n' || b == b'\r') {
         let reason = if body.windows(2).any(|w| w == b"\n ") {
-            "the frame spans several lines: it is pretty-printed. Use serde_json::to_vec (compact), not to_vec_pretty; on stdio a message MUST NOT contain embedded newlines (C18)"
+            "the frame spans several lines: it is pretty-printed. Use serde_json::to_vec (compact), not to_vec_pretty; on stdio a message MUST NOT contain embedded newlines"
         } else {
-            "the frame holds a raw newline: a string's newlines must stay escaped as \\n inside the JSON, which serde_json does for you if you don't write the string out by hand (C18)"
+            "the frame holds a raw newline: a string's newlines must stay escaped as \\n inside the JSON, which serde_json does for you if you don't write the string out by hand"
         };
         return Err(Failure { actual: Some(json!(shown)), ..Failure::new(reason) });
     }

@@ -18,8 +18,9 @@
 //! 5. A -32022 in answer to `initialize` means the server was modern after
 //!    all, only slow to answer the probe: probe once more.
 //!
-//! Write `connect`, which runs the probe, and `Connection::request`, which
-//! builds later requests for the era it found. `request`, `send`,
+//! Write `with_meta` (the modern `_meta`), `connect`, which runs the
+//! probe, and `Connection::request`, which builds later requests for the
+//! era it found. `request`, `send`,
 //! `wait_for` and `error_code` at the bottom of this file are done for you.
 //! Save: mcplings rebuilds and checks, and each failing case tells you what
 //! to change.
