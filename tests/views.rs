@@ -259,3 +259,62 @@ fn part2_quiz_after_a_wrong_answer() {
     press(&mut app, &((b'a' + wrong as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
 }
+
+// ---------------------------------------------------------------------------
+// Part 3: the stdio codec, an HTTP server exercise, the quiz.
+// ---------------------------------------------------------------------------
+
+/// A report as the http-front-door checker gives for a server that answers
+/// a notification with 200 and a body.
+fn failing_http_report() -> CheckReport {
+    let mut failing = case("notification: 202", Status::Failed);
+    failing.about = "a POSTed notification gets 202 Accepted and an empty body".into();
+    failing.reason = Some("a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages)".into());
+    failing.expected = Some(json!({"status": 202, "body": ""}));
+    failing.actual = Some(json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "result": {}}}));
+    failing.differences = diff(failing.expected.as_ref().unwrap(), failing.actual.as_ref().unwrap());
+    failing.transcript = vec![
+        entry(Direction::ToLearner, r#"POST /mcp · Content-Type: application/json · Accept: application/json, text/event-stream · MCP-Protocol-Version: 2026-07-28 · Mcp-Method: notifications/cancelled · {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#, EntryKind::Http, 12),
+        entry(Direction::FromLearner, r#"200 · content-type: application/json · {"jsonrpc":"2.0","result":{}}"#, EntryKind::Http, 13),
+    ];
+    failing.stderr = "MCP endpoint: http://127.0.0.1:40123/mcp\n".into();
+    let mut cases = vec![case("POST answered with JSON", Status::Passed), failing];
+    for name in ["GET and DELETE: 405", "Mcp-Method required", "Mcp-Name must match", "version header must match", "unsupported version", "unknown method: 404", "foreign Origin: 403", "base64 Mcp-Name decoded", "progress as an SSE stream"] {
+        cases.push(case(name, Status::NotRun));
+    }
+    CheckReport {
+        format_version: 1,
+        exercise: "06-http-front-door".into(),
+        source: "exercise".into(),
+        crate_dir: "exercises/06-http-front-door".into(),
+        passed: false,
+        build: BuildReport { ok: true, output: String::new(), duration_ms: 350 },
+        cases,
+        duration_ms: 700,
+        error: None,
+    }
+}
+
+#[test]
+fn part3_lesson_first_section() {
+    let mut app = app();
+    press(&mut app, "↓↓\nn");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn part3_http_exercise_with_a_failing_case() {
+    let mut app = app();
+    press(&mut app, "↓↓en"); // 05, then on to 06: check run 2
+    app.update(Msg::CheckDone { run: 2, report: Box::new(failing_http_report()) });
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn part3_quiz_after_the_right_answer() {
+    let mut app = app();
+    press(&mut app, "↓↓z");
+    let question = app.course.part(3).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    insta::assert_snapshot!(screen(&app));
+}

@@ -35,7 +35,7 @@ pub static CHECKER: Checker = Checker {
         Case { name: "Mcp-Method required", about: "a request without the Mcp-Method header gets 400 with -32020 HeaderMismatch", args: &[], run: method_header_missing },
         Case { name: "Mcp-Name must match", about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020", args: &[], run: name_mismatch },
         Case { name: "version header must match", about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020", args: &[], run: version_mismatch },
-        Case { name: "unsupported version: -32022", about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested", args: &[], run: unsupported_version },
+        Case { name: "unsupported version", about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested", args: &[], run: unsupported_version },
         Case { name: "unknown method: 404", about: "a method the server does not implement gets 404 with -32601", args: &[], run: unknown_method },
         Case { name: "foreign Origin: 403", about: "a request from a foreign Origin gets 403; one from localhost is served", args: &[], run: origin },
         Case { name: "base64 Mcp-Name decoded", about: "an Mcp-Name in the =?base64?…?= sentinel is decoded before it is compared with the body", args: &[], run: base64_name },
