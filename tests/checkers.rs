@@ -567,7 +567,7 @@ fn m03_second_initialize_renegotiates() {
     let replace = "            (\"initialize\", _) => self.initialize(params),\n";
     let report = check_mutant(GATE, "mutant-03-reinitialize", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "second initialize answered", &["re-negotiated the session to another version", "C13"]);
+    assert_failed(&report, "second initialize answered", &["re-negotiated the session to another version", "keep the first negotiation"]);
 }
 
 /// C13: a second initialize ignored (no response at all).
@@ -648,7 +648,7 @@ fn m04_falls_back_on_unsupported_version() {
     let replace = "if error_code(&answer).is_some() {";
     let report = check_mutant(PROBE, "mutant-04-fallback-on-32022", &[("src/lib.rs", FALLBACK_TEST, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "-32022: retry a shared version", &["-32022 is a modern error", "must not fall back to initialize"]);
+    assert_failed(&report, "-32022: retry at shared", &["-32022 is a modern error", "must not fall back to initialize"]);
     assert_failed(&report, "-32022: nothing shared", &["fell back to initialize after -32022"]);
 }
 
@@ -671,7 +671,7 @@ fn m04_probe_waits_too_long() {
     assert_eq!(silence.status, Status::NotRun, "{}", summary(&report));
     assert!(silence.reason.as_deref().unwrap_or("").contains("an earlier case hung"), "{}", summary(&report));
     // One hung case (4 s), every other case at its usual pace.
-    assert!(checking < Duration::from_secs(20), "checking (without the build) took {checking:?}");
+    assert!(checking < Duration::from_secs(30), "checking (without the build) took {checking:?}");
 }
 
 /// The probe's timeout treated as a fatal error instead of the sign of a
@@ -704,7 +704,7 @@ fn m04_initialized_sent_with_an_id() {
     let replace = "    send(peer, &request(next_id, \"notifications/initialized\", None))?;\n";
     let report = check_mutant(PROBE, "mutant-04-initialized-with-id", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "-32601: fall back", &["notifications/initialized carries an id", "C06"]);
+    assert_failed(&report, "-32601: fall back", &["notifications/initialized carries an id", "A notification has no id member"]);
 }
 
 /// C14, client side: the version the server chose is never checked, so the
@@ -714,7 +714,7 @@ fn m04_never_checks_the_counter_offer() {
     let find = "    if !LEGACY_VERSIONS.contains(&version.as_str()) {\n        // A counter-offer this client can't speak: disconnect, and never\n        // confirm the session with `initialized`.\n        return Err(ConnectError::Incompatible { offered: vec![version] });\n    }\n";
     let report = check_mutant(PROBE, "mutant-04-no-version-check", &[("src/lib.rs", find, "")]);
     assert_caught(&report);
-    assert_failed(&report, "counter-offer refused", &["answered initialize with 2024-11-05", "yet the client went on", "C14"]);
+    assert_failed(&report, "counter-offer refused", &["answered initialize with 2024-11-05", "yet the client went on", "It should disconnect"]);
     assert_eq!(report.cases.iter().find(|c| c.name == "counter-offer accepted").unwrap().status, Status::Passed, "{}", summary(&report));
 }
 
@@ -751,7 +751,7 @@ fn m04_no_meta_after_discovery() {
 fn m04_probes_with_the_oldest_version() {
     let report = check_mutant(PROBE, "mutant-04-probe-oldest", &[("src/lib.rs", "config.modern_versions.first().cloned()", "config.modern_versions.last().cloned()")]);
     assert_caught(&report);
-    assert_failed(&report, "-32022: retry a shared version", &["`io.modelcontextprotocol/protocolVersion` must be \"2027-03-01\"", "probe with the first, the newest"]);
+    assert_failed(&report, "-32022: retry at shared", &["`io.modelcontextprotocol/protocolVersion` must be \"2027-03-01\"", "probe with the first, the newest"]);
 }
 
 /// No version in common after -32022, and the client falls back to
