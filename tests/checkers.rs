@@ -556,7 +556,7 @@ fn m03_initialized_with_an_id_taken_for_the_notification() {
     );
     let report = check_mutant(GATE, "mutant-03-initialized-with-id", &[("src/lib.rs", find, &replace)]);
     assert_caught(&report);
-    assert_failed(&report, "initialized with an id", &["no response to `notifications/initialized` (id 2)"]);
+    assert_failed(&report, "initialized with an id", &["It carries an id, so it is a request", "-32601"]);
 }
 
 /// C13: a second initialize served like the first: the session is
@@ -666,10 +666,10 @@ fn m04_probe_waits_too_long() {
     let report = check_dir(PROBE, dir.path());
     let checking = started.elapsed().saturating_sub(Duration::from_millis(report.build.duration_ms));
     assert_caught(&report);
-    assert_failed(&report, "slow modern server", &["the client sent nothing for 4.0 s where the fallback to initialize was due", "Every wait needs a timeout", "after 300 ms without an answer the server is legacy"]);
-    let silence = report.cases.iter().find(|c| c.name == "silence: fall back in time").unwrap();
-    assert_eq!(silence.status, Status::NotRun, "{}", summary(&report));
-    assert!(silence.reason.as_deref().unwrap_or("").contains("an earlier case hung"), "{}", summary(&report));
+    assert_failed(&report, "silence: fall back in time", &["the client sent nothing for 4.0 s where the fallback to initialize was due", "Every wait needs a timeout", "after 300 ms without an answer the server is legacy"]);
+    let slow = report.cases.iter().find(|c| c.name == "slow modern server").unwrap();
+    assert_eq!(slow.status, Status::NotRun, "{}", summary(&report));
+    assert!(slow.reason.as_deref().unwrap_or("").contains("an earlier case hung"), "{}", summary(&report));
     // One hung case (4 s), every other case at its usual pace.
     assert!(checking < Duration::from_secs(30), "checking (without the build) took {checking:?}");
 }
@@ -907,4 +907,232 @@ fn hostile_endless_recursion() {
     let report = check_mutant(ENCODE, "mutant-01-recursion", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
     assert_failed(&report, "invalid lines are named", &["overflowed its stack"]);
+}
+
+/// A -32022 that lists only a legacy version the client speaks is answered
+/// as "incompatible" instead of with initialize at that version.
+#[test]
+fn m04_legacy_version_in_supported_ignored() {
+    let find = "    match LEGACY_VERSIONS.iter().find(|v| offered.iter().any(|o| o == *v)) {\n";
+    let replace = "    match None::<&&str> {\n";
+    let report = check_mutant(PROBE, "mutant-04-legacy-listed-ignored", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "-32022: legacy version", &["the client gave up as incompatible", "initialize at 2025-11-25 is the retry"]);
+}
+
+/// A -32022 in answer to initialize (a modern server that was slow to
+/// answer the probe) ends the connection instead of a new probe.
+#[test]
+fn m04_no_new_probe_after_initialize_refused() {
+    let find = "                if error_code(&answer) == Some(UNSUPPORTED_PROTOCOL_VERSION) && !reprobed {\n";
+    let replace = "                if false && !reprobed {\n";
+    let report = check_mutant(PROBE, "mutant-04-no-reprobe", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "slow modern server", &["the client gave up", "where a new probe at 2026-07-28 was due"]);
+}
+
+// ---------------------------------------------------------------------------
+// 05-stdio-codec: the decoder and the encoder.
+// ---------------------------------------------------------------------------
+
+const CODEC: &str = "05-stdio-codec";
+const FEED_START: &str = "        self.pending.extend_from_slice(bytes);\n";
+
+#[test]
+fn unmutated_05_stdio_codec_passes() {
+    let report = check_mutant(CODEC, "mutant-05-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 8, "{}", summary(&report));
+}
+
+/// Every read decoded on its own, as if it held whole lines: the end of a
+/// line cut by the previous read is lost (C17).
+#[test]
+fn m05_each_read_starts_afresh() {
+    let replace = "        self.pending.clear();\n        self.pending.extend_from_slice(bytes);\n";
+    let report = check_mutant(CODEC, "mutant-05-read-afresh", &[("src/lib.rs", FEED_START, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "a line split across reads", &["the rest of the line completes the message"]);
+}
+
+/// Each read turned into a String before it is buffered: a read that ends
+/// inside a UTF-8 character mangles it.
+#[test]
+fn m05_reads_decoded_as_text() {
+    let replace = "        self.pending.extend_from_slice(String::from_utf8_lossy(bytes).as_bytes());\n";
+    let report = check_mutant(CODEC, "mutant-05-text-reads", &[("src/lib.rs", FEED_START, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "split at every byte", &["a cut can even fall inside a UTF-8 character, so join bytes, not strings"]);
+}
+
+/// The `\r` of a CRLF line ending kept on the line (C16).
+#[test]
+fn m05_carriage_return_kept() {
+    let find = "            if let Some(stripped) = line.strip_suffix(b\"\\r\") {\n                line = stripped;\n            }\n";
+    let report = check_mutant(CODEC, "mutant-05-cr-kept", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "CRLF accepted", &["reported with its \\r still on"]);
+}
+
+/// Decoding stops at the first bad line; the lines after it wait forever.
+#[test]
+fn m05_stops_at_a_bad_line() {
+    let find = "            out.push(decode_line(line));\n";
+    let replace = "            let decoded = decode_line(line);\n            let bad = decoded.is_err();\n            out.push(decoded);\n            if bad {\n                break;\n            }\n";
+    let report = check_mutant(CODEC, "mutant-05-stop-at-bad", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "bad line, then on", &["decoding goes on", "must not cost the messages after it"]);
+}
+
+/// A JSON array passed on as a message, as if batches still existed (C21).
+#[test]
+fn m05_batch_accepted() {
+    let find = "        Ok(Value::Array(_)) => Err(FrameError::Batch),\n";
+    let replace = "        Ok(batch @ Value::Array(_)) => Ok(batch),\n";
+    let report = check_mutant(CODEC, "mutant-05-batch", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "batch rejected", &["a JSON array came out as a message", "removed in 2025-06-18"]);
+}
+
+/// A buffer capped at 1 MiB: a larger message never completes (C17).
+#[test]
+fn m05_buffer_capped() {
+    let replace = "        if self.pending.len() < 1 << 20 {\n            self.pending.extend_from_slice(bytes);\n        }\n";
+    let report = check_mutant(CODEC, "mutant-05-capped", &[("src/lib.rs", FEED_START, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "large frame", &["Don't cap the buffer"]);
+}
+
+const ENCODE_BODY: &str = "    let mut bytes = serde_json::to_vec(message).expect(\"a Value always serializes\");\n    bytes.push(b'\\n');\n";
+
+/// Pretty-printed frames (C18).
+#[test]
+fn m05_pretty_printed() {
+    let replace = "    let mut bytes = serde_json::to_vec_pretty(message).expect(\"a Value always serializes\");\n    bytes.push(b'\\n');\n";
+    let report = check_mutant(CODEC, "mutant-05-pretty", &[("src/lib.rs", ENCODE_BODY, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "encode: one line", &["pretty-printed", "MUST NOT contain embedded newlines"]);
+}
+
+/// No newline after the frame: the reader waits for it forever.
+#[test]
+fn m05_no_newline() {
+    let replace = "    let bytes = serde_json::to_vec(message).expect(\"a Value always serializes\");\n";
+    let report = check_mutant(CODEC, "mutant-05-no-newline", &[("src/lib.rs", ENCODE_BODY, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "encode: one line", &["does not end with \\n"]);
+}
+
+/// CRLF written on output (C16).
+#[test]
+fn m05_crlf_written() {
+    let replace = "    let mut bytes = serde_json::to_vec(message).expect(\"a Value always serializes\");\n    bytes.extend_from_slice(b\"\\r\\n\");\n";
+    let report = check_mutant(CODEC, "mutant-05-crlf-out", &[("src/lib.rs", ENCODE_BODY, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "encode: one line", &["ends in \\r\\n"]);
+}
+
+/// Strings written out by hand, their newlines raw (C18).
+#[test]
+fn m05_raw_newline_in_a_string() {
+    let replace = "    let mut bytes = serde_json::to_vec(message).expect(\"a Value always serializes\");\n    let text = String::from_utf8(bytes).unwrap().replace(\"\\\\n\", \"\\n\");\n    let mut bytes = text.into_bytes();\n    bytes.push(b'\\n');\n";
+    let report = check_mutant(CODEC, "mutant-05-raw-newline", &[("src/lib.rs", ENCODE_BODY, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "encode: one line", &["holds a raw newline"]);
+}
+
+// ---------------------------------------------------------------------------
+// 06-http-front-door: Streamable HTTP, 2026-07-28.
+// ---------------------------------------------------------------------------
+
+const HTTP: &str = "06-http-front-door";
+
+#[test]
+fn unmutated_06_http_front_door_passes() {
+    let report = check_mutant(HTTP, "mutant-06-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 11, "{}", summary(&report));
+}
+
+/// A notification answered with 200 and a JSON body (C04).
+#[test]
+fn m06_notification_answered_with_200() {
+    let find = "        return HttpResponse::empty(202);\n";
+    let replace = "        return HttpResponse::json(200, &json!({\"jsonrpc\": \"2.0\", \"result\": {}}));\n";
+    let report = check_mutant(HTTP, "mutant-06-notification-200", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "notification: 202", &["answered with 200", "202 Accepted with no body"]);
+}
+
+/// GET served like POST (a legacy GET stream that 2026-07-28 removed).
+#[test]
+fn m06_get_allowed() {
+    let report = check_mutant(HTTP, "mutant-06-get", &[("src/lib.rs", "    if request.method != \"POST\" {\n", "    if request.method == \"DELETE\" {\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "GET and DELETE: 405", &["GET /mcp should get 405"]);
+}
+
+/// The headers never compared with the body.
+#[test]
+fn m06_headers_trusted() {
+    let find = "    if let Err(reason) = check_headers(request, &message) {\n";
+    let replace = "    if let Err(reason) = Ok::<(), String>(()) {\n";
+    let report = check_mutant(HTTP, "mutant-06-headers-trusted", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    for name in ["Mcp-Method required", "Mcp-Name must match", "version header must match"] {
+        assert_failed(&report, name, &["400 with error code -32020"]);
+    }
+}
+
+/// Mcp-Name checked for presence only.
+#[test]
+fn m06_name_not_compared() {
+    let report = check_mutant(HTTP, "mutant-06-name", &[("src/lib.rs", "        if name != body_name {\n", "        if name.is_empty() {\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "Mcp-Name must match", &["A gateway may route or authorize by the header"]);
+}
+
+/// The base64 sentinel compared undecoded.
+#[test]
+fn m06_base64_not_decoded() {
+    let report = check_mutant(HTTP, "mutant-06-no-base64", &[("src/lib.rs", "let Some(name) = decode_header_value(header) else", "let Some(name) = Some(header.to_string()) else")]);
+    assert_caught(&report);
+    assert_failed(&report, "base64 Mcp-Name decoded", &["is \"echo\" once decoded"]);
+}
+
+/// The Origin header ignored (DNS rebinding).
+#[test]
+fn m06_origin_ignored() {
+    let report = check_mutant(HTTP, "mutant-06-origin", &[("src/lib.rs", "        if !is_local_origin(origin) {\n", "        if origin.is_empty() {\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "foreign Origin: 403", &["must get 403 Forbidden", "DNS rebinding"]);
+}
+
+/// The right error code with the wrong HTTP status.
+#[test]
+fn m06_unsupported_version_with_status_200() {
+    let find = "        return HttpResponse::json(400, &error_response(Some(id), UNSUPPORTED_PROTOCOL_VERSION,";
+    let replace = "        return HttpResponse::json(200, &error_response(Some(id), UNSUPPORTED_PROTOCOL_VERSION,";
+    let report = check_mutant(HTTP, "mutant-06-status-200", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "unsupported version", &["the error code is right, but the HTTP status is 200, not 400"]);
+}
+
+/// An unknown method answered 200 with a JSON-RPC error.
+#[test]
+fn m06_unknown_method_with_status_200() {
+    let report = check_mutant(HTTP, "mutant-06-unknown-200", &[("src/lib.rs", "        _ => HttpResponse::json(404,", "        _ => HttpResponse::json(200,")]);
+    assert_caught(&report);
+    assert_failed(&report, "unknown method: 404", &["HTTP status is 200, not 404"]);
+}
+
+/// The response sent first on the SSE stream, the progress after it.
+#[test]
+fn m06_response_before_progress() {
+    let find = "            let mut stream = String::new();\n";
+    let replace = "            let mut stream = sse_event(&response);\n";
+    let drop_last = ("src/lib.rs", "            stream.push_str(&sse_event(&response));\n", "");
+    let report = check_mutant(HTTP, "mutant-06-response-first", &[("src/lib.rs", find, replace), drop_last]);
+    assert_caught(&report);
+    assert_failed(&report, "progress as an SSE stream", &["something came after the response"]);
 }

@@ -44,8 +44,8 @@ pub static CHECKER: Checker = Checker {
         Case { name: "log before the result", about: "a log notification that arrives before the initialize result is skipped, not taken for the result", args: &[], run: log_before_result },
         Case { name: "counter-offer accepted", about: "a legacy server that answers initialize with 2025-06-18, which the client speaks, gets a session at 2025-06-18", args: &[], run: counter_offer_accepted },
         Case { name: "counter-offer refused", about: "a legacy server that answers with a version the client does not speak gets no initialized: the client disconnects with an incompatibility error", args: &[], run: counter_offer_refused },
-        Case { name: "slow modern server", about: "a modern server that answers the probe late and refuses initialize with -32022 is modern after all: probe again and stay modern", args: &["--probe-timeout-ms", "300"], run: slow_modern },
         Case { name: "silence: fall back in time", about: "a server that never answers the probe is legacy: after the probe timeout (300 ms here) the client falls back to initialize", args: &["--probe-timeout-ms", "300"], run: silence },
+        Case { name: "slow modern server", about: "a modern server that answers the probe late and refuses initialize with -32022 is modern after all: probe again and stay modern", args: &["--probe-timeout-ms", "300"], run: slow_modern },
     ],
 };
 

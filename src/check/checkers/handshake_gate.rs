@@ -308,11 +308,19 @@ fn notifications_silent(s: &mut Session) -> CaseResult {
 
 fn initialized_with_id(s: &mut Session) -> CaseResult {
     call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    let with_id = request(2, "notifications/initialized", None);
     call_err(
         s,
-        &request(2, "notifications/initialized", None),
+        &with_id,
         "this frame carries an id, so it is a request, for a method no server implements: answer it with an error (-32601). A server that takes it for the notification, or ignores it, leaves the client waiting (clients that added an id broke spec-compliant servers)",
-    )?;
+    )
+    .map_err(|f| match f.reason.starts_with("no response") {
+        true => Failure {
+            reason: format!("no response to {with_id}. It carries an id, so it is a request, not the initialized notification, whatever its method says: answer it with an error (-32601 Method not found). Silence leaves the client waiting for id 2"),
+            ..f
+        },
+        false => f,
+    })?;
     Ok(())
 }
 

@@ -22,7 +22,7 @@ pub static CHECKER: Checker = Checker {
         Case { name: "two frames in one read", about: "a read holding two whole lines yields both messages, in order, and leaves nothing buffered", args: &[], run: two_in_one },
         Case { name: "a line split across reads", about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message", args: &[], run: partial },
         Case { name: "split at every byte", about: "two frames cut into two reads at every possible byte offset, and fed one byte at a time, always yield the same two messages", args: &[], run: every_offset },
-        Case { name: "CRLF accepted", about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n", args: &[], run: crlf },
+        Case { name: "CRLF accepted", about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n; a bad one is reported without its \\r", args: &[], run: crlf },
         Case { name: "bad line, then on", about: "a line that is not JSON, or not UTF-8, is reported as invalid and decoding goes on with the next line", args: &[], run: bad_lines },
         Case { name: "batch rejected", about: "a JSON array (a batch, removed in 2025-06-18) is reported as a batch, not decoded as a message", args: &[], run: batch },
         Case { name: "large frame", about: "a 1.5 MiB message arriving in 64 KiB reads decodes as one message", args: &[], run: large },
@@ -146,9 +146,27 @@ fn every_offset(s: &mut Session) -> CaseResult {
 }
 
 fn crlf(s: &mut Session) -> CaseResult {
-    let sent = [ping(1), call()];
-    let fed = feed(s, &lines(&sent, "\r\n"))?;
-    super::same(messages(&sent), &Value::Array(fed.items), "lines ending in \\r\\n (Windows peers write them) decode like lines ending in \\n: drop the \\r before parsing")
+    let mut bytes = lines(&[ping(1)], "\r\n");
+    bytes.extend_from_slice(b"Starting server v1.2\r\n\r\n");
+    bytes.extend(lines(&[call()], "\r\n"));
+    let fed = feed(s, &bytes)?;
+    let expected = json!([{"message": ping(1)}, {"invalid": "Starting server v1.2", "reason": "…"}, {"message": call()}]);
+    let shape_ok = fed.items.len() == 3 && fed.items[0] == expected[0] && fed.items[2] == expected[2];
+    if shape_ok && fed.items[1].get("invalid") == Some(&json!("Starting server v1.2")) {
+        return Ok(());
+    }
+    if shape_ok && fed.items[1].get("invalid").and_then(Value::as_str).is_some_and(|l| l.ends_with('\r')) {
+        return Err(Failure::mismatch(
+            "the invalid line was reported with its \\r still on: the line ending is \\r\\n, so drop the \\r with the \\n before you look at the line (serde_json forgives a trailing \\r; your logs and comparisons won't)",
+            expected,
+            Value::Array(fed.items),
+        ));
+    }
+    Err(Failure::mismatch(
+        "lines ending in \\r\\n (Windows peers write them) decode like lines ending in \\n: drop the \\r before parsing; a blank line is skipped, and a bad one reported without its line ending",
+        expected,
+        Value::Array(fed.items),
+    ))
 }
 
 fn bad_lines(s: &mut Session) -> CaseResult {
