@@ -16,6 +16,7 @@ mod handshake_gate;
 mod http_front_door;
 mod id_router;
 mod stdio_codec;
+mod tool_server;
 
 use serde_json::Value;
 
@@ -93,7 +94,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {

@@ -1,0 +1,392 @@
+//! Checker for exercise 07-tool-server: the learner's program is a
+//! dual-era stdio server with tools, resources and a prompt; the checker is
+//! its client, legacy (after `initialize`) or modern (`_meta` on every
+//! request), case by case.
+//!
+//! Expected behaviour comes from MCP 2025-11-25 server/tools (protocol
+//! errors vs tool errors, structured content and its text mirror),
+//! server/resources (-32002 for a missing resource), server/prompts
+//! (-32602 for a missing argument), server/utilities/pagination, and
+//! 2026-07-28's `resultType`, `ttlMs` and `cacheScope` and its -32602 for a
+//! missing resource. Mistakes it catches: an unknown tool reported as a
+//! tool error, bad input as a protocol error with code 0, `content` that is
+//! not a list, a structured result without its text mirror, an empty
+//! `contents` for a missing resource, the wrong era's not-found code, a
+//! cursor that never ends or is not checked, modern results without their
+//! fields.
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, panic_failure};
+use crate::check::session::Session;
+use crate::jsonrpc::{Kind, classify};
+
+/// The checker named `tool-server`.
+pub static CHECKER: Checker = Checker {
+    name: "tool-server",
+    shape: Shape::Program,
+    cases: &[
+        Case { name: "tools in pages (legacy)", about: "tools/list gives 3 tools and a nextCursor, the cursor gives the last tool and no nextCursor, and the order is the same every time", args: &[], run: pages_legacy },
+        Case { name: "tools in pages (modern)", about: "the same pages in 2026-07-28, each carrying resultType, ttlMs and cacheScope", args: &[], run: pages_modern },
+        Case { name: "invalid cursor: -32602", about: "a cursor the server never handed out gets -32602", args: &[], run: invalid_cursor },
+        Case { name: "greet: text", about: "greet returns its greeting in a list holding one text block", args: &[], run: greet },
+        Case { name: "describe: four kinds", about: "describe returns text, image, resource_link and embedded resource blocks, each with its required fields", args: &[], run: describe },
+        Case { name: "add: structured + mirror", about: "add returns structuredContent that fits its outputSchema, and the same JSON as text", args: &[], run: add },
+        Case { name: "out of range: isError", about: "set_volume with level 11 returns a result with isError true and a message, not a JSON-RPC error", args: &[], run: out_of_range },
+        Case { name: "unknown tool: -32602", about: "a tools/call for a tool that does not exist gets a -32602 error", args: &[], run: unknown_tool },
+        Case { name: "schema-breaking arguments", about: "arguments of the wrong type get -32602 or isError (SDKs differ), never a result that pretends it worked", args: &[], run: bad_arguments },
+        Case { name: "resources: text, blob, template", about: "resources/list and templates/list name them; reads return text, a base64 blob, and a filled-in template", args: &[], run: resources_ok },
+        Case { name: "missing resource (legacy)", about: "a read of an unknown URI gets -32002 in the legacy era, never an empty contents", args: &[], run: missing_legacy },
+        Case { name: "missing resource (modern)", about: "a read of an unknown URI gets -32602 in the modern era", args: &[], run: missing_modern },
+        Case { name: "prompt and its argument", about: "prompts/get returns messages with the text; without the required argument it gets -32602", args: &[], run: prompt },
+    ],
+};
+
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// The checker as a client of one era.
+struct Client {
+    modern: bool,
+    next_id: u64,
+}
+
+impl Client {
+    /// A legacy client, after the handshake.
+    fn legacy(s: &mut Session) -> Result<Client, Failure> {
+        let mut c = Client { modern: false, next_id: 1 };
+        let init = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}});
+        c.result(s, "initialize", init)?;
+        s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        Ok(c)
+    }
+
+    fn modern() -> Client {
+        Client { modern: true, next_id: 1 }
+    }
+
+    fn era(&self) -> &'static str {
+        if self.modern { "2026-07-28" } else { "2025-11-25" }
+    }
+
+    /// Sends a request and returns the whole response frame.
+    fn call(&mut self, s: &mut Session, method: &str, mut params: Value) -> Result<Value, Failure> {
+        if self.modern {
+            params["_meta"] = json!({META_VERSION: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}});
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        s.send_json(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        loop {
+            let got = s.recv()?.value;
+            match classify(&got) {
+                Kind::Notification { .. } => continue,
+                Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == json!(id) => {
+                    if let Some(report) = got.pointer("/error/data").filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic")) {
+                        return Err(panic_failure(report));
+                    }
+                    return Ok(got);
+                }
+                _ => return Err(Failure { actual: Some(got), ..Failure::new(format!("the answer to `{method}` is not its response (id {id})")) }),
+            }
+        }
+    }
+
+    /// Like [`Client::call`], and the response must be a result; returns it.
+    fn result(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
+        let response = self.call(s, method, params.clone())?;
+        match response.get("result") {
+            Some(result) => Ok(result.clone()),
+            None => Err(Failure::mismatch(
+                format!("`{method}` {} failed ({}), but it should succeed", params, self.era()),
+                json!({"result": "…"}),
+                response,
+            )),
+        }
+    }
+
+    /// Like [`Client::call`], and the response must be an error with
+    /// `code`; `why` explains the rule.
+    fn error(&mut self, s: &mut Session, method: &str, params: Value, code: i64, why: &str) -> CaseResult {
+        let response = self.call(s, method, params)?;
+        let got = response.pointer("/error/code").and_then(Value::as_i64);
+        if got == Some(code) {
+            return Ok(());
+        }
+        let detail = match (got, response.get("result")) {
+            (Some(other), _) => format!("got error code {other}"),
+            (None, Some(result)) if result.get("isError") == Some(&json!(true)) => "got a result with isError: true, which tells the model its input was wrong; this is a protocol error".to_string(),
+            (None, Some(result)) if result.get("contents").and_then(Value::as_array).is_some_and(Vec::is_empty) => "got a result with an empty contents list, which reads as \"the resource is empty\"".to_string(),
+            _ => "got a result".to_string(),
+        };
+        Err(Failure::mismatch(format!("{why}; {detail}"), json!({"error": {"code": code, "message": "…"}}), response))
+    }
+}
+
+/// Checks the modern fields of a result: `resultType`, and for cacheable
+/// ones `ttlMs` and `cacheScope`.
+fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
+    if result.get("resultType") != Some(&json!("complete")) {
+        return Err(Failure::mismatch(
+            format!("a 2026-07-28 result carries resultType; the `{method}` result lacks \"complete\" (2026-07-28 basic/index)"),
+            json!({"resultType": "complete"}),
+            result.clone(),
+        ));
+    }
+    let ttl_ok = result.get("ttlMs").and_then(Value::as_u64).is_some();
+    let scope_ok = matches!(result.get("cacheScope").and_then(Value::as_str), Some("public" | "private"));
+    if cacheable && !(ttl_ok && scope_ok) {
+        return Err(Failure::mismatch(
+            format!("the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"),
+            json!({"resultType": "complete", "ttlMs": 60000, "cacheScope": "public"}),
+            result.clone(),
+        ));
+    }
+    Ok(())
+}
+
+const TOOL_NAMES: [&str; 4] = ["greet", "describe", "add", "set_volume"];
+
+fn names(page: &Value) -> Vec<String> {
+    page.get("tools").and_then(Value::as_array).into_iter().flatten().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_string).collect()
+}
+
+/// Lists every tool, checking the pages; returns the tools.
+fn walk(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
+    let first = c.result(s, "tools/list", json!({}))?;
+    if c.modern {
+        modern_fields(&first, "tools/list", true)?;
+    }
+    let Some(cursor) = first.get("nextCursor").and_then(Value::as_str).map(str::to_string) else {
+        return Err(Failure::mismatch(
+            format!("the first page should hold 3 tools (PAGE_SIZE) and a nextCursor, since a fourth tool follows; got {} tools and no cursor", names(&first).len()),
+            json!({"tools": ["greet", "describe", "add"], "nextCursor": "(any string)"}),
+            first,
+        ));
+    };
+    if names(&first) != TOOL_NAMES[..3] {
+        return Err(Failure::mismatch("the first page holds the first three tools, in order", json!(TOOL_NAMES[..3]), json!(names(&first))));
+    }
+    let second = c.result(s, "tools/list", json!({"cursor": cursor}))?;
+    if c.modern {
+        modern_fields(&second, "tools/list", true)?;
+    }
+    if names(&second) != TOOL_NAMES[3..] {
+        return Err(Failure::mismatch("the cursor from page 1 gives the rest: set_volume", json!(TOOL_NAMES[3..]), json!(names(&second))));
+    }
+    if let Some(more) = second.get("nextCursor") {
+        return Err(Failure::mismatch(
+            format!("the last page still carries nextCursor {more}. Only an absent nextCursor ends the list, and a client follows any cursor it gets (even \"\", a valid cursor in 2026-07-28), so it would ask forever; leave the field out"),
+            json!({"tools": ["set_volume"]}),
+            second,
+        ));
+    }
+    let mut all: Vec<Value> = first["tools"].as_array().cloned().unwrap_or_default();
+    all.extend(second["tools"].as_array().cloned().unwrap_or_default());
+    Ok(all)
+}
+
+fn pages_legacy(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    walk(&mut c, s)?;
+    let again = c.result(s, "tools/list", json!({}))?;
+    if names(&again) != TOOL_NAMES[..3] {
+        return Err(Failure::mismatch("a second listing returns the same order: clients page with cursors and cache by position", json!(TOOL_NAMES[..3]), json!(names(&again))));
+    }
+    Ok(())
+}
+
+fn pages_modern(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    walk(&mut c, s)?;
+    Ok(())
+}
+
+fn invalid_cursor(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    c.error(s, "tools/list", json!({"cursor": "no-such-cursor"}), -32602, "a cursor the server never handed out gets -32602 Invalid params (2025-11-25 server/utilities/pagination › Error Handling)")
+}
+
+/// A tools/call result, with `content` checked to be a list of blocks.
+fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
+    let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
+    if !result.get("content").is_some_and(Value::is_array) {
+        return Err(Failure::mismatch(
+            "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema)",
+            json!({"content": [{"type": "text", "text": "…"}]}),
+            result,
+        ));
+    }
+    if c.modern {
+        modern_fields(&result, "tools/call", false)?;
+    }
+    Ok(result)
+}
+
+fn greet(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    let result = call_tool(&mut c, s, "greet", json!({"name": "Ada"}))?;
+    super::same(json!({"content": [{"type": "text", "text": "Hello, Ada!"}]}), &result, "greet returns one text block, \"Hello, Ada!\"")
+}
+
+fn describe(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let result = call_tool(&mut c, s, "describe", json!({}))?;
+    let blocks = result["content"].as_array().cloned().unwrap_or_default();
+    let kinds: Vec<&str> = blocks.iter().filter_map(|b| b.get("type").and_then(Value::as_str)).collect();
+    if kinds != ["text", "image", "resource_link", "resource"] {
+        return Err(Failure::mismatch("describe returns four blocks: text, image, resource_link, resource", json!(["text", "image", "resource_link", "resource"]), json!(kinds)));
+    }
+    let required: [(&str, &[&str]); 4] = [("text", &["/text"]), ("image", &["/data", "/mimeType"]), ("resource_link", &["/uri", "/name"]), ("resource", &["/resource/uri"])];
+    for ((kind, pointers), block) in required.iter().zip(&blocks) {
+        if let Some(missing) = pointers.iter().find(|p| block.pointer(p).is_none_or(|v| !v.is_string())) {
+            return Err(Failure::mismatch(format!("the {kind} block needs a string at {missing} (ContentBlock, 2026-07-28 schema)"), json!({"type": kind}), block.clone()));
+        }
+    }
+    let embedded = &blocks[3]["resource"];
+    if embedded.get("text").is_none() && embedded.get("blob").is_none() {
+        return Err(Failure::mismatch("an embedded resource carries its contents: text or a base64 blob", json!({"uri": "…", "text": "…"}), embedded.clone()));
+    }
+    Ok(())
+}
+
+fn add(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    let tools = walk(&mut c, s)?;
+    let schema = tools.iter().find(|t| t["name"] == "add").and_then(|t| t.get("outputSchema")).cloned().unwrap_or(Value::Null);
+    let result = call_tool(&mut c, s, "add", json!({"a": 2, "b": 3}))?;
+    let structured = result.get("structuredContent").cloned().unwrap_or(Value::Null);
+    if structured != json!({"sum": 5}) {
+        return Err(Failure::mismatch(
+            format!("add declares an outputSchema ({schema}), so its result carries structuredContent that fits it (2025-11-25 server/tools › Structured Content)"),
+            json!({"structuredContent": {"sum": 5}}),
+            result,
+        ));
+    }
+    let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(&structured));
+    if !mirrored {
+        return Err(Failure::mismatch(
+            "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
+            json!({"content": [{"type": "text", "text": "{\"sum\":5}"}], "structuredContent": {"sum": 5}}),
+            result,
+        ));
+    }
+    Ok(())
+}
+
+fn out_of_range(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let response = c.call(s, "tools/call", json!({"name": "set_volume", "arguments": {"level": 11}}))?;
+    let result = match response.get("result") {
+        Some(result) => result.clone(),
+        None => {
+            return Err(Failure::mismatch(
+                "level 11 is a valid request with a bad value: that is a tool error, a result with isError: true and a message the model can read and act on, not a JSON-RPC error (since 2025-11-25, server/tools › Error Handling)",
+                json!({"result": {"content": [{"type": "text", "text": "level 11 is out of range: use 0 to 10"}], "isError": true}}),
+                response,
+            ));
+        }
+    };
+    let has_text = result["content"].as_array().is_some_and(|b| b.iter().any(|b| b.get("text").and_then(Value::as_str).is_some_and(|t| !t.is_empty())));
+    if result.get("isError") != Some(&json!(true)) || !has_text {
+        return Err(Failure::mismatch(
+            "level 11 is out of range: the result says so with isError: true and a text block explaining the range, or the model takes it for success",
+            json!({"content": [{"type": "text", "text": "level 11 is out of range: use 0 to 10"}], "isError": true}),
+            result,
+        ));
+    }
+    modern_fields(&result, "tools/call", false)?;
+    let fine = call_tool(&mut c, s, "set_volume", json!({"level": 5}))?;
+    if fine.get("isError") == Some(&json!(true)) {
+        return Err(Failure::mismatch("level 5 is in range and succeeds", json!({"content": [{"type": "text", "text": "Volume set to 5."}]}), fine));
+    }
+    Ok(())
+}
+
+fn unknown_tool(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    c.error(
+        s,
+        "tools/call",
+        json!({"name": "launch_rockets", "arguments": {}}),
+        -32602,
+        "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling)",
+    )
+}
+
+fn bad_arguments(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let response = c.call(s, "tools/call", json!({"name": "set_volume", "arguments": {"level": "loud"}}))?;
+    if response.pointer("/error/code") == Some(&json!(-32602)) || response.pointer("/result/isError") == Some(&json!(true)) {
+        return Ok(());
+    }
+    let why = match response.pointer("/error/code") {
+        Some(code) => format!("arguments that break the inputSchema got error code {code}: use -32602 Invalid params (the spec's own example), or, as the SDKs do since 2025-11-25, a result with isError: true"),
+        None => "\"loud\" is not an integer level, yet the call reported success: arguments that break the inputSchema get -32602, or a result with isError: true".to_string(),
+    };
+    Err(Failure::mismatch(why, json!({"result": {"content": ["…"], "isError": true}}), response))
+}
+
+fn read(c: &mut Client, s: &mut Session, uri: &str) -> Result<Value, Failure> {
+    let result = c.result(s, "resources/read", json!({"uri": uri}))?;
+    let first = result.pointer("/contents/0").cloned().unwrap_or(Value::Null);
+    if first.get("uri") != Some(&json!(uri)) {
+        return Err(Failure::mismatch(format!("resources/read of {uri} returns contents, a list whose entries carry the uri they hold"), json!({"contents": [{"uri": uri, "…": "…"}]}), result));
+    }
+    Ok(first)
+}
+
+fn resources_ok(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    let listed = c.result(s, "resources/list", json!({}))?;
+    let uris: Vec<&str> = listed["resources"].as_array().into_iter().flatten().filter_map(|r| r.get("uri").and_then(Value::as_str)).collect();
+    if uris != ["file:///notes/readme.md", "file:///images/pixel.png"] {
+        return Err(Failure::mismatch("resources/list names both resources", json!(["file:///notes/readme.md", "file:///images/pixel.png"]), json!(uris)));
+    }
+    let templates = c.result(s, "resources/templates/list", json!({}))?;
+    if templates.pointer("/resourceTemplates/0/uriTemplate") != Some(&json!("weather://forecast/{city}")) {
+        return Err(Failure::mismatch("resources/templates/list names the forecast template", json!({"resourceTemplates": [{"uriTemplate": "weather://forecast/{city}"}]}), templates));
+    }
+    let text = read(&mut c, s, "file:///notes/readme.md")?;
+    if !text.get("text").is_some_and(Value::is_string) {
+        return Err(Failure::mismatch("the readme is text: its contents entry carries `text`", json!({"uri": "file:///notes/readme.md", "mimeType": "text/markdown", "text": "…"}), text));
+    }
+    let blob = read(&mut c, s, "file:///images/pixel.png")?;
+    if !blob.get("blob").is_some_and(Value::is_string) || blob.get("text").is_some() {
+        return Err(Failure::mismatch("the PNG is binary: its contents entry carries `blob`, base64, and no `text`", json!({"uri": "file:///images/pixel.png", "mimeType": "image/png", "blob": "iVBOR…"}), blob));
+    }
+    let forecast = read(&mut c, s, "weather://forecast/paris")?;
+    if !forecast.get("text").and_then(Value::as_str).is_some_and(|t| t.contains("paris")) {
+        return Err(Failure::mismatch("weather://forecast/paris fills the template's {city}: its text names paris", json!({"uri": "weather://forecast/paris", "text": "Forecast for paris: …"}), forecast));
+    }
+    Ok(())
+}
+
+fn missing_legacy(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    c.error(s, "resources/read", json!({"uri": "file:///notes/missing.md"}), -32002, "a resource that does not exist gets -32002 Resource not found in the legacy era (2025-11-25 server/resources › Error Handling)")
+}
+
+fn missing_modern(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    c.error(s, "resources/read", json!({"uri": "file:///notes/missing.md"}), -32602, "a resource that does not exist gets -32602 in 2026-07-28, which retired -32002 (2026-07-28 server/resources)")?;
+    let result = c.result(s, "resources/read", json!({"uri": "file:///notes/readme.md"}))?;
+    modern_fields(&result, "resources/read", true)
+}
+
+fn prompt(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let listed = c.result(s, "prompts/list", json!({}))?;
+    modern_fields(&listed, "prompts/list", true)?;
+    let result = c.result(s, "prompts/get", json!({"name": "summarize", "arguments": {"text": "MCP has two eras."}}))?;
+    modern_fields(&result, "prompts/get", false)?;
+    let message = result.pointer("/messages/0").cloned().unwrap_or(Value::Null);
+    let text_ok = message.pointer("/content/text").and_then(Value::as_str).is_some_and(|t| t.contains("MCP has two eras."));
+    if message.get("role") != Some(&json!("user")) || message.pointer("/content/type") != Some(&json!("text")) || !text_ok {
+        return Err(Failure::mismatch(
+            "prompts/get returns messages: a user message whose content is a text block holding the text to summarize",
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Summarize …: MCP has two eras."}}]}),
+            result,
+        ));
+    }
+    c.error(s, "prompts/get", json!({"name": "summarize", "arguments": {}}), -32602, "prompts/get without the required argument `text` gets -32602 Invalid params (2025-11-25 server/prompts › Error Handling)")
+}
