@@ -37,8 +37,12 @@ fn the_checker_plays_the_server_a_client_launches() {
 #[test]
 fn a_client_that_never_launches_its_server_is_reported_at_once() {
     let started = Instant::now();
-    let stop = Session::spawn_client(Path::new("sh"), &["-c", "echo no server for me", "client"], relay(), Duration::from_secs(5), None).err().expect("no session");
+    let mut s = Session::spawn_client(Path::new("sh"), &["-c", "echo '{\"said\":\"no server for me\"}'", "client"], relay(), Duration::from_secs(5), None).expect("a session without a server side");
+    let stop = s.recv().err().expect("no frame");
     assert!(matches!(stop, Stop::Exited(Some(status)) if status.success()), "{stop:?}");
+    // What the client printed before it left is still there to read.
+    let printed = s.recv_output(Duration::from_secs(1)).expect("no stop").expect("its report");
+    assert_eq!(printed.value, json!({"said": "no server for me"}));
     assert!(started.elapsed() < Duration::from_secs(2));
 }
 

@@ -15,8 +15,11 @@ mod era_probe;
 mod handshake_gate;
 mod http_front_door;
 mod id_router;
+mod pagination_walker;
 mod stdio_codec;
 mod tool_server;
+
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -94,7 +97,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {
@@ -160,6 +163,44 @@ pub(crate) fn same_at(expected: Value, actual: &Value, pointers: &[&str], reason
         _ => format!("{call} gave a different frame: {}", first.describe()),
     };
     Err(Failure::mismatch(reason, expected, actual.clone()))
+}
+
+/// The next frame the client sends. When the client stops instead, the
+/// failure says why, from its report: a panic, or the error `connect`
+/// returned. `next` names what was due, for the reasons.
+pub(crate) fn frame(s: &mut Session, next: &str) -> Result<Value, Failure> {
+    match s.recv() {
+        Ok(got) => Ok(got.value),
+        Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
+            let report = s.recv_output(Duration::from_millis(500))?.map(|r| r.value);
+            Err(match (report, stop) {
+                (Some(r), _) if harness_kind(&r) == Some("panic") => panic_failure(&r),
+                (Some(r), _) if harness_kind(&r) == Some("failed") => Failure::new(format!(
+                    "the client gave up (`{}`) where {next} was due",
+                    r["error"].as_str().unwrap_or("?")
+                )),
+                (Some(r), _) => Failure { actual: Some(r), ..Failure::new(format!("the client finished without sending {next}")) },
+                (None, Stop::Timeout(after)) => Failure {
+                    stop: Some(Stop::Timeout(after)),
+                    ..Failure::new(format!(
+                        "the client sent nothing for {:.1} s where {next} was due: is it waiting for an answer that will never come? Every wait needs a timeout",
+                        after.as_secs_f64()
+                    ))
+                },
+                (None, stop) => stop.into(),
+            })
+        }
+        Err(stop) => Err(stop.into()),
+    }
+}
+
+/// The client's next report line (its own stdout), waiting up to 2 s.
+pub(crate) fn report(s: &mut Session) -> Result<Value, Failure> {
+    match s.recv_output(Duration::from_secs(2))? {
+        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
+        Some(r) => Ok(r.value),
+        None => Err(Failure::new("the client printed no report: it should finish once its tools/list is answered")),
+    }
 }
 
 /// Fails when the program wrote nothing to stderr since it had written

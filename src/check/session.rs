@@ -164,8 +164,12 @@ impl Session {
     /// binary), and waits for the client to launch that server. From then
     /// on [`Session::send`] and [`Session::recv`] speak as the server.
     ///
-    /// Errors: [`Stop::Exited`] or [`Stop::Timeout`] when the client never
-    /// launches the server it was given.
+    /// A client that exits without launching the server still gets a
+    /// session: reading frames from it stops with [`Stop::Exited`], and its
+    /// report can be read with [`Session::recv_output`].
+    ///
+    /// Errors: [`Stop::Timeout`] when the client neither launches the server
+    /// nor exits in time.
     #[cfg(unix)]
     pub fn spawn_client(program: &Path, args: &[&str], relay: &Path, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
         use std::os::unix::net::UnixListener;
@@ -185,6 +189,7 @@ impl Session {
             thread::spawn(move || read_capped(stderr, sink));
         }
         let deadline = Instant::now() + timeout;
+        let mut exited_at: Option<Instant> = None;
         let stream = loop {
             match listener.accept() {
                 Ok((stream, _)) => break stream,
@@ -195,8 +200,18 @@ impl Session {
                 let _ = child.start_kill();
                 return Err(Stop::Cancelled);
             }
-            if let Ok(Some(status)) = child.try_wait() {
-                return Err(Stop::Exited(Some(status)));
+            // A client that exits at once may still have launched the relay,
+            // which connects a moment later; give it that moment. If it never
+            // connects, the session has no server side: reading from it says
+            // how the client ended, and its report is still there to read.
+            if exited_at.is_none() && matches!(child.try_wait(), Ok(Some(_))) {
+                exited_at = Some(Instant::now());
+            }
+            if exited_at.is_some_and(|at| at.elapsed() > Duration::from_millis(200)) {
+                let (_, rx) = channel();
+                let mut session = Session::new(child, None, rx, captured, Some(dir), timeout, cancel);
+                session.output = Some(output_rx);
+                return Ok(session);
             }
             if Instant::now() >= deadline {
                 let _ = child.start_kill();

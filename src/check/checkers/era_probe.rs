@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, harness_kind, panic_failure, same};
-use crate::check::session::{Session, Stop};
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, panic_failure, report, same};
+use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
 const MODERN: &str = "2026-07-28";
@@ -78,44 +78,6 @@ fn result(id: &Value, result: Value) -> Value {
 
 fn error(id: &Value, error: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": error})
-}
-
-/// The next frame the client sends. When the client stops instead, the
-/// failure says why, from its report: a panic, or the error `connect`
-/// returned. `next` names what was due, for the reasons.
-fn frame(s: &mut Session, next: &str) -> Result<Value, Failure> {
-    match s.recv() {
-        Ok(got) => Ok(got.value),
-        Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
-            let report = s.recv_output(Duration::from_millis(500))?.map(|r| r.value);
-            Err(match (report, stop) {
-                (Some(r), _) if harness_kind(&r) == Some("panic") => panic_failure(&r),
-                (Some(r), _) if harness_kind(&r) == Some("failed") => Failure::new(format!(
-                    "the client gave up (`{}`) where {next} was due",
-                    r["error"].as_str().unwrap_or("?")
-                )),
-                (Some(r), _) => Failure { actual: Some(r), ..Failure::new(format!("the client finished without sending {next}")) },
-                (None, Stop::Timeout(after)) => Failure {
-                    stop: Some(Stop::Timeout(after)),
-                    ..Failure::new(format!(
-                        "the client sent nothing for {:.1} s where {next} was due: is it waiting for an answer that will never come? Every wait needs a timeout",
-                        after.as_secs_f64()
-                    ))
-                },
-                (None, stop) => stop.into(),
-            })
-        }
-        Err(stop) => Err(stop.into()),
-    }
-}
-
-/// The client's report line, once it is done.
-fn report(s: &mut Session) -> Result<Value, Failure> {
-    match s.recv_output(Duration::from_secs(2))? {
-        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
-        Some(r) => Ok(r.value),
-        None => Err(Failure::new("the client printed no report: it should finish once its tools/list is answered")),
-    }
 }
 
 /// The request's `params._meta`, or null.

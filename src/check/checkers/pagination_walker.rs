@@ -1,0 +1,263 @@
+//! Checker for exercise 08-pagination-walker: the learner's program is a
+//! modern (2026-07-28) client that lists tools across pages and caches
+//! them; the checker plays the server it launches.
+//!
+//! Expected behaviour comes from MCP 2026-07-28 basic/patterns/pagination
+//! (cursors are opaque and passed back exactly; only an absent `nextCursor`
+//! ends a list, `""` included; -32602 for a cursor the server no longer
+//! accepts), the cache fields of list results (`ttlMs`, absent meaning 0)
+//! and basic/patterns/subscriptions (`subscriptions/listen`, the
+//! acknowledgement first, notifications tagged with the subscription id).
+//! Mistakes it catches: stopping at an empty-string cursor, re-encoding or
+//! trimming a cursor, walking again without end after -32602, never
+//! reusing or never refreshing the cache, and taking any list-changed
+//! notification as ours.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, report};
+use crate::check::session::Session;
+use crate::jsonrpc::{Kind, classify};
+
+/// The checker named `pagination-walker`.
+pub static CHECKER: Checker = Checker {
+    name: "pagination-walker",
+    shape: Shape::Client,
+    cases: &[
+        Case { name: "three pages, cursors verbatim", about: "the walker follows nextCursor \"\" and \"b/+=c==\" exactly, stops where nextCursor is absent, and keeps the order", args: &[], run: three_pages },
+        Case { name: "-32602: walk again once", about: "when the server refuses a cursor, the walker starts over from the first page, once", args: &[], run: restart_once },
+        Case { name: "-32602 twice: give up", about: "a cursor refused on the fresh walk too ends the listing with an error, not a third walk", args: &[], run: give_up },
+        Case { name: "fresh cache serves", about: "within ttlMs the second listing comes from the cache, with no request", args: &[], run: fresh_cache },
+        Case { name: "stale cache refetches", about: "after ttlMs has passed, the listing walks the pages again", args: &["--wait-ms", "400"], run: stale_cache },
+        Case { name: "absent ttlMs means 0", about: "pages without ttlMs may not be reused: the next listing walks again", args: &[], run: no_ttl },
+        Case { name: "listen: ours invalidates", about: "the walker opens subscriptions/listen, waits for the acknowledgement, ignores a list_changed for another subscription and drops its cache on one for its own", args: &["--listen", "--wait-ms", "500"], run: listen },
+    ],
+};
+
+const NAMES: [&str; 6] = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
+/// An opaque cursor with the characters clients like to re-encode.
+const CURSOR: &str = "b/+=c==";
+
+fn tools(names: &[&str]) -> Value {
+    Value::Array(names.iter().map(|n| json!({"name": n, "inputSchema": {"type": "object"}})).collect())
+}
+
+/// A `tools/list` page.
+fn page(names: &[&str], next: Option<&str>, ttl: Option<u64>) -> Value {
+    let mut result = json!({"resultType": "complete", "tools": tools(names), "cacheScope": "private"});
+    if let Some(next) = next {
+        result["nextCursor"] = json!(next);
+    }
+    if let Some(ttl) = ttl {
+        result["ttlMs"] = json!(ttl);
+    }
+    result
+}
+
+/// Reads the next request, which must be a modern `tools/list` with
+/// exactly `cursor`; returns its id.
+fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure> {
+    let shown = match cursor {
+        None => "a tools/list request without a cursor".to_string(),
+        Some(c) => format!("a tools/list request with cursor {}", json!(c)),
+    };
+    let request = frame(s, &shown)?;
+    let id = match classify(&request) {
+        Kind::Request { id, method } if method == "tools/list" => id.to_value(),
+        _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("the walker sent something else where {shown} was due")) }),
+    };
+    let meta = request.pointer("/params/_meta");
+    if meta.and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")) != Some(&json!("2026-07-28")) || !meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities")).is_some_and(Value::is_object) {
+        return Err(Failure { actual: Some(request), ..Failure::new("every 2026-07-28 request carries params._meta with the protocol version and the client capabilities") });
+    }
+    let sent = request.pointer("/params/cursor");
+    let expected = cursor.map(|c| json!(c));
+    if sent != expected.as_ref() {
+        let reason = match (cursor, sent) {
+            (None, Some(c)) => format!("the first page is asked for without a cursor, but this request carries {c}"),
+            (Some(c), None) => format!("the previous page ended with nextCursor {}, yet this request carries no cursor: pass the cursor back in params.cursor", json!(c)),
+            (Some(c), Some(got)) => format!(
+                "the cursor comes back as {got}, but the server handed out {}. A cursor is opaque: pass it back byte for byte, no trimming, decoding or URL-encoding",
+                json!(c)
+            ),
+            (None, None) => unreachable!("equal"),
+        };
+        return Err(Failure { actual: Some(request), ..Failure::new(reason) });
+    }
+    Ok(id)
+}
+
+fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
+    Ok(s.send_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))?)
+}
+
+/// Serves one whole walk: three pages, with `ttl` on each.
+fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
+    let id = list_request(s, None)?;
+    respond(s, &id, page(&NAMES[..3], Some(""), ttl))?;
+    let id = list_request(s, Some("")).map_err(|f| match f.actual.as_ref().and_then(|a| a.get("harness")) {
+        Some(_) => Failure {
+            reason: "the walker stopped after page 1, which ended with nextCursor \"\". An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 basic/patterns/pagination). Test for the field, not for its emptiness".into(),
+            ..f
+        },
+        None => f,
+    })?;
+    respond(s, &id, page(&NAMES[3..5], Some(CURSOR), ttl))?;
+    let id = list_request(s, Some(CURSOR))?;
+    respond(s, &id, page(&NAMES[5..], None, ttl))
+}
+
+/// Reads the report of listing number `call`; returns the names.
+fn listed(s: &mut Session, call: u64) -> Result<Vec<String>, Failure> {
+    let got = report(s)?;
+    if harness_kind(&got) == Some("failed") {
+        return Err(Failure { actual: Some(got.clone()), ..Failure::new(format!("list_tools (call {call}) failed: {}", got["error"].as_str().unwrap_or("?"))) });
+    }
+    if harness_kind(&got) != Some("listed") || got["call"] != json!(call) {
+        return Err(Failure { actual: Some(got), ..Failure::new(format!("expected the result of list_tools call {call}")) });
+    }
+    Ok(got["names"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect())
+}
+
+/// Listing `call` must hold every tool, in order.
+fn all_listed(s: &mut Session, call: u64) -> CaseResult {
+    let names = listed(s, call)?;
+    if names == NAMES {
+        return Ok(());
+    }
+    Err(Failure::mismatch(format!("list_tools (call {call}) should return the six tools of the three pages, in the server's order"), json!(NAMES), json!(names)))
+}
+
+/// Nothing may be requested for `window`.
+fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
+    match s.recv_within(window)? {
+        None => Ok(()),
+        Some(got) => Err(Failure { actual: Some(got.value), ..Failure::new(why.to_string()) }),
+    }
+}
+
+/// Listing `call` must come from the cache: its report arrives, and no
+/// request comes before it. `why` says why the cache should serve.
+fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        if let Some(request) = s.recv_within(Duration::from_millis(10))? {
+            return Err(Failure { actual: Some(request.value), ..Failure::new(format!("list_tools (call {call}) sent a request: {why}")) });
+        }
+        if let Some(got) = s.recv_output(Duration::from_millis(10))? {
+            if harness_kind(&got.value) == Some("panic") {
+                return Err(super::panic_failure(&got.value));
+            }
+            if harness_kind(&got.value) == Some("listed") && got.value["call"] == json!(call) && got.value["names"] == json!(NAMES) {
+                return Ok(());
+            }
+            return Err(Failure { actual: Some(got.value), ..Failure::new(format!("list_tools (call {call}) should return the cached six tools: {why}")) });
+        }
+    }
+    Err(Failure::new(format!("list_tools (call {call}) neither returned nor asked the server for anything")))
+}
+
+fn three_pages(s: &mut Session) -> CaseResult {
+    serve_walk(s, Some(60_000))?;
+    all_listed(s, 1)
+}
+
+fn restart_once(s: &mut Session) -> CaseResult {
+    let id = list_request(s, None)?;
+    respond(s, &id, page(&NAMES[..3], Some(""), Some(60_000)))?;
+    let id = list_request(s, Some(""))?;
+    respond(s, &id, page(&NAMES[3..5], Some(CURSOR), Some(60_000)))?;
+    let id = list_request(s, Some(CURSOR))?;
+    s.send_json(&json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Invalid cursor"}}))?;
+    serve_walk(s, Some(60_000)).map_err(|f| Failure {
+        reason: format!("{} (after -32602 for a cursor, the server no longer knows that place in the list: walk again from the first page, without a cursor)", f.reason),
+        ..f
+    })?;
+    all_listed(s, 1)
+}
+
+fn give_up(s: &mut Session) -> CaseResult {
+    for walk in 1..=2 {
+        let id = list_request(s, None).map_err(|f| match walk {
+            2 => Failure { reason: format!("{} (after the first -32602 the walker should start over once)", f.reason), ..f },
+            _ => f,
+        })?;
+        respond(s, &id, page(&NAMES[..3], Some(""), Some(60_000)))?;
+        let id = list_request(s, Some(""))?;
+        s.send_json(&json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Invalid cursor"}}))?;
+    }
+    let got = report(s).map_err(|f| match f.reason.starts_with("the client printed no report") {
+        true => Failure { reason: "the cursor was refused on the fresh walk too: list_tools should give up with an error now, not walk a third time".into(), ..f },
+        false => f,
+    })?;
+    if harness_kind(&got) != Some("failed") {
+        return Err(Failure { actual: Some(got), ..Failure::new("after two refusals list_tools returns an error (WalkError::InvalidCursor)") });
+    }
+    no_request(s, Duration::from_millis(100), "list_tools gave up but the walker still sent a request")
+}
+
+fn fresh_cache(s: &mut Session) -> CaseResult {
+    serve_walk(s, Some(60_000))?;
+    all_listed(s, 1)?;
+    from_cache(s, 2, "the pages said ttlMs 60000, so for a minute the list may be reused; the second listing, right after the first, comes from the cache")
+}
+
+fn stale_cache(s: &mut Session) -> CaseResult {
+    serve_walk(s, Some(200))?;
+    all_listed(s, 1)?;
+    from_cache(s, 2, "the pages said ttlMs 200: a listing right after the first comes from the cache")?;
+    serve_walk(s, Some(200)).map_err(|f| Failure {
+        reason: format!("{} (400 ms later the 200 ms ttlMs has run out: the listing must walk the pages again)", f.reason),
+        ..f
+    })?;
+    all_listed(s, 3)
+}
+
+fn no_ttl(s: &mut Session) -> CaseResult {
+    serve_walk(s, None)?;
+    all_listed(s, 1)?;
+    serve_walk(s, None).map_err(|f| Failure {
+        reason: format!("{} (the pages carried no ttlMs, which means 0: the list may not be reused, so the second listing walks again)", f.reason),
+        ..f
+    })?;
+    all_listed(s, 2)
+}
+
+fn listen(s: &mut Session) -> CaseResult {
+    let request = frame(s, "a subscriptions/listen request")?;
+    let id = match classify(&request) {
+        Kind::Request { id, method } if method == "subscriptions/listen" => id.to_value(),
+        _ => return Err(Failure { actual: Some(request), ..Failure::new("with --listen the walker opens a subscriptions/listen stream first") }),
+    };
+    if request.pointer("/params/notifications/toolsListChanged") != Some(&json!(true)) || request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_none() {
+        return Err(Failure {
+            actual: Some(request),
+            ..Failure::new("subscriptions/listen opts in to what it wants: params.notifications.toolsListChanged true, plus the modern _meta (SubscriptionsListenRequest, 2026-07-28)")
+        });
+    }
+    no_request(s, Duration::from_millis(150), "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it")?;
+    let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"notifications": {"toolsListChanged": true}, "_meta": tag}}))?;
+    let got = report(s)?;
+    if harness_kind(&got) != Some("listening") {
+        return Err(Failure { actual: Some(got), ..Failure::new("the acknowledgement, tagged with the listen request's id, completes listen()") });
+    }
+    serve_walk(s, Some(60_000))?;
+    all_listed(s, 1)?;
+    from_cache(s, 2, "the pages said ttlMs 60000")?;
+    let other = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": "someone-else"}}});
+    s.send_json(&other)?;
+    from_cache(
+        s,
+        3,
+        "a list_changed tagged with another subscription id made the walker fetch again. Check the tag: only a notification carrying your listen request's id is about your stream",
+    )?;
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": tag}}))?;
+    serve_walk(s, Some(60_000)).map_err(|f| Failure {
+        reason: format!("{} (a notifications/tools/list_changed tagged with this walker's subscription id makes the cached list stale: the next listing walks again)", f.reason),
+        ..f
+    })?;
+    all_listed(s, 4)
+}
