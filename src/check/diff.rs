@@ -1,6 +1,11 @@
 //! Structural JSON differences, named by JSON pointer (RFC 6901), e.g.
 //! `/result/content/0/type`. Object member order never matters; array
 //! order does.
+//!
+//! An expected value may leave parts open, so that only what a case checks
+//! is ever reported: the string `"…"`, or a string in parentheses such as
+//! `"(the request's id)"`, matches any value that is present; and an
+//! expected object with a `"…"` member allows members it does not list.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -47,11 +52,20 @@ fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
+/// Whether `v` is a placeholder that matches any present value.
+fn is_wildcard(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| s == "…" || (s.len() > 2 && s.starts_with('(') && s.ends_with(')')))
+}
+
+const OPEN: &str = "…";
+
 fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Difference>) {
     let len = pointer.len();
     match (expected, actual) {
+        (e, _) if is_wildcard(e) => {}
         (Value::Object(e), Value::Object(a)) => {
-            for (key, ev) in e {
+            let open = e.contains_key(OPEN);
+            for (key, ev) in e.iter().filter(|(k, _)| *k != OPEN) {
                 pointer.push('/');
                 pointer.push_str(&escape(key));
                 match a.get(key) {
@@ -61,7 +75,7 @@ fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Di
                 pointer.truncate(len);
             }
             for (key, av) in a {
-                if !e.contains_key(key) {
+                if !open && !e.contains_key(key) {
                     out.push(Difference { pointer: format!("{pointer}/{}", escape(key)), expected: None, actual: Some(av.clone()) });
                 }
             }
@@ -104,6 +118,18 @@ mod tests {
         let d = diff(&json!({"a":1,"b":[1,2]}), &json!({"b":[1]}));
         assert_eq!(d[0].describe(), "/a: missing (expected 1)");
         assert_eq!(d[1].describe(), "/b/1: missing (expected 2)");
+    }
+
+    #[test]
+    fn placeholders_match_what_is_present_and_open_objects_allow_more() {
+        let e = json!({"id": "(the request's id)", "error": {"code": -32020, "message": "…", "…": "…"}});
+        assert!(diff(&e, &json!({"id": 7, "error": {"code": -32020, "message": "bad", "data": {}}})).is_empty());
+        let d = diff(&e, &json!({"error": {"code": -32022, "message": "bad"}, "extra": 1}));
+        let described: Vec<_> = d.iter().map(Difference::describe).collect();
+        assert_eq!(described, ["/id: missing (expected \"(the request's id)\")", "/error/code: expected -32020, got -32022", "/extra: unexpected member (got 1)"]);
+        // A string that is only text in parentheses by chance is still exact
+        // when it is too short to be a placeholder.
+        assert_eq!(diff(&json!("()"), &json!("x")).len(), 1);
     }
 
     #[test]

@@ -117,7 +117,15 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
     let headers: Vec<(String, String)> = response.headers().iter().map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect();
     let body = response.into_body().with_config().limit(16 << 20).read_to_vec().map_err(|e| Stop::Io(format!("cannot read the response body: {e}")))?;
     let reply = Reply { status, headers, body };
-    s.note(Direction::FromLearner, &status_line(&reply), EntryKind::Http);
+    if reply.media_type().as_deref() == Some("text/event-stream") {
+        // An SSE stream reads best as its events, one JSON-RPC message each.
+        s.note(Direction::FromLearner, &format!("{}{} · an SSE stream:", reply.status, shown_headers(&reply.headers)), EntryKind::Http);
+        for event in parse_events(&reply.text()) {
+            s.note(Direction::FromLearner, &event.data, EntryKind::Frame);
+        }
+    } else {
+        s.note(Direction::FromLearner, &status_line(&reply), EntryKind::Http);
+    }
     Ok(reply)
 }
 

@@ -27,6 +27,11 @@ pub fn pane_size(app: &App) -> (usize, usize) {
     (app.size.0.saturating_sub(LIST_WIDTH + 1) as usize, rows)
 }
 
+/// Most transcript entries the case pane shows (the last ones).
+const TRANSCRIPT_ENTRIES: usize = 60;
+/// Most characters of one transcript entry the case pane shows.
+const ENTRY_CHARS: usize = 600;
+
 /// The furthest the right pane can scroll.
 pub fn max_scroll(app: &App) -> usize {
     let (width, rows) = pane_size(app);
@@ -236,14 +241,27 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
         if report.transcript.iter().any(|e| e.kind == EntryKind::Harness) {
             lines.extend(styled_text("▷ ◁ the harness calling your functions and reporting what they returned", width, theme.dim, theme));
         }
-        for entry in &report.transcript {
+        // The last entries matter most (the failure is at the end), and a
+        // long line is rarely read past its start: both are capped, so a
+        // case that moved megabytes still shows in a few screens.
+        let skip = report.transcript.len().saturating_sub(TRANSCRIPT_ENTRIES);
+        if skip > 0 {
+            lines.push(Line::from(Span::styled(format!("… {skip} earlier lines"), theme.dim)));
+        }
+        for entry in &report.transcript[skip..] {
             let style = match (entry.dir, entry.kind) {
                 (_, EntryKind::Junk) => theme.fail,
                 (_, EntryKind::Harness) => theme.dim,
                 (Direction::ToLearner, _) => theme.tone(Tone::Label),
                 (Direction::FromLearner, _) => theme.tone(Tone::JsonString),
             };
-            lines.extend(frame_lines(&format!("{} ", entry.glyph()), &entry.line, width, style, theme));
+            let chars = entry.line.chars().count();
+            let line = if chars > ENTRY_CHARS {
+                format!("{} … ({} more characters)", entry.line.chars().take(ENTRY_CHARS).collect::<String>(), chars - ENTRY_CHARS)
+            } else {
+                entry.line.clone()
+            };
+            lines.extend(frame_lines(&format!("{} ", entry.glyph()), &line, width, style, theme));
         }
         lines.push(Line::default());
     }

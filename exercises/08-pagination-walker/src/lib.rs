@@ -5,7 +5,7 @@
 //!
 //! - A page's `nextCursor`, when present, is passed back byte for byte in
 //!   the next request's `cursor`. Only an absent `nextCursor` ends the list:
-//!   `""` is a cursor like any other (2026-07-28 basic/patterns/pagination).
+//!   `""` is a cursor like any other (2026-07-28 server/utilities/pagination).
 //! - A -32602 for a cursor means the server no longer knows it: walk again
 //!   from the start, once; a second refusal is an error.
 //! - The list may be reused for `ttlMs` milliseconds (the smallest of its

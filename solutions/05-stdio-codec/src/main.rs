@@ -12,7 +12,7 @@
 //!   `{"batch":true}`. A message over 64 KiB is summarised as
 //!   `{"large_message":{"bytes":N,"id":…}}`.
 //! - `{"harness":"encode","message":…}` calls `encode` and prints
-//!   `{"harness":"encoded","hex":…}`.
+//!   `{"harness":"encoded","text":…,"hex":…}` (the bytes, readable and exact).
 //! - `{"harness":"reset"}` starts a new decoder.
 
 use std::io::{BufRead, Write};
@@ -48,7 +48,10 @@ fn main() {
                 }),
                 None => json!({"harness": "error", "message": "feed needs hex"}),
             },
-            Some("encode") => guarded("encode", || json!({"harness": "encoded", "hex": to_hex(&encode(&command["message"]))})),
+            Some("encode") => guarded("encode", || {
+                let bytes = encode(&command["message"]);
+                json!({"harness": "encoded", "text": String::from_utf8_lossy(&bytes), "hex": to_hex(&bytes)})
+            }),
             Some("reset") => {
                 decoder = Decoder::new();
                 json!({"harness": "ok"})

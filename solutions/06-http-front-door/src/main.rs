@@ -1,7 +1,8 @@
 //! The server's HTTP loop. YOU DO NOT NEED TO EDIT THIS FILE: your work is
 //! in `src/lib.rs`.
 //!
-//! Usage: `http-front-door [--port N]` (default 8765). It listens on
+//! Try it yourself with `cargo run -p exercise-06-http-front-door -- --port
+//! 8765` (8765 is also the default) and curl. It listens on
 //! 127.0.0.1 only, never on all interfaces (a local MCP server SHOULD bind
 //! localhost: 2026-07-28 basic/transports/streamable-http › Security &
 //! Endpoint), hands each HTTP request to your `handle`, and sends back the

@@ -31,8 +31,8 @@ pub static CHECKER: Checker = Checker {
     cases: &[
         Case { name: "POST answered with JSON", about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete", args: &[], run: post_ok },
         Case { name: "notification: 202", about: "a POSTed notification gets 202 Accepted and an empty body", args: &[], run: notification },
-        Case { name: "GET and DELETE: 405", about: "the modern endpoint has no GET stream and no sessions to DELETE: both get 405", args: &[], run: not_allowed },
-        Case { name: "Mcp-Method required", about: "a request without the Mcp-Method header gets 400 with -32020 HeaderMismatch", args: &[], run: method_header_missing },
+        Case { name: "only POST /mcp", about: "another path gets 404; GET and DELETE get 405, as the modern endpoint has no GET stream and no sessions to DELETE", args: &[], run: not_allowed },
+        Case { name: "Mcp-Method must match", about: "a request without the Mcp-Method header, or with one naming another method than the body, gets 400 with -32020 HeaderMismatch", args: &[], run: method_header },
         Case { name: "Mcp-Name must match", about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020", args: &[], run: name_mismatch },
         Case { name: "version header must match", about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020", args: &[], run: version_mismatch },
         Case { name: "unsupported version", about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested", args: &[], run: unsupported_version },
@@ -105,7 +105,7 @@ fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> Result<Value
     if reply.status == status && got_code == Some(code) {
         return Ok(body.unwrap_or(Value::Null));
     }
-    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's)", "error": {"code": code, "message": "…"}}});
+    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's id)", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
     let detail = match (reply.status == status, got_code) {
         (true, None) => format!("the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"),
         (true, Some(c)) => format!("the status is right, but the error code is {c}, not {code}"),
@@ -162,10 +162,19 @@ fn notification(s: &mut Session) -> CaseResult {
         202 => "202 is right, but the body must be empty: a notification gets no JSON-RPC response",
         _ => "a notification the server accepts gets 202 Accepted with no body",
     };
-    Err(Failure::mismatch(why, json!({"status": 202, "body": ""}), shown(&reply)))
+    Err(Failure::mismatch(why, json!({"status": 202, "body": "", "…": "…"}), shown(&reply)))
 }
 
 fn not_allowed(s: &mut Session) -> CaseResult {
+    let body = tool_call(13, "echo", json!({"text": "hi"}), MODERN);
+    let reply = http::send(s, &Request { method: "POST", path: "/elsewhere", headers: headers_for(&body), body: Some(body.to_string().into_bytes()) })?;
+    if reply.status != 404 {
+        return Err(Failure::mismatch(
+            "POST /elsewhere should get 404: the server has one MCP endpoint, /mcp, and nothing else answers as MCP",
+            json!({"status": 404, "…": "…"}),
+            shown(&reply),
+        ));
+    }
     for method in ["GET", "DELETE"] {
         let reply = exchange(s, method, vec![("Accept".into(), "text/event-stream".into()), ("MCP-Protocol-Version".into(), MODERN.into())], None)?;
         if reply.status != 405 {
@@ -173,7 +182,7 @@ fn not_allowed(s: &mut Session) -> CaseResult {
                 format!(
                     "{method} /mcp should get 405 Method Not Allowed: in 2026-07-28 the endpoint takes POST only. There is no GET stream and no session to DELETE (2026-07-28 basic/transports/streamable-http › Backward Compatibility)"
                 ),
-                json!({"status": 405}),
+                json!({"status": 405, "…": "…"}),
                 shown(&reply),
             ));
         }
@@ -181,10 +190,18 @@ fn not_allowed(s: &mut Session) -> CaseResult {
     Ok(())
 }
 
-fn method_header_missing(s: &mut Session) -> CaseResult {
+fn method_header(s: &mut Session) -> CaseResult {
     let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta(MODERN)}});
     let reply = post(s, with_header(headers_for(&body), "Mcp-Method", None), &body)?;
     error_reply(&reply, 400, -32020, "Mcp-Method is required on every request, and a request without it gets")?;
+    let call = tool_call(12, "echo", json!({"text": "hi"}), MODERN);
+    let reply = post(s, with_header(headers_for(&call), "Mcp-Method", Some("tools/list")), &call)?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "Mcp-Method says tools/list but the body is a tools/call. A gateway may route or rate-limit by the header while the server runs the body, so present is not enough: it must equal the body's method, and a mismatch gets",
+    )?;
     Ok(())
 }
 
@@ -230,7 +247,7 @@ fn unknown_method(s: &mut Session) -> CaseResult {
         &reply,
         404,
         -32601,
-        "a method the server does not implement gets (2026-07-28 basic/transports/streamable-http › Protocol Version Header); the JSON-RPC body is what tells it apart from a server with no MCP endpoint at all",
+        "a method the server does not implement (2026-07-28 basic/transports/streamable-http › Request Metadata) gets a 404 whose JSON-RPC body tells it apart from a server with no MCP endpoint at all, so the answer is",
     )?;
     Ok(())
 }
@@ -241,14 +258,22 @@ fn origin(s: &mut Session) -> CaseResult {
     if reply.status != 403 {
         return Err(Failure::mismatch(
             "a request with Origin http://evil.example must get 403 Forbidden. A web page on any site can make a browser POST to 127.0.0.1 (DNS rebinding); the Origin header is how a local server tells (2026-07-28 basic/transports/streamable-http › Security & Endpoint)",
-            json!({"status": 403}),
+            json!({"status": 403, "…": "…"}),
+            shown(&reply),
+        ));
+    }
+    let reply = post(s, with_header(headers_for(&body), "Origin", Some("http://localhost.evil.example")), &body)?;
+    if reply.status != 403 {
+        return Err(Failure::mismatch(
+            "Origin http://localhost.evil.example is a foreign site whose name merely starts with localhost: compare the host exactly (localhost or 127.0.0.1, with any port), never by substring or prefix",
+            json!({"status": 403, "…": "…"}),
             shown(&reply),
         ));
     }
     let port = s.port().unwrap_or(0);
     let local = format!("http://localhost:{port}");
     let reply = post(s, with_header(headers_for(&body), "Origin", Some(&local)), &body)?;
-    ok_reply(&reply, 9, &format!("a request with Origin {local}, this machine, is served as usual:"))?;
+    ok_reply(&reply, 9, &format!("a request with Origin {local}, this machine, is served as usual"))?;
     Ok(())
 }
 
@@ -256,7 +281,7 @@ fn base64_name(s: &mut Session) -> CaseResult {
     let body = tool_call(10, "echo", json!({"text": "hi"}), MODERN);
     // "echo" and "count" in the base64 sentinel (Value Encoding).
     let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("=?base64?ZWNobw==?=")), &body)?;
-    ok_reply(&reply, 10, "Mcp-Name =?base64?ZWNobw==?= is \"echo\" once decoded, the same as the body, so the call is served:")?;
+    ok_reply(&reply, 10, "Mcp-Name =?base64?ZWNobw==?= is \"echo\" once decoded, the same as the body, so the call is served")?;
     let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("=?base64?Y291bnQ=?=")), &body)?;
     error_reply(&reply, 400, -32020, "Mcp-Name =?base64?Y291bnQ=?= decodes to \"count\", not the body's \"echo\": decode, then compare, and a mismatch gets")?;
     Ok(())
@@ -269,7 +294,7 @@ fn sse_progress(s: &mut Session) -> CaseResult {
     if reply.status != 200 || reply.media_type().as_deref() != Some("text/event-stream") {
         return Err(Failure::mismatch(
             "a call that carries a progress token, from a client that accepts text/event-stream, is answered with an SSE stream, so the progress can travel before the result",
-            json!({"status": 200, "content-type": "text/event-stream"}),
+            json!({"status": 200, "content-type": "text/event-stream", "…": "…"}),
             shown(&reply),
         ));
     }

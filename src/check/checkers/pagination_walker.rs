@@ -2,7 +2,7 @@
 //! modern (2026-07-28) client that lists tools across pages and caches
 //! them; the checker plays the server it launches.
 //!
-//! Expected behaviour comes from MCP 2026-07-28 basic/patterns/pagination
+//! Expected behaviour comes from MCP 2026-07-28 server/utilities/pagination
 //! (cursors are opaque and passed back exactly; only an absent `nextCursor`
 //! ends a list, `""` included; -32602 for a cursor the server no longer
 //! accepts), the cache fields of list results (`ttlMs`, absent meaning 0)
@@ -99,7 +99,7 @@ fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
     respond(s, &id, page(&NAMES[..3], Some(""), ttl))?;
     let id = list_request(s, Some("")).map_err(|f| match f.actual.as_ref().and_then(|a| a.get("harness")) {
         Some(_) => Failure {
-            reason: "the walker stopped after page 1, which ended with nextCursor \"\". An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 basic/patterns/pagination). Test for the field, not for its emptiness".into(),
+            reason: "the walker stopped after page 1, which ended with nextCursor \"\". An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 server/utilities/pagination). Test for the field, not for its emptiness".into(),
             ..f
         },
         None => f,

@@ -23,7 +23,7 @@ pub static CHECKER: Checker = Checker {
         Case { name: "a line split across reads", about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message", args: &[], run: partial },
         Case { name: "split at every byte", about: "two frames cut into two reads at every possible byte offset, and fed one byte at a time, always yield the same two messages", args: &[], run: every_offset },
         Case { name: "CRLF accepted", about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n; a bad one is reported without its \\r", args: &[], run: crlf },
-        Case { name: "bad line, then on", about: "a line that is not JSON, or not UTF-8, is reported as invalid and decoding goes on with the next line", args: &[], run: bad_lines },
+        Case { name: "bad line, then on", about: "a line that is not JSON, not UTF-8, or not a JSON object is reported as invalid and decoding goes on with the next line", args: &[], run: bad_lines },
         Case { name: "batch rejected", about: "a JSON array (a batch, removed in 2025-06-18) is reported as a batch, not decoded as a message", args: &[], run: batch },
         Case { name: "large frame", about: "a 1.5 MiB message arriving in 64 KiB reads decodes as one message", args: &[], run: large },
         Case { name: "encode: one line", about: "encode writes compact JSON and exactly one \\n, even for strings that hold newlines", args: &[], run: encode_one_line },
@@ -88,7 +88,7 @@ fn two_in_one(s: &mut Session) -> CaseResult {
     let fed = feed(s, &lines(&sent, "\n"))?;
     if fed.items.len() == 1 {
         return Err(Failure::mismatch(
-            "one read held two lines, and only one message came out. A read is not a message: split what you have at every \\n",
+            "one read held two lines, and one result came out. A read is not a message: split what you have at every \\n and decode each line",
             messages(&sent),
             Value::Array(fed.items),
         ));
@@ -174,24 +174,29 @@ fn bad_lines(s: &mut Session) -> CaseResult {
     bytes.extend_from_slice(b"Starting server v1.2 on stdio...\n");
     bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"meth\n");
     bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"\xff\xfe\"}}\n");
+    bytes.extend_from_slice(b"42\n");
     bytes.extend_from_slice(&lines(&[call()], "\n"));
     let fed = feed(s, &bytes)?;
     let kinds: Vec<&str> = fed.items.iter().map(|i| if i.get("message").is_some() { "message" } else if i.get("invalid").is_some() { "invalid" } else { "other" }).collect();
-    if kinds == ["message", "invalid", "invalid", "invalid", "message"] && fed.items[0]["message"] == ping(1) && fed.items[4]["message"] == call() {
+    if kinds == ["message", "invalid", "invalid", "invalid", "invalid", "message"] && fed.items[0]["message"] == ping(1) && fed.items[5]["message"] == call() {
         return Ok(());
     }
-    if kinds.len() < 5 && kinds.first() == Some(&"message") {
+    if kinds.len() < 6 && kinds.first() == Some(&"message") {
         return Err(Failure {
             actual: Some(fed.reply),
             ..Failure::new(format!(
-                "five lines went in (a message, a startup banner, a cut-off frame, a line that is not UTF-8, a message) and {} results came out. A bad line is reported as FrameError::Invalid and decoding goes on: one stray line must not cost the messages after it",
+                "six lines went in (a message, a startup banner, a cut-off frame, a line that is not UTF-8, the number 42, a message) and {} results came out. A bad line is reported as FrameError::Invalid and decoding goes on: one stray line must not cost the messages after it",
                 kinds.len()
             ))
         });
     }
+    let why = match fed.items.get(4) {
+        Some(item) if item.get("message").is_some() => "the line 42 came out as a message: it is JSON, but a JSON-RPC message is always an object, so it is FrameError::Invalid",
+        _ => "expected: the message, four invalid lines (a banner, a cut-off frame, bytes that are not UTF-8, the number 42), the message",
+    };
     Err(Failure::mismatch(
-        "expected: the message, three invalid lines (a banner, a cut-off frame, bytes that are not UTF-8), the message",
-        json!([{"message": ping(1)}, {"invalid": "Starting server v1.2 on stdio...", "reason": "…"}, {"invalid": "…", "reason": "…"}, {"invalid": "…", "reason": "…"}, {"message": call()}]),
+        why,
+        json!([{"message": ping(1)}, {"invalid": "Starting server v1.2 on stdio...", "reason": "…"}, {"invalid": "…", "reason": "…"}, {"invalid": "…", "reason": "…"}, {"invalid": "42", "reason": "…"}, {"message": call()}]),
         Value::Array(fed.items),
     ))
 }
