@@ -16,6 +16,7 @@ mod handshake_gate;
 mod http_front_door;
 mod id_router;
 mod pagination_walker;
+mod progress_cancel;
 mod stdio_codec;
 mod tool_server;
 
@@ -97,7 +98,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER, &progress_cancel::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {

@@ -1,0 +1,273 @@
+//! Checker for exercise 09-progress-cancel: the learner's program is a
+//! client supervisor around one call; the checker plays the server, in
+//! the legacy era (after the handshake) or the modern one.
+//!
+//! Expected behaviour comes from MCP 2025-11-25 basic/utilities/progress
+//! (a token per request, `progress` strictly increasing),
+//! basic/utilities/cancellation (`notifications/cancelled` with the
+//! `requestId`; `initialize` MUST NOT be cancelled; late responses are
+//! ignored) and basic/lifecycle › Timeouts (progress MAY reset the timeout,
+//! a maximum SHOULD hold), the same on stdio in 2026-07-28. Mistakes it
+//! catches: a reused or missing progress token, progress that repeats or
+//! goes back passed on, cancelling twice or never, a timeout that progress
+//! extends without end, and cancelling `initialize`.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, report};
+use crate::check::session::Session;
+use crate::jsonrpc::{Kind, classify};
+
+/// The checker named `progress-cancel`.
+pub static CHECKER: Checker = Checker {
+    name: "progress-cancel",
+    shape: Shape::Client,
+    cases: &[
+        Case { name: "a fresh token per call", about: "after the legacy handshake, each tools/call carries a progressToken in _meta, a different one each time", args: &["--era", "legacy", "--calls", "2"], run: fresh_tokens },
+        Case { name: "progress passed on", about: "in the modern era, progress for the call's token with rising values reaches on_progress, then the result ends the call", args: &["--era", "modern"], run: progress_passed },
+        Case { name: "bad progress not passed on", about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on", args: &["--era", "modern"], run: bad_progress },
+        Case { name: "timeout: one cancel", about: "when the idle timeout runs out, exactly one notifications/cancelled names the request, and a late response is ignored", args: &["--era", "modern", "--idle-ms", "300"], run: one_cancel },
+        Case { name: "progress resets idle, not the cap", about: "steady progress keeps a call alive past its idle timeout, but not past its hard cap", args: &["--era", "modern", "--idle-ms", "300", "--cap-ms", "1000"], run: cap_holds },
+        Case { name: "legacy cancel", about: "in the legacy era too, a call that times out is cancelled with notifications/cancelled", args: &["--era", "legacy", "--idle-ms", "300"], run: legacy_cancel },
+        Case { name: "initialize never cancelled", about: "an initialize that times out is given up on quietly: no notifications/cancelled for it", args: &["--era", "legacy", "--idle-ms", "300", "--cap-ms", "600"], run: initialize_not_cancelled },
+    ],
+};
+
+fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
+    Ok(s.send_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))?)
+}
+
+fn progress(s: &mut Session, token: &Value, value: f64) -> CaseResult {
+    Ok(s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": value, "total": 3}}))?)
+}
+
+fn tool_result() -> Value {
+    json!({"content": [{"type": "text", "text": "done"}]})
+}
+
+/// Reads a request for `method`; returns its id and its progress token.
+fn call_request(s: &mut Session, method: &str, modern: bool) -> Result<(Value, Value), Failure> {
+    let request = frame(s, &format!("a {method} request"))?;
+    let id = match classify(&request) {
+        Kind::Request { id, method: m } if m == method => id.to_value(),
+        _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("a {method} request was due")) }),
+    };
+    let meta = request.pointer("/params/_meta").cloned().unwrap_or(Value::Null);
+    if modern && meta.get("io.modelcontextprotocol/protocolVersion") != Some(&json!("2026-07-28")) {
+        return Err(Failure { actual: Some(request), ..Failure::new("in the modern era every request carries params._meta with the protocol version and client capabilities") });
+    }
+    let token = meta.get("progressToken").cloned().unwrap_or(Value::Null);
+    if !(token.is_string() || token.is_i64() || token.is_u64()) {
+        return Err(Failure {
+            actual: Some(request),
+            ..Failure::new("the request carries no progressToken: put a string or integer in params._meta.progressToken, or the server has nothing to tag its progress with (2025-11-25 basic/utilities/progress)")
+        });
+    }
+    Ok((id, token))
+}
+
+/// Runs the legacy handshake as the server.
+fn handshake(s: &mut Session) -> CaseResult {
+    let (id, _) = call_request(s, "initialize", false)?;
+    respond(s, &id, json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}))?;
+    let note = frame(s, "notifications/initialized")?;
+    if note.get("method") != Some(&json!("notifications/initialized")) {
+        return Err(Failure { actual: Some(note), ..Failure::new("after the initialize result the harness sends notifications/initialized") });
+    }
+    Ok(())
+}
+
+/// The harness's report lines until the outcome of a call of `method`
+/// (an earlier initialize's outcome is skipped over).
+fn reports_until_outcome(s: &mut Session, method: &str) -> Result<(Vec<Value>, Value), Failure> {
+    let mut seen = Vec::new();
+    loop {
+        let got = report(s)?;
+        match harness_kind(&got) {
+            Some("outcome") if got["method"] == json!(method) => return Ok((seen, got)),
+            Some("outcome") => {}
+            Some("failed") => return Err(Failure { actual: Some(got), ..Failure::new("Supervisor::call returned an error") }),
+            _ => seen.push(got),
+        }
+    }
+}
+
+fn fresh_tokens(s: &mut Session) -> CaseResult {
+    handshake(s)?;
+    let (id1, token1) = call_request(s, "tools/call", false)?;
+    respond(s, &id1, tool_result())?;
+    let (id2, token2) = call_request(s, "tools/call", false)?;
+    if token1 == token2 {
+        return Err(Failure::new(format!(
+            "both calls carry the progress token {token1}. A token MUST be unique across the requester's active requests; make every call's token fresh, so a late progress for an old call can never be taken for the new one"
+        )));
+    }
+    if id1 == id2 {
+        return Err(Failure::new(format!("both calls have id {id1}: every request gets a fresh id")));
+    }
+    respond(s, &id2, tool_result())
+}
+
+fn progress_passed(s: &mut Session) -> CaseResult {
+    let (id, token) = call_request(s, "tools/call", true)?;
+    progress(s, &token, 1.0)?;
+    progress(s, &token, 2.0)?;
+    respond(s, &id, tool_result())?;
+    let (seen, outcome) = reports_until_outcome(s, "tools/call")?;
+    let passed: Vec<f64> = seen.iter().filter(|r| harness_kind(r) == Some("progress")).filter_map(|r| r["progress"].as_f64()).collect();
+    if passed != [1.0, 2.0] {
+        return Err(Failure::mismatch(
+            "two progress notifications for the call's token, 1 then 2 of 3, should each reach on_progress, in order",
+            json!([{"harness": "progress", "progress": 1, "…": "…"}, {"harness": "progress", "progress": 2, "…": "…"}]),
+            Value::Array(seen),
+        ));
+    }
+    if outcome["kind"] != json!("result") {
+        return Err(Failure { actual: Some(outcome), ..Failure::new("the response ends the call: Outcome::Result") });
+    }
+    Ok(())
+}
+
+fn bad_progress(s: &mut Session) -> CaseResult {
+    let (id, token) = call_request(s, "tools/call", true)?;
+    progress(s, &json!("not-yours"), 1.0)?;
+    progress(s, &token, 2.0)?;
+    progress(s, &token, 2.0)?;
+    progress(s, &token, 1.0)?;
+    progress(s, &token, 3.0)?;
+    respond(s, &id, tool_result())?;
+    let (seen, _) = reports_until_outcome(s, "tools/call")?;
+    let passed: Vec<f64> = seen.iter().filter(|r| harness_kind(r) == Some("progress")).filter_map(|r| r["progress"].as_f64()).collect();
+    let violations = seen.iter().filter(|r| harness_kind(r) == Some("violation")).count();
+    if passed == [2.0, 3.0] && violations == 3 {
+        return Ok(());
+    }
+    let why = if passed.len() > 2 {
+        "progress reached on_progress that should not have: for another call's token, or repeating (2 then 2), or going back (2 then 1). progress MUST increase with each notification (2025-11-25 basic/utilities/progress); report the rest through on_violation"
+    } else {
+        "of five progress notifications (token not-yours: 1; yours: 2, 2, 1, 3), 2 and 3 are good and reach on_progress; the other three are violations, each reported through on_violation"
+    };
+    Err(Failure::mismatch(
+        why,
+        json!({"passed on": [2, 3], "violations": 3}),
+        json!({"passed on": passed, "violations": violations, "lines": seen}),
+    ))
+}
+
+/// Waits for the one cancel of request `id`, sent no sooner than `after`
+/// and no later than `before` (measured from `since`).
+fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, before: Duration) -> CaseResult {
+    let cancel = frame(s, "notifications/cancelled").map_err(|f| match f.reason.starts_with("the client sent nothing") {
+        true => Failure { reason: format!("no notifications/cancelled when the call timed out: {}", f.reason), ..f },
+        false => f,
+    })?;
+    let waited = since.elapsed();
+    match classify(&cancel) {
+        Kind::Notification { method } if method == "notifications/cancelled" => {}
+        Kind::Request { method, .. } if method == "notifications/cancelled" => {
+            return Err(Failure { actual: Some(cancel), ..Failure::new("notifications/cancelled carries an id: a notification has none, and nobody answers it") });
+        }
+        _ => return Err(Failure { actual: Some(cancel), ..Failure::new("at the timeout the client sends notifications/cancelled for the call") }),
+    }
+    if cancel.pointer("/params/requestId") != Some(id) {
+        return Err(Failure::mismatch(
+            format!("the cancel must name the request it cancels: params.requestId {id}, the call's own id"),
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "…": "…"}}),
+            cancel,
+        ));
+    }
+    if waited < after {
+        return Err(Failure::new(format!("the cancel came after {} ms, before the timeout of {} ms had passed", waited.as_millis(), after.as_millis())));
+    }
+    if waited > before {
+        return Err(Failure::new(format!("the cancel came after {} ms, well past the {} ms it should have taken", waited.as_millis(), before.as_millis())));
+    }
+    Ok(())
+}
+
+/// After the cancel: a late response is ignored, no second cancel comes,
+/// and the outcome says the call timed out and was cancelled.
+fn after_cancel(s: &mut Session, id: &Value) -> CaseResult {
+    respond(s, id, tool_result())?;
+    if let Some(more) = s.recv_within(Duration::from_millis(300))? {
+        return Err(Failure {
+            actual: Some(more.value),
+            ..Failure::new("after its one notifications/cancelled the client sent something more for the call. Cancel exactly once, and ignore a late response: the race is normal (2025-11-25 basic/utilities/cancellation › Timing Considerations)")
+        });
+    }
+    let (_, outcome) = reports_until_outcome(s, "tools/call")?;
+    if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(true) {
+        return Err(Failure::mismatch("the call ends as Outcome::TimedOut { cancelled: true }", json!({"kind": "timed_out", "cancelled": true, "…": "…"}), outcome));
+    }
+    Ok(())
+}
+
+fn one_cancel(s: &mut Session) -> CaseResult {
+    let (id, _) = call_request(s, "tools/call", true)?;
+    let since = Instant::now();
+    expect_cancel(s, &id, since, Duration::from_millis(250), Duration::from_millis(1500))?;
+    after_cancel(s, &id)
+}
+
+fn cap_holds(s: &mut Session) -> CaseResult {
+    let (id, token) = call_request(s, "tools/call", true)?;
+    let since = Instant::now();
+    let mut value = 0.0;
+    // Progress every 150 ms: always inside the 300 ms idle timeout.
+    loop {
+        value += 1.0;
+        progress(s, &token, value)?;
+        match s.recv_within(Duration::from_millis(150))? {
+            None if since.elapsed() < Duration::from_millis(2500) => continue,
+            None => {
+                return Err(Failure::new(
+                    "steady progress kept the call alive for 2.5 s, past its 1 s cap. Progress MAY reset the idle timeout, but a maximum SHOULD hold however much progress comes (2025-11-25 basic/lifecycle › Timeouts): keep the cap as a separate deadline",
+                ));
+            }
+            Some(got) => {
+                let waited = since.elapsed();
+                if got.value.get("method") != Some(&json!("notifications/cancelled")) {
+                    return Err(Failure { actual: Some(got.value), ..Failure::new("while progress came in, only a cancel at the cap was due") });
+                }
+                if got.value.pointer("/params/requestId") != Some(&id) {
+                    return Err(Failure { actual: Some(got.value), ..Failure::new(format!("the cancel must name the call: params.requestId {id}")) });
+                }
+                if waited < Duration::from_millis(850) {
+                    return Err(Failure::new(format!(
+                        "the call was cancelled after {} ms although progress came every 150 ms, inside the 300 ms idle timeout. Each valid progress notification restarts the idle timer; only the 1 s cap ends a call that keeps moving",
+                        waited.as_millis()
+                    )));
+                }
+                break;
+            }
+        }
+    }
+    after_cancel(s, &id)
+}
+
+fn legacy_cancel(s: &mut Session) -> CaseResult {
+    handshake(s)?;
+    let (id, _) = call_request(s, "tools/call", false)?;
+    let since = Instant::now();
+    expect_cancel(s, &id, since, Duration::from_millis(250), Duration::from_millis(1500))?;
+    after_cancel(s, &id)
+}
+
+fn initialize_not_cancelled(s: &mut Session) -> CaseResult {
+    call_request(s, "initialize", false)?;
+    if let Some(sent) = s.recv_within(Duration::from_millis(1200))? {
+        let reason = if sent.value.get("method") == Some(&json!("notifications/cancelled")) {
+            "the client cancelled initialize. initialize MUST NOT be cancelled (2025-11-25 basic/utilities/cancellation): the session exists only through it. A client that gives up on it just stops waiting and closes the connection"
+        } else {
+            "after an unanswered initialize, nothing more is due"
+        };
+        return Err(Failure { actual: Some(sent.value), ..Failure::new(reason) });
+    }
+    let (_, outcome) = reports_until_outcome(s, "initialize")?;
+    if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(false) {
+        return Err(Failure::mismatch("initialize that times out ends as Outcome::TimedOut { cancelled: false }", json!({"kind": "timed_out", "cancelled": false, "…": "…"}), outcome));
+    }
+    Ok(())
+}
