@@ -37,6 +37,7 @@ RESULTS = {
     "resources/read": "ReadResourceResult",
     "prompts/list": "ListPromptsResult",
     "prompts/get": "GetPromptResult",
+    "elicitation/create": "ElicitResult",
 }
 
 # The definition for each method's request or notification.
@@ -49,10 +50,11 @@ REQUESTS = {
     "tools/call": "CallToolRequest",
     "subscriptions/listen": "SubscriptionsListenRequest",
     "notifications/progress": "ProgressNotification",
+    "notifications/cancelled": "CancelledNotification",
 }
 
 # Exercises whose solutions send MCP frames of their own.
-DEFAULT = ["03-handshake-gate", "04-era-probe", "07-tool-server", "08-pagination-walker"]
+DEFAULT = ["03-handshake-gate", "04-era-probe", "07-tool-server", "08-pagination-walker", "09-progress-cancel", "10-input-required"]
 
 
 class Schemas:

@@ -1069,7 +1069,7 @@ fn m06_notification_answered_with_200() {
 fn m06_get_allowed() {
     let report = check_mutant(HTTP, "mutant-06-get", &[("src/lib.rs", "    if request.method != \"POST\" {\n", "    if request.method == \"DELETE\" {\n")]);
     assert_caught(&report);
-    assert_failed(&report, "GET and DELETE: 405", &["GET /mcp should get 405"]);
+    assert_failed(&report, "only POST /mcp", &["GET /mcp should get 405"]);
 }
 
 /// The headers never compared with the body.
@@ -1079,7 +1079,7 @@ fn m06_headers_trusted() {
     let replace = "    if let Err(reason) = Ok::<(), String>(()) {\n";
     let report = check_mutant(HTTP, "mutant-06-headers-trusted", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    for name in ["Mcp-Method required", "Mcp-Name must match", "version header must match"] {
+    for name in ["Mcp-Method must match", "Mcp-Name must match", "version header must match"] {
         assert_failed(&report, name, &["400 with error code -32020"]);
     }
 }
@@ -1135,4 +1135,276 @@ fn m06_response_before_progress() {
     let report = check_mutant(HTTP, "mutant-06-response-first", &[("src/lib.rs", find, replace), drop_last]);
     assert_caught(&report);
     assert_failed(&report, "progress as an SSE stream", &["something came after the response"]);
+}
+
+// ---------------------------------------------------------------------------
+// 07-tool-server: tools, resources and a prompt, in both eras.
+// ---------------------------------------------------------------------------
+
+const TOOLS: &str = "07-tool-server";
+const UNKNOWN_TOOL_ARM: &str = "        other => Err(RpcError::invalid_params(format!(\"Unknown tool: {other}\"))),\n";
+
+#[test]
+fn unmutated_07_tool_server_passes() {
+    let report = check_mutant(TOOLS, "mutant-07-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 13, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
+}
+
+/// An unknown tool reported as a tool error (`isError: true`), as the
+/// Python SDK does: the model is told to fix input that was never wrong.
+#[test]
+fn m07_unknown_tool_as_a_tool_error() {
+    let replace = "        other => Ok(tool_error(format!(\"Unknown tool: {other}\"))),\n";
+    let report = check_mutant(TOOLS, "mutant-07-unknown-tool-iserror", &[("src/lib.rs", UNKNOWN_TOOL_ARM, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "unknown tool: -32602", &["a tool that does not exist is a protocol error", "got a result with isError: true", "this is a protocol error"]);
+}
+
+/// An unknown tool answered with -32601 Method not found: the method,
+/// tools/call, exists.
+#[test]
+fn m07_unknown_tool_as_method_not_found() {
+    let replace = "        other => Err(RpcError { code: -32601, message: format!(\"Method not found: {other}\") }),\n";
+    let report = check_mutant(TOOLS, "mutant-07-unknown-tool-32601", &[("src/lib.rs", UNKNOWN_TOOL_ARM, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "unknown tool: -32602", &["got error code -32601", "tools/call itself exists, so not -32601"]);
+}
+
+/// A level out of range refused with a JSON-RPC error (-32602): the model
+/// never sees the message that says what to fix.
+#[test]
+fn m07_out_of_range_as_a_protocol_error() {
+    let find = "            Some(level) => tool_error(format!(\"level {level} is out of range: use 0 to 10\")),\n";
+    let replace = "            Some(level) => return Err(RpcError::invalid_params(format!(\"level {level} is out of range: use 0 to 10\"))),\n";
+    let report = check_mutant(TOOLS, "mutant-07-range-as-error", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "out of range: isError", &["a tool error, a result with isError: true", "not a JSON-RPC error"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "schema-breaking arguments").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// `content` as a single block instead of a list of one.
+#[test]
+fn m07_content_not_a_list() {
+    let find = "            Some(who) => json!({\"content\": [text(format!(\"Hello, {who}!\"))]}),\n";
+    let replace = "            Some(who) => json!({\"content\": text(format!(\"Hello, {who}!\"))}),\n";
+    let report = check_mutant(TOOLS, "mutant-07-content-object", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "greet: text", &["content is always a list of content blocks, even for one block"]);
+}
+
+/// structuredContent with a prose text block instead of its JSON mirror.
+#[test]
+fn m07_structured_content_without_its_mirror() {
+    let find = "                    Ok(json!({\"content\": [text(structured.to_string())], \"structuredContent\": structured}))\n";
+    let replace = "                    Ok(json!({\"content\": [text(format!(\"The sum is {sum}.\"))], \"structuredContent\": structured}))\n";
+    let report = check_mutant(TOOLS, "mutant-07-no-mirror", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "add: structured + mirror", &["SHOULD also return it as serialized JSON in a text block"]);
+}
+
+/// The last page still carries `nextCursor: ""`: a client that follows
+/// every cursor (as it must) asks for the next page forever.
+#[test]
+fn m07_last_page_keeps_a_cursor() {
+    let find = "    if end < all.len() {\n        page[\"nextCursor\"] = json!(format!(\"tools@{end}\"));\n    }\n";
+    let replace = "    page[\"nextCursor\"] = json!(if end < all.len() { format!(\"tools@{end}\") } else { String::new() });\n";
+    let report = check_mutant(TOOLS, "mutant-07-last-cursor", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    for name in ["tools in pages (legacy)", "tools in pages (modern)"] {
+        assert_failed(&report, name, &["the last page still carries nextCursor \"\"", "Only an absent nextCursor ends the list"]);
+    }
+}
+
+/// A cursor the server never handed out silently served as the first page.
+#[test]
+fn m07_invalid_cursor_served_as_the_first_page() {
+    let find = ".ok_or_else(|| RpcError::invalid_params(format!(\"Invalid cursor: {c}\")))?,";
+    let report = check_mutant(TOOLS, "mutant-07-cursor-unchecked", &[("src/lib.rs", find, ".unwrap_or(0),")]);
+    assert_caught(&report);
+    assert_failed(&report, "invalid cursor: -32602", &["a cursor the server never handed out gets -32602", "got a result"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "tools in pages (modern)").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// A missing resource answered with an empty `contents` list, which reads
+/// as "the resource exists and is empty".
+#[test]
+fn m07_missing_resource_as_empty_contents() {
+    let find = "                return Err(RpcError { code, message: format!(\"Resource not found: {uri}\") });\n";
+    let replace = "                let _ = code;\n                return Ok(json!({\"contents\": []}));\n";
+    let report = check_mutant(TOOLS, "mutant-07-empty-contents", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "missing resource (legacy)", &["-32002 Resource not found in the legacy era", "got a result with an empty contents list"]);
+    assert_failed(&report, "missing resource (modern)", &["got a result with an empty contents list"]);
+}
+
+/// -32002 in both eras: 2026-07-28 retired it for -32602.
+#[test]
+fn m07_legacy_not_found_code_in_the_modern_era() {
+    let replace = "                    Era::Modern => RESOURCE_NOT_FOUND,\n";
+    let report = check_mutant(TOOLS, "mutant-07-32002-everywhere", &[("src/lib.rs", "                    Era::Modern => -32602,\n", replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "missing resource (modern)", &["gets -32602 in 2026-07-28, which retired -32002", "got error code -32002"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "missing resource (legacy)").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// -32602 in both eras: a legacy client looks for -32002.
+#[test]
+fn m07_modern_not_found_code_in_the_legacy_era() {
+    let replace = "                    Era::Legacy => -32602,\n";
+    let report = check_mutant(TOOLS, "mutant-07-32602-everywhere", &[("src/lib.rs", "                    Era::Legacy => RESOURCE_NOT_FOUND,\n", replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "missing resource (legacy)", &["-32002 Resource not found in the legacy era", "got error code -32602"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "missing resource (modern)").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// `finish` forgets ttlMs and cacheScope on cacheable modern results.
+#[test]
+fn m07_finish_without_cache_fields() {
+    let find = "        if cacheable(method) {\n            result[\"ttlMs\"] = json!(60_000);\n            result[\"cacheScope\"] = json!(\"public\");\n        }\n";
+    let report = check_mutant(TOOLS, "mutant-07-no-ttl", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "tools in pages (modern)", &["the `tools/list` result is cacheable in 2026-07-28", "ttlMs", "cacheScope"]);
+    assert_failed(&report, "missing resource (modern)", &["the `resources/read` result is cacheable"]);
+    assert_failed(&report, "prompt and its argument", &["the `prompts/list` result is cacheable"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "tools in pages (legacy)").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// A missing prompt argument filled in with "undefined" instead of -32602.
+#[test]
+fn m07_missing_prompt_argument_filled_in() {
+    let find = "    let Some(body) = arguments.get(\"text\").and_then(Value::as_str) else {\n        return Err(RpcError::invalid_params(\"Missing required argument: text\"));\n    };\n";
+    let replace = "    let body = arguments.get(\"text\").and_then(Value::as_str).unwrap_or(\"undefined\");\n";
+    let report = check_mutant(TOOLS, "mutant-07-prompt-undefined", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "prompt and its argument", &["without the required argument `text` gets -32602 Invalid params", "got a result"]);
+}
+
+/// The PNG served as `text` (its base64) instead of `blob`.
+#[test]
+fn m07_blob_served_as_text() {
+    let find = "\"file:///images/pixel.png\" => json!({\"uri\": uri, \"mimeType\": \"image/png\", \"blob\": PIXEL_PNG}),";
+    let replace = "\"file:///images/pixel.png\" => json!({\"uri\": uri, \"mimeType\": \"image/png\", \"text\": PIXEL_PNG}),";
+    let report = check_mutant(TOOLS, "mutant-07-blob-as-text", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "resources: text, blob, template", &["the PNG is binary", "carries `blob`, base64, and no `text`"]);
+}
+
+// ---------------------------------------------------------------------------
+// 08-pagination-walker: a modern client's pages, restarts and cache.
+// ---------------------------------------------------------------------------
+
+const WALKER: &str = "08-pagination-walker";
+const NEXT_CURSOR_ARM: &str = "                Some(next) => cursor = Some(next.to_string()),\n";
+const RESTART_ONCE: &str = "        let (tools, ttl) = match self.walk(peer) {\n            // The server forgot our place: start over, once.\n            Err(WalkError::InvalidCursor(_)) => self.walk(peer)?,\n            other => other?,\n        };\n";
+const CACHE_CHECK: &str = "        if let Some(cached) = &self.cache\n            && now < cached.fresh_until\n        {\n            return Ok(cached.tools.clone());\n        }\n";
+const OURS: &str = "        let ours = self.subscription.is_some() && subscription_of(message) == self.subscription.as_ref();\n";
+
+#[test]
+fn unmutated_08_pagination_walker_passes() {
+    let report = check_mutant(WALKER, "mutant-08-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 7, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
+}
+
+/// C25: an empty-string nextCursor taken for the end of the list.
+#[test]
+fn m08_stops_at_an_empty_cursor() {
+    let end_find = "                None => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
+    let end_replace = "                _ => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
+    let replace = "                Some(next) if !next.is_empty() => cursor = Some(next.to_string()),\n";
+    let report = check_mutant(WALKER, "mutant-08-empty-cursor-ends", &[("src/lib.rs", NEXT_CURSOR_ARM, replace), ("src/lib.rs", end_find, end_replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "three pages, cursors verbatim", &["the walker stopped after page 1, which ended with nextCursor \"\"", "An empty string is a cursor like any other", "Test for the field, not for its emptiness"]);
+}
+
+/// The cursor URL-encoded before it goes back (`+` as `%2B`).
+#[test]
+fn m08_cursor_url_encoded() {
+    let replace = "                Some(next) => cursor = Some(next.replace('+', \"%2B\")),\n";
+    let report = check_mutant(WALKER, "mutant-08-cursor-encoded", &[("src/lib.rs", NEXT_CURSOR_ARM, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "three pages, cursors verbatim", &["the cursor comes back as \"b/%2B=c== \", but the server handed out \"b/+=c== \"", "byte for byte"]);
+}
+
+/// A -32602 for a cursor ends the listing instead of a fresh walk.
+#[test]
+fn m08_no_restart_after_invalid_cursor() {
+    let replace = "        let (tools, ttl) = self.walk(peer)?;\n";
+    let report = check_mutant(WALKER, "mutant-08-no-restart", &[("src/lib.rs", RESTART_ONCE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "-32602: walk again once", &["the client gave up", "where a tools/list request without a cursor was due", "walk again from the first page, without a cursor"]);
+}
+
+/// Walks again after every -32602, without end. The case fails on its own
+/// (no report within 2 s), well before the case timeout.
+#[test]
+fn m08_restarts_forever() {
+    let replace = "        let (tools, ttl) = loop {\n            match self.walk(peer) {\n                Err(WalkError::InvalidCursor(_)) => continue,\n                other => break other?,\n            }\n        };\n";
+    let report = check_mutant(WALKER, "mutant-08-restart-forever", &[("src/lib.rs", RESTART_ONCE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "-32602 twice: give up", &["the cursor was refused on the fresh walk too", "not walk a third time"]);
+    let case = report.cases.iter().find(|c| c.name == "-32602 twice: give up").unwrap();
+    assert!(case.duration_ms < 4000, "the case took {} ms (the case timeout is 5 s)", case.duration_ms);
+}
+
+/// No cache: every listing walks the pages.
+#[test]
+fn m08_no_cache() {
+    let report = check_mutant(WALKER, "mutant-08-no-cache", &[("src/lib.rs", CACHE_CHECK, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "fresh cache serves", &["list_tools (call 2) sent a request", "the second listing, right after the first, comes from the cache"]);
+}
+
+/// A cache that never expires: ttlMs is ignored.
+#[test]
+fn m08_cache_never_expires() {
+    let replace = "        if let Some(cached) = &self.cache {\n            return Ok(cached.tools.clone());\n        }\n";
+    let report = check_mutant(WALKER, "mutant-08-cache-forever", &[("src/lib.rs", CACHE_CHECK, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "stale cache refetches", &["400 ms later the list is stale"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "fresh cache serves").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// An absent ttlMs taken as "keep forever" instead of 0.
+#[test]
+fn m08_absent_ttl_kept_forever() {
+    let find = ".and_then(Value::as_u64).unwrap_or(0));";
+    let replace = ".and_then(Value::as_u64).unwrap_or(u64::MAX));";
+    let report = check_mutant(WALKER, "mutant-08-absent-ttl-forever", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "absent ttlMs means 0", &["the pages carried no ttlMs, which means 0", "the second listing walks again"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "stale cache refetches").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+/// Any list_changed drops the cache: the subscription id is not checked.
+#[test]
+fn m08_any_list_changed_invalidates() {
+    let replace = "        let ours = self.subscription.is_some();\n";
+    let report = check_mutant(WALKER, "mutant-08-any-list-changed", &[("src/lib.rs", OURS, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "listen: ours invalidates", &["list_tools (call 3) sent a request", "tagged with another subscription id", "Check the tag"]);
+}
+
+/// on_message ignores everything: our own list_changed leaves a stale list.
+#[test]
+fn m08_on_message_ignores_everything() {
+    let find = format!("{OURS}        if message.get(\"method\").and_then(Value::as_str) == Some(\"notifications/tools/list_changed\") && ours {{\n            self.cache = None;\n        }} else {{\n            eprintln!(\"ignored: {{message}}\");\n        }}\n");
+    let replace = "        eprintln!(\"ignored: {message}\");\n";
+    let report = check_mutant(WALKER, "mutant-08-on-message-ignores", &[("src/lib.rs", &find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "listen: ours invalidates", &["tagged with this walker's subscription id makes the cached list stale"]);
+}
+
+/// listen returns right after sending subscriptions/listen, without waiting
+/// for the acknowledgement.
+#[test]
+fn m08_listen_does_not_wait_for_the_acknowledgement() {
+    let find = "        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
+    let replace = "        if true {\n            self.subscription = Some(id);\n            return Ok(());\n        }\n        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
+    let report = check_mutant(WALKER, "mutant-08-listen-no-ack", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "listen: ours invalidates", &["the walker went on before the acknowledgement", "wait for it"]);
 }

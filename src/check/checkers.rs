@@ -15,6 +15,7 @@ mod era_probe;
 mod handshake_gate;
 mod http_front_door;
 mod id_router;
+mod input_required;
 mod pagination_walker;
 mod progress_cancel;
 mod stdio_codec;
@@ -98,7 +99,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER, &progress_cancel::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER, &progress_cancel::CHECKER, &input_required::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {

@@ -26,7 +26,7 @@ pub static CHECKER: Checker = Checker {
     name: "pagination-walker",
     shape: Shape::Client,
     cases: &[
-        Case { name: "three pages, cursors verbatim", about: "the walker follows nextCursor \"\" and \"b/+=c==\" exactly, stops where nextCursor is absent, and keeps the order", args: &[], run: three_pages },
+        Case { name: "three pages, cursors verbatim", about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order", args: &[], run: three_pages },
         Case { name: "-32602: walk again once", about: "when the server refuses a cursor, the walker starts over from the first page, once", args: &[], run: restart_once },
         Case { name: "-32602 twice: give up", about: "a cursor refused on the fresh walk too ends the listing with an error, not a third walk", args: &[], run: give_up },
         Case { name: "fresh cache serves", about: "within ttlMs the second listing comes from the cache, with no request", args: &[], run: fresh_cache },
@@ -37,8 +37,9 @@ pub static CHECKER: Checker = Checker {
 };
 
 const NAMES: [&str; 6] = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"];
-/// An opaque cursor with the characters clients like to re-encode.
-const CURSOR: &str = "b/+=c==";
+/// An opaque cursor with the characters clients like to re-encode, and a
+/// trailing space they like to trim.
+const CURSOR: &str = "b/+=c== ";
 
 fn tools(names: &[&str]) -> Value {
     Value::Array(names.iter().map(|n| json!({"name": n, "inputSchema": {"type": "object"}})).collect())
@@ -95,8 +96,14 @@ fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
 
 /// Serves one whole walk: three pages, with `ttl` on each.
 fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
+    serve_pages(s, [ttl, ttl, ttl])
+}
+
+/// Serves one whole walk, with `ttls[i]` on page i.
+fn serve_pages(s: &mut Session, ttls: [Option<u64>; 3]) -> CaseResult {
+    let [ttl1, ttl2, ttl3] = ttls;
     let id = list_request(s, None)?;
-    respond(s, &id, page(&NAMES[..3], Some(""), ttl))?;
+    respond(s, &id, page(&NAMES[..3], Some(""), ttl1))?;
     let id = list_request(s, Some("")).map_err(|f| match f.actual.as_ref().and_then(|a| a.get("harness")) {
         Some(_) => Failure {
             reason: "the walker stopped after page 1, which ended with nextCursor \"\". An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 server/utilities/pagination). Test for the field, not for its emptiness".into(),
@@ -104,9 +111,9 @@ fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
         },
         None => f,
     })?;
-    respond(s, &id, page(&NAMES[3..5], Some(CURSOR), ttl))?;
+    respond(s, &id, page(&NAMES[3..5], Some(CURSOR), ttl2))?;
     let id = list_request(s, Some(CURSOR))?;
-    respond(s, &id, page(&NAMES[5..], None, ttl))
+    respond(s, &id, page(&NAMES[5..], None, ttl3))
 }
 
 /// Reads the report of listing number `call`; returns the names.
@@ -205,11 +212,12 @@ fn fresh_cache(s: &mut Session) -> CaseResult {
 }
 
 fn stale_cache(s: &mut Session) -> CaseResult {
-    serve_walk(s, Some(200))?;
+    // The list is fresh as long as its stalest page: 200 ms here.
+    serve_pages(s, [Some(60_000), Some(200), Some(60_000)])?;
     all_listed(s, 1)?;
-    from_cache(s, 2, "the pages said ttlMs 200: a listing right after the first comes from the cache")?;
+    from_cache(s, 2, "the pages said ttlMs 60000, 200 and 60000: a listing right after the first comes from the cache")?;
     serve_walk(s, Some(200)).map_err(|f| Failure {
-        reason: format!("{} (400 ms later the 200 ms ttlMs has run out: the listing must walk the pages again)", f.reason),
+        reason: format!("{} (400 ms later the list is stale: one of its pages said ttlMs 200, and a list is only as fresh as its stalest page, so the listing must walk the pages again)", f.reason),
         ..f
     })?;
     all_listed(s, 3)

@@ -1,0 +1,121 @@
+//! The checker's harness. YOU DO NOT NEED TO EDIT THIS FILE: your work is in
+//! `src/lib.rs`.
+//!
+//! Usage: `input-required --era legacy|modern [--max-rounds N] SERVER
+//! [ARGS…]`. It launches the server command; in the legacy era it runs
+//! `Client::initialize` first. Then it calls the tool `greet` with no
+//! arguments through your `Client::call_tool`, with a handler that answers
+//! `elicitation/create` by accepting `{"name": "Ada"}` and knows nothing
+//! else. It prints `{"harness":"asked","method":…}` for each question the
+//! handler gets, then `{"harness":"result","result":…}` or
+//! `{"harness":"failed","error":…}`; `{"harness":"panic",…}` if your code
+//! panicked.
+
+use std::io::{BufRead, BufReader, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use input_required::{Client, Era, Peer, PeerError};
+use serde_json::{Value, json};
+
+static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
+
+/// The server's stdin and a channel of the lines it writes.
+struct ChildPeer {
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Peer for ChildPeer {
+    fn send(&mut self, message: &Value) -> Result<(), PeerError> {
+        writeln!(self.stdin, "{message}").and_then(|_| self.stdin.flush()).map_err(|_| PeerError::Closed)
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Result<Value, PeerError> {
+        loop {
+            let line = match self.lines.recv_timeout(timeout) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => return Err(PeerError::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(PeerError::Closed),
+            };
+            match serde_json::from_str::<Value>(&line) {
+                Ok(value) => return Ok(value),
+                Err(_) => eprintln!("skipped a line from the server that is not JSON: {line}"),
+            }
+        }
+    }
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
+            (Some(s), _) => s.to_string(),
+            (_, Some(s)) => s.clone(),
+            _ => "panic".to_string(),
+        };
+        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
+        eprintln!("panicked at {location}: {message}");
+        *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some((message, location));
+    }));
+    let mut era = Era::Modern;
+    let mut max_rounds = None;
+    let mut args = std::env::args().skip(1).peekable();
+    while let Some(flag) = args.next_if(|a| a.starts_with("--")) {
+        let value = args.next().unwrap_or_default();
+        match flag.as_str() {
+            "--era" => era = if value == "legacy" { Era::Legacy } else { Era::Modern },
+            "--max-rounds" => max_rounds = value.parse().ok(),
+            _ => return report(json!({"harness": "failed", "error": format!("unknown option {flag}")})),
+        }
+    }
+    let Some(program) = args.next() else {
+        return report(json!({"harness": "failed", "error": "no server command given"}));
+    };
+    let mut child = match Command::new(&program).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn() {
+        Ok(child) => child,
+        Err(e) => return report(json!({"harness": "failed", "error": format!("cannot start {program}: {e}")})),
+    };
+    let (tx, lines) = channel();
+    let stdout = child.stdout.take().expect("piped stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut peer = ChildPeer { stdin: child.stdin.take().expect("piped stdin"), lines };
+    let mut client = Client::new(era, json!({"name": "input-required", "version": "0.1.0"}));
+    if let Some(n) = max_rounds {
+        client.max_rounds = n;
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if era == Era::Legacy {
+            client.initialize(&mut peer)?;
+        }
+        let mut handler = |method: &str, params: &Value| {
+            report(json!({"harness": "asked", "method": method, "params": params}));
+            (method == "elicitation/create").then(|| json!({"action": "accept", "content": {"name": "Ada"}}))
+        };
+        client.call_tool(&mut peer, "greet", &json!({}), &mut handler)
+    }));
+    report(match outcome {
+        Ok(Ok(result)) => json!({"harness": "result", "result": result}),
+        Ok(Err(e)) => json!({"harness": "failed", "error": format!("{e:?}")}),
+        Err(_) => {
+            let (message, location) = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
+            json!({"harness": "panic", "function": "Client::call_tool", "message": message, "location": location})
+        }
+    });
+    drop(peer);
+    let _ = child.wait();
+}
+
+fn report(line: Value) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+}

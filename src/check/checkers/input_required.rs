@@ -1,0 +1,230 @@
+//! Checker for exercise 10-input-required: the learner's program is a
+//! client whose tool call needs the user's input; the checker plays the
+//! server, modern (input requests inside the result) or legacy (its own
+//! `elicitation/create` request).
+//!
+//! Expected behaviour comes from MCP 2026-07-28 basic/patterns/mrtr (retry
+//! with a new id, the same name and arguments, `inputResponses` under the
+//! same keys, `requestState` echoed exactly; an absent `resultType` means
+//! complete) and 2025-11-25 client/elicitation with basic/index (the
+//! server's request has an id of its own, answered while the client's call
+//! is in flight). Mistakes it catches: retrying with the same id, losing or
+//! re-encoding `requestState`, inventing one, changing the arguments,
+//! looping without end, treating a result without `resultType` as pending,
+//! and taking the server's request for the response to the call.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, report};
+use crate::check::session::Session;
+use crate::jsonrpc::{Kind, classify};
+
+/// The checker named `input-required`.
+pub static CHECKER: Checker = Checker {
+    name: "input-required",
+    shape: Shape::Client,
+    cases: &[
+        Case { name: "one round of input", about: "an input_required result is answered by a retry with a new id, the same name and arguments, and inputResponses under the same key", args: &["--era", "modern"], run: one_round },
+        Case { name: "requestState echoed", about: "requestState comes back exactly as sent, and a result with only a requestState is retried at once", args: &["--era", "modern"], run: request_state },
+        Case { name: "absent resultType: done", about: "a result without resultType (a server of an earlier revision) is the final result: no retry", args: &["--era", "modern"], run: absent_result_type },
+        Case { name: "rounds are bounded", about: "a server that asks for input forever is given up on after max_rounds retries", args: &["--era", "modern", "--max-rounds", "3"], run: bounded },
+        Case { name: "unknown input method", about: "an input request the handler cannot answer ends the call with an error, without a retry", args: &["--era", "modern"], run: unknown_method },
+        Case { name: "legacy: answer the server", about: "in the legacy era the server's elicitation/create request, in its own id space, is answered while the call waits", args: &["--era", "legacy"], run: legacy },
+    ],
+};
+
+const ELICIT: &str = "elicitation/create";
+
+fn elicitation() -> Value {
+    json!({"method": ELICIT, "params": {"mode": "form", "message": "What is your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}})
+}
+
+fn accepted() -> Value {
+    json!({"action": "accept", "content": {"name": "Ada"}})
+}
+
+fn hello() -> Value {
+    json!({"resultType": "complete", "content": [{"type": "text", "text": "Hello, Ada!"}]})
+}
+
+fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
+    Ok(s.send_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))?)
+}
+
+/// Reads a tools/call for greet; returns the whole request.
+fn greet_call(s: &mut Session, what: &str) -> Result<Value, Failure> {
+    let request = frame(s, what)?;
+    match classify(&request) {
+        Kind::Request { method, .. } if method == "tools/call" => {}
+        _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("{what} was due")) }),
+    }
+    if request.pointer("/params/name") != Some(&json!("greet")) || request.pointer("/params/arguments") != Some(&json!({})) {
+        return Err(Failure::mismatch("the call is greet with empty arguments, and a retry keeps both exactly", json!({"name": "greet", "arguments": {}, "…": "…"}), request["params"].clone()));
+    }
+    Ok(request)
+}
+
+/// Checks a retry against the call before it: a new id, and exactly the
+/// `inputResponses` and `requestState` expected (None: absent).
+fn check_retry(retry: &Value, earlier: &[Value], responses: Option<Value>, state: Option<Value>) -> CaseResult {
+    if earlier.iter().any(|e| e["id"] == retry["id"]) {
+        return Err(Failure::new(format!(
+            "the retry reuses id {}. A retry is a new request: it needs a fresh id (2026-07-28 basic/patterns/mrtr), or its response is indistinguishable from the first one's",
+            retry["id"]
+        )));
+    }
+    let got = retry.pointer("/params/inputResponses").cloned();
+    if got != responses {
+        return Err(Failure::mismatch(
+            "the retry carries params.inputResponses: for each key of inputRequests, the handler's answer under the same key",
+            json!({"inputResponses": responses}),
+            json!({"inputResponses": got}),
+        ));
+    }
+    let got = retry.pointer("/params/requestState").cloned();
+    if got != state {
+        let why = match (&state, &got) {
+            (None, Some(_)) => "no requestState came with the last result, so the retry carries none: the state is the server's, never the client's invention".to_string(),
+            (Some(s), None) => format!("the last result carried requestState {s}: the retry must echo it in params.requestState, or the server loses its place"),
+            _ => "requestState is opaque: echo it byte for byte, no decoding, trimming or re-encoding".to_string(),
+        };
+        return Err(Failure::mismatch(why, json!({"requestState": state}), json!({"requestState": got})));
+    }
+    Ok(())
+}
+
+/// The client's final report: the result it returned.
+fn final_result(s: &mut Session) -> Result<Value, Failure> {
+    loop {
+        let got = report(s)?;
+        match harness_kind(&got) {
+            Some("asked") => continue,
+            Some("result") => return Ok(got["result"].clone()),
+            _ => return Err(Failure { actual: Some(got.clone()), ..Failure::new(format!("call_tool failed: {}", got["error"].as_str().unwrap_or("?"))) }),
+        }
+    }
+}
+
+fn one_round(s: &mut Session) -> CaseResult {
+    let first = greet_call(s, "the tools/call for greet")?;
+    let caps = first.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities/elicitation");
+    if !caps.is_some_and(Value::is_object) {
+        return Err(Failure {
+            actual: Some(first),
+            ..Failure::new("the call's _meta must declare the elicitation capability: a server may only ask for input the client said it can give, and answers -32021 otherwise")
+        });
+    }
+    respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"user_name": elicitation()}}))?;
+    let retry = greet_call(s, "the retry of greet with the answer").map_err(|f| match f.reason.starts_with("the client gave up") || f.reason.starts_with("the client finished") {
+        true => Failure { reason: format!("{}: a result with resultType \"input_required\" is not the end of the call; answer its inputRequests and call again", f.reason), ..f },
+        false => f,
+    })?;
+    check_retry(&retry, &[first], Some(json!({"user_name": accepted()})), None)?;
+    respond(s, &retry["id"], hello())?;
+    super::same(hello(), &final_result(s)?, "the complete result after the retry is what call_tool returns")
+}
+
+fn request_state(s: &mut Session) -> CaseResult {
+    let first = greet_call(s, "the tools/call for greet")?;
+    let state1 = json!("eyJzdGVwIjoxfQ==/+ ");
+    respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"who": elicitation()}, "requestState": state1}))?;
+    let second = greet_call(s, "the retry of greet")?;
+    check_retry(&second, std::slice::from_ref(&first), Some(json!({"who": accepted()})), Some(state1))?;
+    // Only state this time: nothing to ask, retry at once.
+    let state2 = json!("step-2");
+    respond(s, &second["id"], json!({"resultType": "input_required", "requestState": state2}))?;
+    let third = greet_call(s, "a retry carrying only the new requestState").map_err(|f| Failure {
+        reason: format!("{} (an input_required result with a requestState and no inputRequests asks for an immediate retry with that state)", f.reason),
+        ..f
+    })?;
+    check_retry(&third, &[first, second], None, Some(state2))?;
+    respond(s, &third["id"], hello())?;
+    super::same(hello(), &final_result(s)?, "the complete result is what call_tool returns")
+}
+
+fn absent_result_type(s: &mut Session) -> CaseResult {
+    let first = greet_call(s, "the tools/call for greet")?;
+    let old = json!({"content": [{"type": "text", "text": "Hello!"}]});
+    respond(s, &first["id"], old.clone())?;
+    if let Some(more) = s.recv_within(Duration::from_millis(200))? {
+        return Err(Failure {
+            actual: Some(more.value),
+            ..Failure::new("the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry")
+        });
+    }
+    super::same(old, &final_result(s)?, "a result without resultType is the final result")
+}
+
+fn bounded(s: &mut Session) -> CaseResult {
+    let mut seen: Vec<Value> = Vec::new();
+    for round in 0..=3 {
+        let request = greet_call(s, if round == 0 { "the tools/call for greet" } else { "a retry" })?;
+        respond(s, &request["id"], json!({"resultType": "input_required", "inputRequests": {"again": elicitation()}}))?;
+        seen.push(request);
+    }
+    // Three retries were allowed (--max-rounds 3): no fifth request.
+    if let Some(more) = s.recv_within(Duration::from_millis(300))? {
+        return Err(Failure {
+            actual: Some(more.value),
+            ..Failure::new("a fifth request after the call and its three allowed retries: a server can ask for input forever, so the client stops after max_rounds and reports it")
+        });
+    }
+    match report_after_questions(s)? {
+        Some(got) if harness_kind(&got) == Some("failed") && got["error"].as_str().is_some_and(|e| e.contains("TooManyRounds")) => Ok(()),
+        other => Err(Failure { actual: other, ..Failure::new("after max_rounds retries, call_tool returns CallError::TooManyRounds") }),
+    }
+}
+
+/// The first report that is not a handler question, if any.
+fn report_after_questions(s: &mut Session) -> Result<Option<Value>, Failure> {
+    loop {
+        match s.recv_output(Duration::from_secs(2))? {
+            Some(got) if harness_kind(&got.value) == Some("asked") => continue,
+            Some(got) if harness_kind(&got.value) == Some("panic") => return Err(super::panic_failure(&got.value)),
+            other => return Ok(other.map(|g| g.value)),
+        }
+    }
+}
+
+fn unknown_method(s: &mut Session) -> CaseResult {
+    let first = greet_call(s, "the tools/call for greet")?;
+    let sampling = json!({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 10}});
+    respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"draft": sampling}}))?;
+    if let Some(more) = s.recv_within(Duration::from_millis(300))? {
+        return Err(Failure {
+            actual: Some(more.value),
+            ..Failure::new("the handler cannot answer sampling/createMessage, yet the client called again. Without an answer for every key there is nothing to retry with: end the call with CallError::UnknownInputMethod")
+        });
+    }
+    match report_after_questions(s)? {
+        Some(got) if harness_kind(&got) == Some("failed") && got["error"].as_str().is_some_and(|e| e.contains("UnknownInputMethod")) => Ok(()),
+        other => Err(Failure { actual: other, ..Failure::new("an input request the handler does not know ends the call with CallError::UnknownInputMethod") }),
+    }
+}
+
+fn legacy(s: &mut Session) -> CaseResult {
+    let init = frame(s, "initialize")?;
+    if init.get("method") != Some(&json!("initialize")) {
+        return Err(Failure { actual: Some(init), ..Failure::new("in the legacy era the client starts with initialize") });
+    }
+    respond(s, &init["id"], json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}))?;
+    let note = frame(s, "notifications/initialized")?;
+    if note.get("method") != Some(&json!("notifications/initialized")) {
+        return Err(Failure { actual: Some(note), ..Failure::new("notifications/initialized follows the initialize result") });
+    }
+    let call = greet_call(s, "the tools/call for greet")?;
+    // The server's own request, with the same id as the client's call: the
+    // two directions number their requests independently.
+    let asked = json!({"jsonrpc": "2.0", "id": call["id"], "method": ELICIT, "params": elicitation()["params"]});
+    s.send_json(&asked)?;
+    let answer = frame(s, "the response to the server's elicitation/create")?;
+    let expected = json!({"jsonrpc": "2.0", "id": call["id"], "result": accepted()});
+    if answer.get("method").is_some() {
+        return Err(Failure { actual: Some(answer), ..Failure::new("the server's elicitation/create is a request: answer it with a response carrying its id, before anything else") });
+    }
+    super::same(expected, &answer, "answer the server's request with a response carrying the server's id and the handler's result (2025-11-25 client/elicitation)")?;
+    respond(s, &call["id"], hello())?;
+    super::same(hello(), &final_result(s)?, "after answering the server, the call's own response is what call_tool returns")
+}
