@@ -130,8 +130,10 @@ def main():
         return 2
     root, mcplings = Path(sys.argv[1]), sys.argv[2]
     schemas = Schemas(root)
+    listed = json.loads(subprocess.run([mcplings, "list", "--json"], capture_output=True, text=True, check=True).stdout)
+    known = {e["id"] for part in listed["parts"] for e in part["exercises"]}
     total, problems = 0, []
-    for exercise in sys.argv[3:] or DEFAULT:
+    for exercise in sys.argv[3:] or [e for e in DEFAULT if e in known]:
         checked, found = check_exercise(mcplings, exercise, schemas)
         print(f"{exercise:22} {checked} frames checked, {len(found)} violations")
         total += checked
