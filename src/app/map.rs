@@ -49,6 +49,12 @@ impl App {
         NextStep::Done
     }
 
+    /// Whether the whole course is done: every part written, and every
+    /// lesson, exercise and quiz finished.
+    pub fn course_complete(&self) -> bool {
+        self.course.parts.iter().all(|p| p.is_written()) && self.next_step() == NextStep::Done
+    }
+
     fn selected_part(&self) -> u8 {
         self.course.parts.get(self.map.selected).map_or(1, |p| p.number)
     }
@@ -76,6 +82,10 @@ impl App {
                     NextStep::Lesson(p) => self.open_lesson(p),
                     NextStep::Exercise(i) => self.open_exercise(i),
                     NextStep::Quiz(p) => self.open_quiz(p),
+                    NextStep::Done if self.course_complete() => {
+                        self.notice = Some("Course complete: your results are on the map.".into());
+                        Vec::new()
+                    }
                     NextStep::Done => {
                         self.notice = Some("You have done everything written so far.".into());
                         Vec::new()

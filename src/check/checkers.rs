@@ -51,11 +51,32 @@ impl Failure {
     pub fn mismatch(reason: impl Into<String>, expected: Value, actual: Value) -> Failure {
         Failure { reason: reason.into(), expected: Some(expected), actual: Some(actual), stop: None }
     }
+
+    /// Like [`Failure::mismatch`] for an `expected` that names only the
+    /// members the case checks: every object in it is open, so the
+    /// differences leave out members it does not list (see [`open`]).
+    pub fn partial(reason: impl Into<String>, expected: Value, actual: Value) -> Failure {
+        Failure::mismatch(reason, open(expected), actual)
+    }
 }
 
 impl From<Stop> for Failure {
     fn from(stop: Stop) -> Failure {
         Failure { reason: stop.reason(), expected: None, actual: None, stop: Some(stop) }
+    }
+}
+
+/// `value` with every object in it marked open (a `"…"` member): a
+/// difference is then reported only for what the value lists.
+pub(crate) fn open(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut map: serde_json::Map<String, Value> = map.into_iter().map(|(k, v)| (k, open(v))).collect();
+            map.insert("…".into(), Value::String("…".into()));
+            Value::Object(map)
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(open).collect()),
+        other => other,
     }
 }
 

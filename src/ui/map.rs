@@ -71,7 +71,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         lines.push(Line::from(spans));
     }
     lines.push(Line::default());
-    lines.push(Line::from(vec![Span::styled(" Next: ", theme.title), Span::raw(next_text(app))]));
+    if app.course_complete() {
+        lines.extend(complete_lines(app, theme));
+    } else {
+        lines.push(Line::from(vec![Span::styled(" Next: ", theme.title), Span::raw(next_text(app))]));
+    }
     if let Some(reason) = &app.watch_error {
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(format!(" File watching is off ({reason}): press c in an exercise to check it."), theme.warn)));
@@ -94,8 +98,34 @@ fn next_text(app: &App) -> String {
             }
         }
         NextStep::Quiz(p) => format!("the quiz of Part {p}. Press n."),
-        NextStep::Done => "you have done everything written so far. Parts 2 to 5 are coming.".into(),
+        NextStep::Done => {
+            let coming: Vec<String> = app.course.parts.iter().filter(|p| !p.is_written()).map(|p| p.number.to_string()).collect();
+            format!("you have done everything written so far. Part {} is coming.", coming.join(", "))
+        }
     }
+}
+
+/// The course-complete panel: the learner's results, and where to go next.
+fn complete_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    let exercises = app.course.exercises.len();
+    let (mut questions, mut first) = (0, 0);
+    for part in &app.course.parts {
+        if let Some(quiz) = &part.quiz {
+            questions += quiz.questions.len();
+            first += app.progress.quiz_score(part.number).0;
+        }
+    }
+    let hints: usize = app.course.exercises.iter().map(|e| app.progress.hints_shown(&e.id)).sum();
+    let percent = (first * 100).checked_div(questions).unwrap_or(0);
+    let summary = format!(
+        " Course complete. Every lesson read, all {exercises} exercises pass their checkers ({hints} hints used), and {first} of {questions} quiz questions were right at the first try ({percent}%)."
+    );
+    let next = " Where next: the specification itself (modelcontextprotocol.io/specification, both revisions), the conformance suite (npm @modelcontextprotocol/conformance) against a server of your own, and a real peer to talk to (pip install mcp). Every frame you meet there now has a name.";
+    vec![
+        Line::from(Span::styled(summary, theme.ok)),
+        Line::default(),
+        Line::from(Span::raw(next)),
+    ]
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {

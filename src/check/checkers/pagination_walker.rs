@@ -61,7 +61,7 @@ fn page(names: &[&str], next: Option<&str>, ttl: Option<u64>) -> Value {
 /// exactly `cursor`; returns its id.
 fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure> {
     let shown = match cursor {
-        None => "a tools/list request without a cursor".to_string(),
+        None => "a first-page tools/list request".to_string(),
         Some(c) => format!("a tools/list request with cursor {}", json!(c)),
     };
     let request = frame(s, &shown)?;
@@ -78,6 +78,7 @@ fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure>
     if sent != expected.as_ref() {
         let reason = match (cursor, sent) {
             (None, Some(c)) => format!("the first page is asked for without a cursor, but this request carries {c}"),
+            (Some(""), None) => "the previous page ended with nextCursor \"\", yet this request carries no cursor: the walker stopped there, or started over. An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 server/utilities/pagination), so pass \"\" back in params.cursor".to_string(),
             (Some(c), None) => format!("the previous page ended with nextCursor {}, yet this request carries no cursor: pass the cursor back in params.cursor", json!(c)),
             (Some(c), Some(got)) => format!(
                 "the cursor comes back as {got}, but the server handed out {}. A cursor is opaque: pass it back byte for byte, no trimming, decoding or URL-encoding",
@@ -248,7 +249,13 @@ fn listen(s: &mut Session) -> CaseResult {
     no_request(s, Duration::from_millis(150), "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it")?;
     let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"notifications": {"toolsListChanged": true}, "_meta": tag}}))?;
-    let got = report(s)?;
+    let got = report(s).map_err(|f| match f.reason.starts_with("the client printed no report") {
+        true => Failure {
+            reason: "listen() did not return after the acknowledgement. A listen request gets no response while its stream is open: the acknowledgement notification, tagged with the request's id, is the signal to go on (request() would wait for a response that never comes)".into(),
+            ..f
+        },
+        false => f,
+    })?;
     if harness_kind(&got) != Some("listening") {
         return Err(Failure { actual: Some(got), ..Failure::new("the acknowledgement, tagged with the listen request's id, completes listen()") });
     }

@@ -96,7 +96,7 @@ impl Client {
         let response = self.call(s, method, params.clone())?;
         match response.get("result") {
             Some(result) => Ok(result.clone()),
-            None => Err(Failure::mismatch(
+            None => Err(Failure::partial(
                 format!("`{method}` {} failed ({}), but it should succeed", params, self.era()),
                 json!({"result": "…"}),
                 response,
@@ -118,7 +118,7 @@ impl Client {
             (None, Some(result)) if result.get("contents").and_then(Value::as_array).is_some_and(Vec::is_empty) => "got a result with an empty contents list, which reads as \"the resource is empty\"".to_string(),
             _ => "got a result".to_string(),
         };
-        Err(Failure::mismatch(format!("{why}; {detail}"), json!({"error": {"code": code, "message": "…"}}), response))
+        Err(Failure::partial(format!("{why}; {detail}"), json!({"error": {"code": code, "message": "…"}}), response))
     }
 }
 
@@ -126,7 +126,7 @@ impl Client {
 /// ones `ttlMs` and `cacheScope`.
 fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
     if result.get("resultType") != Some(&json!("complete")) {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             format!("a 2026-07-28 result carries resultType; the `{method}` result lacks \"complete\" (2026-07-28 basic/index)"),
             json!({"resultType": "complete"}),
             result.clone(),
@@ -135,9 +135,9 @@ fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
     let ttl_ok = result.get("ttlMs").and_then(Value::as_u64).is_some();
     let scope_ok = matches!(result.get("cacheScope").and_then(Value::as_str), Some("public" | "private"));
     if cacheable && !(ttl_ok && scope_ok) {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             format!("the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"),
-            json!({"resultType": "complete", "ttlMs": 60000, "cacheScope": "public"}),
+            json!({"resultType": "complete", "ttlMs": "(an integer ≥ 0)", "cacheScope": "(\"public\" or \"private\")"}),
             result.clone(),
         ));
     }
@@ -157,7 +157,7 @@ fn walk(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
         modern_fields(&first, "tools/list", true)?;
     }
     let Some(cursor) = first.get("nextCursor").and_then(Value::as_str).map(str::to_string) else {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             format!("the first page should hold 3 tools (PAGE_SIZE) and a nextCursor, since a fourth tool follows; got {} tools and no cursor", names(&first).len()),
             json!({"tools": ["greet", "describe", "add"], "nextCursor": "(any string)"}),
             first,
@@ -174,11 +174,11 @@ fn walk(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
         return Err(Failure::mismatch("the cursor from page 1 gives the rest: set_volume", json!(TOOL_NAMES[3..]), json!(names(&second))));
     }
     if let Some(more) = second.get("nextCursor") {
-        return Err(Failure::mismatch(
-            format!("the last page still carries nextCursor {more}. Only an absent nextCursor ends the list, and a client follows any cursor it gets (even \"\", a valid cursor in 2026-07-28), so it would ask forever; leave the field out"),
-            json!({"tools": ["set_volume"]}),
-            second,
-        ));
+        let reason = match more {
+            Value::Null => "the last page carries \"nextCursor\": null. A cursor is a string or absent, never null: only an absent nextCursor ends the list, so leave the field out".to_string(),
+            _ => format!("the last page still carries nextCursor {more}. Only an absent nextCursor ends the list, and a client follows any cursor it gets (even \"\", a valid cursor in 2026-07-28), so it would ask forever; leave the field out"),
+        };
+        return Err(Failure::mismatch(reason, json!({"tools": "…", "…": "…"}), second));
     }
     let mut all: Vec<Value> = first["tools"].as_array().cloned().unwrap_or_default();
     all.extend(second["tools"].as_array().cloned().unwrap_or_default());
@@ -210,7 +210,7 @@ fn invalid_cursor(s: &mut Session) -> CaseResult {
 fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
     let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
     if !result.get("content").is_some_and(Value::is_array) {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema)",
             json!({"content": [{"type": "text", "text": "…"}]}),
             result,
@@ -239,12 +239,12 @@ fn describe(s: &mut Session) -> CaseResult {
     let required: [(&str, &[&str]); 4] = [("text", &["/text"]), ("image", &["/data", "/mimeType"]), ("resource_link", &["/uri", "/name"]), ("resource", &["/resource/uri"])];
     for ((kind, pointers), block) in required.iter().zip(&blocks) {
         if let Some(missing) = pointers.iter().find(|p| block.pointer(p).is_none_or(|v| !v.is_string())) {
-            return Err(Failure::mismatch(format!("the {kind} block needs a string at {missing} (ContentBlock, 2026-07-28 schema)"), json!({"type": kind}), block.clone()));
+            return Err(Failure::partial(format!("the {kind} block needs a string at {missing} (ContentBlock, 2026-07-28 schema)"), json!({"type": kind}), block.clone()));
         }
     }
     let embedded = &blocks[3]["resource"];
     if embedded.get("text").is_none() && embedded.get("blob").is_none() {
-        return Err(Failure::mismatch("an embedded resource carries its contents: text or a base64 blob", json!({"uri": "…", "text": "…"}), embedded.clone()));
+        return Err(Failure::partial("an embedded resource carries its contents: text or a base64 blob", json!({"uri": "…", "text": "…"}), embedded.clone()));
     }
     Ok(())
 }
@@ -256,7 +256,7 @@ fn add(s: &mut Session) -> CaseResult {
     let result = call_tool(&mut c, s, "add", json!({"a": 2, "b": 3}))?;
     let structured = result.get("structuredContent").cloned().unwrap_or(Value::Null);
     if structured != json!({"sum": 5}) {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             format!("add declares an outputSchema ({schema}), so its result carries structuredContent that fits it (2025-11-25 server/tools › Structured Content)"),
             json!({"structuredContent": {"sum": 5}}),
             result,
@@ -264,7 +264,7 @@ fn add(s: &mut Session) -> CaseResult {
     }
     let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(&structured));
     if !mirrored {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
             json!({"content": [{"type": "text", "text": "{\"sum\":5}"}], "structuredContent": {"sum": 5}}),
             result,
@@ -279,7 +279,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
     let result = match response.get("result") {
         Some(result) => result.clone(),
         None => {
-            return Err(Failure::mismatch(
+            return Err(Failure::partial(
                 "level 11 is a valid request with a bad value: that is a tool error, a result with isError: true and a message the model can read and act on, not a JSON-RPC error (since 2025-11-25, server/tools › Error Handling)",
                 json!({"result": {"content": [{"type": "text", "text": "level 11 is out of range: use 0 to 10"}], "isError": true}}),
                 response,
@@ -288,7 +288,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
     };
     let has_text = result["content"].as_array().is_some_and(|b| b.iter().any(|b| b.get("text").and_then(Value::as_str).is_some_and(|t| !t.is_empty())));
     if result.get("isError") != Some(&json!(true)) || !has_text {
-        return Err(Failure::mismatch(
+        return Err(Failure::partial(
             "level 11 is out of range: the result says so with isError: true and a text block explaining the range, or the model takes it for success",
             json!({"content": [{"type": "text", "text": "level 11 is out of range: use 0 to 10"}], "isError": true}),
             result,
@@ -297,7 +297,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
     modern_fields(&result, "tools/call", false)?;
     let fine = call_tool(&mut c, s, "set_volume", json!({"level": 5}))?;
     if fine.get("isError") == Some(&json!(true)) {
-        return Err(Failure::mismatch("level 5 is in range and succeeds", json!({"content": [{"type": "text", "text": "Volume set to 5."}]}), fine));
+        return Err(Failure::partial("level 5 is in range and succeeds", json!({"content": [{"type": "text", "text": "Volume set to 5."}]}), fine));
     }
     Ok(())
 }
@@ -323,14 +323,14 @@ fn bad_arguments(s: &mut Session) -> CaseResult {
         Some(code) => format!("arguments that break the inputSchema got error code {code}: use -32602 Invalid params (the spec's own example), or, as the SDKs do since 2025-11-25, a result with isError: true"),
         None => "\"loud\" is not an integer level, yet the call reported success: arguments that break the inputSchema get -32602, or a result with isError: true".to_string(),
     };
-    Err(Failure::mismatch(why, json!({"result": {"content": ["…"], "isError": true}}), response))
+    Err(Failure::partial(why, json!({"result": {"content": ["…"], "isError": true}}), response))
 }
 
 fn read(c: &mut Client, s: &mut Session, uri: &str) -> Result<Value, Failure> {
     let result = c.result(s, "resources/read", json!({"uri": uri}))?;
     let first = result.pointer("/contents/0").cloned().unwrap_or(Value::Null);
     if first.get("uri") != Some(&json!(uri)) {
-        return Err(Failure::mismatch(format!("resources/read of {uri} returns contents, a list whose entries carry the uri they hold"), json!({"contents": [{"uri": uri, "…": "…"}]}), result));
+        return Err(Failure::partial(format!("resources/read of {uri} returns contents, a list whose entries carry the uri they hold"), json!({"contents": [{"uri": uri, "…": "…"}]}), result));
     }
     Ok(first)
 }
@@ -344,19 +344,19 @@ fn resources_ok(s: &mut Session) -> CaseResult {
     }
     let templates = c.result(s, "resources/templates/list", json!({}))?;
     if templates.pointer("/resourceTemplates/0/uriTemplate") != Some(&json!("weather://forecast/{city}")) {
-        return Err(Failure::mismatch("resources/templates/list names the forecast template", json!({"resourceTemplates": [{"uriTemplate": "weather://forecast/{city}"}]}), templates));
+        return Err(Failure::partial("resources/templates/list names the forecast template", json!({"resourceTemplates": [{"uriTemplate": "weather://forecast/{city}"}]}), templates));
     }
     let text = read(&mut c, s, "file:///notes/readme.md")?;
     if !text.get("text").is_some_and(Value::is_string) {
-        return Err(Failure::mismatch("the readme is text: its contents entry carries `text`", json!({"uri": "file:///notes/readme.md", "mimeType": "text/markdown", "text": "…"}), text));
+        return Err(Failure::partial("the readme is text: its contents entry carries `text`", json!({"uri": "file:///notes/readme.md", "mimeType": "text/markdown", "text": "…"}), text));
     }
     let blob = read(&mut c, s, "file:///images/pixel.png")?;
     if !blob.get("blob").is_some_and(Value::is_string) || blob.get("text").is_some() {
-        return Err(Failure::mismatch("the PNG is binary: its contents entry carries `blob`, base64, and no `text`", json!({"uri": "file:///images/pixel.png", "mimeType": "image/png", "blob": "iVBOR…"}), blob));
+        return Err(Failure::partial("the PNG is binary: its contents entry carries `blob`, base64, and no `text`", json!({"uri": "file:///images/pixel.png", "mimeType": "image/png", "blob": "iVBOR…"}), blob));
     }
     let forecast = read(&mut c, s, "weather://forecast/paris")?;
     if !forecast.get("text").and_then(Value::as_str).is_some_and(|t| t.contains("paris")) {
-        return Err(Failure::mismatch("weather://forecast/paris fills the template's {city}: its text names paris", json!({"uri": "weather://forecast/paris", "text": "Forecast for paris: …"}), forecast));
+        return Err(Failure::partial("weather://forecast/paris fills the template's {city}: its text names paris", json!({"uri": "weather://forecast/paris", "text": "Forecast for paris: …"}), forecast));
     }
     Ok(())
 }
@@ -382,8 +382,8 @@ fn prompt(s: &mut Session) -> CaseResult {
     let message = result.pointer("/messages/0").cloned().unwrap_or(Value::Null);
     let text_ok = message.pointer("/content/text").and_then(Value::as_str).is_some_and(|t| t.contains("MCP has two eras."));
     if message.get("role") != Some(&json!("user")) || message.pointer("/content/type") != Some(&json!("text")) || !text_ok {
-        return Err(Failure::mismatch(
-            "prompts/get returns messages: a user message whose content is a text block holding the text to summarize",
+        return Err(Failure::partial(
+            "prompts/get returns messages: a user message whose content is one text block (an object, not a list) holding the text to summarize",
             json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Summarize …: MCP has two eras."}}]}),
             result,
         ));
