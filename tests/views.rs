@@ -346,3 +346,58 @@ fn part4_quiz_after_a_wrong_answer() {
     press(&mut app, &((b'a' + wrong as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
 }
+
+// ---------------------------------------------------------------------------
+// Part 5, and the end of the course.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn part5_lesson_first_section() {
+    let mut app = app();
+    press(&mut app, "↓↓↓↓\nn");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn part5_quiz_after_the_right_answer() {
+    let mut app = app();
+    press(&mut app, "↓↓↓↓z");
+    let question = app.course.part(5).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    insta::assert_snapshot!(screen(&app));
+}
+
+/// Every lesson read, every exercise done, every quiz question solved (all
+/// but three at the first try): the map shows the learner's results.
+#[test]
+fn course_complete() {
+    let course = Course::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the course loads");
+    let mut progress = Progress::default();
+    let mut misses = 3;
+    for part in &course.parts {
+        progress.lesson_mut(part.number).read = true;
+        for id in &part.exercises {
+            progress.exercise_mut(id).done = true;
+        }
+        hints_for(&mut progress, part.number);
+        for question in &part.quiz.as_ref().expect("every part has a quiz").questions {
+            if misses > 0 {
+                progress.record_pick(part.number, &question.id, (question.correct() + 1) % question.options.len(), false);
+                misses -= 1;
+            }
+            progress.record_pick(part.number, &question.id, question.correct(), true);
+        }
+    }
+    let mut app = App::new(course, progress, (80, 24));
+    assert!(app.course_complete());
+    insta::assert_snapshot!(screen(&app));
+    press(&mut app, "n");
+    assert_eq!(app.notice.as_deref(), Some("Course complete: your results are on the map."));
+}
+
+/// Two hints used in Part 2's first exercise, to show they are counted.
+fn hints_for(progress: &mut Progress, part: u8) {
+    if part == 2 {
+        progress.exercise_mut("03-handshake-gate").hints_shown = 2;
+    }
+}

@@ -65,14 +65,22 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let (first, solved) = app.progress.quiz_score(part.number);
             let style = if solved == quiz.questions.len() { theme.ok } else { theme.dim };
             let total = quiz.questions.len();
-            let text = if solved == 0 { format!("–/{total}") } else { format!("{solved}/{total} · {first} first try") };
+            let text = match solved {
+                0 => format!("–/{total}"),
+                s if s == total => format!("{first}/{total} first try"),
+                s => format!("{s}/{total} answered"),
+            };
             spans.push(Span::styled(text, style));
         }
         lines.push(Line::from(spans));
     }
     lines.push(Line::default());
     if app.course_complete() {
-        lines.extend(complete_lines(app, theme));
+        let width = (area.width as usize).max(20);
+        let (summary, next) = complete_text(app);
+        lines.extend(super::paragraphs(&summary, width, " ", " ", crate::text::Tone::Plain, theme.ok, theme));
+        lines.push(Line::default());
+        lines.extend(super::paragraphs(&next, width, " ", " ", crate::text::Tone::Plain, ratatui::style::Style::new(), theme));
     } else {
         lines.push(Line::from(vec![Span::styled(" Next: ", theme.title), Span::raw(next_text(app))]));
     }
@@ -105,8 +113,9 @@ fn next_text(app: &App) -> String {
     }
 }
 
-/// The course-complete panel: the learner's results, and where to go next.
-fn complete_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
+/// The course-complete panel's two paragraphs: the learner's results, and
+/// where to go next.
+fn complete_text(app: &App) -> (String, String) {
     let exercises = app.course.exercises.len();
     let (mut questions, mut first) = (0, 0);
     for part in &app.course.parts {
@@ -118,14 +127,10 @@ fn complete_lines(app: &App, theme: &Theme) -> Vec<Line<'static>> {
     let hints: usize = app.course.exercises.iter().map(|e| app.progress.hints_shown(&e.id)).sum();
     let percent = (first * 100).checked_div(questions).unwrap_or(0);
     let summary = format!(
-        " Course complete. Every lesson read, all {exercises} exercises pass their checkers ({hints} hints used), and {first} of {questions} quiz questions were right at the first try ({percent}%)."
+        "Course complete. Every lesson read, all {exercises} exercises pass their checkers ({hints} hints used), and {first} of {questions} quiz questions were right at the first try ({percent}%)."
     );
-    let next = " Where next: the specification itself (modelcontextprotocol.io/specification, both revisions), the conformance suite (npm @modelcontextprotocol/conformance) against a server of your own, and a real peer to talk to (pip install mcp). Every frame you meet there now has a name.";
-    vec![
-        Line::from(Span::styled(summary, theme.ok)),
-        Line::default(),
-        Line::from(Span::raw(next)),
-    ]
+    let next = "Where next: the specification itself (modelcontextprotocol.io/specification, both revisions), the conformance suite (npm @modelcontextprotocol/conformance) against a server of your own, and a real peer to talk to (pip install mcp). Every frame you meet there now has a name.";
+    (summary, next.to_string())
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
