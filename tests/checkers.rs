@@ -1335,7 +1335,7 @@ fn m08_no_restart_after_invalid_cursor() {
     let replace = "        let (tools, ttl) = self.walk(peer)?;\n";
     let report = check_mutant(WALKER, "mutant-08-no-restart", &[("src/lib.rs", RESTART_ONCE, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "-32602: walk again once", &["the client gave up", "where a tools/list request without a cursor was due", "walk again from the first page, without a cursor"]);
+    assert_failed(&report, "-32602: walk again once", &["the client gave up", "where a first-page tools/list request was due", "walk again from the first page, without a cursor"]);
 }
 
 /// Walks again after every -32602, without end. The case fails on its own
@@ -1407,4 +1407,280 @@ fn m08_listen_does_not_wait_for_the_acknowledgement() {
     let report = check_mutant(WALKER, "mutant-08-listen-no-ack", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
     assert_failed(&report, "listen: ours invalidates", &["the walker went on before the acknowledgement", "wait for it"]);
+}
+
+/// A cursor trimmed before it goes back: the trailing space of `"b/+=c== "`
+/// is lost.
+#[test]
+fn m08_cursor_trimmed() {
+    let replace = "                Some(next) => cursor = Some(next.trim().to_string()),\n";
+    let report = check_mutant(WALKER, "mutant-08-cursor-trimmed", &[("src/lib.rs", NEXT_CURSOR_ARM, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "three pages, cursors verbatim", &["the cursor comes back as \"b/+=c==\", but the server handed out \"b/+=c== \"", "byte for byte", "no trimming"]);
+}
+
+/// The cache keeps the first page's ttlMs instead of the smallest of all
+/// the pages: a list is only as fresh as its stalest page.
+#[test]
+fn m08_ttl_from_the_first_page_only() {
+    let find = "            ttl_ms = ttl_ms.min(result.get(\"ttlMs\").and_then(Value::as_u64).unwrap_or(0));\n";
+    let replace = "            if ttl_ms == u64::MAX {\n                ttl_ms = result.get(\"ttlMs\").and_then(Value::as_u64).unwrap_or(0);\n            }\n";
+    let report = check_mutant(WALKER, "mutant-08-ttl-first-page", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "stale cache refetches", &["400 ms later the list is stale", "a list is only as fresh as its stalest page"]);
+    assert_eq!(report.cases.iter().find(|c| c.name == "fresh cache serves").unwrap().status, Status::Passed, "{}", summary(&report));
+}
+
+// ---------------------------------------------------------------------------
+// 09-progress-cancel: a client supervisor's tokens, progress, timeouts and
+// cancels.
+// ---------------------------------------------------------------------------
+
+const SUPERVISOR: &str = "09-progress-cancel";
+const SET_TOKEN: &str = "        meta[\"progressToken\"] = token.clone();\n";
+const TOKEN_CHECK: &str = "                    if p.get(\"progressToken\") != Some(&token) {\n";
+const IDLE_RESET: &str = "                        idle_until = Instant::now() + limits.idle;\n";
+const SEND_CANCEL: &str = "                    send(peer, &cancel)?;\n";
+const CANCEL: &str = "let cancel = json!({\"jsonrpc\": \"2.0\", \"method\": \"notifications/cancelled\", \"params\": {\"requestId\": id, \"reason\": \"timed out\"}});";
+
+#[test]
+fn unmutated_09_progress_cancel_passes() {
+    let report = check_mutant(SUPERVISOR, "mutant-09-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 7, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
+}
+
+/// C23-adjacent: one progress token for every call, so a late progress
+/// for an old call is taken for the new one's.
+#[test]
+fn m09_same_token_for_every_call() {
+    let find = "        let token = json!(format!(\"progress-{}\", self.next_token));\n";
+    let replace = "        let token = json!(\"progress\");\n";
+    let report = check_mutant(SUPERVISOR, "mutant-09-same-token", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "a fresh token per call", &["both calls carry the progress token \"progress\"", "make every call's token fresh"]);
+}
+
+/// No progress token at all: the server has nothing to tag its progress
+/// with.
+#[test]
+fn m09_no_progress_token() {
+    let report = check_mutant(SUPERVISOR, "mutant-09-no-token", &[("src/lib.rs", SET_TOKEN, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "a fresh token per call", &["the request carries no progressToken", "params._meta.progressToken"]);
+}
+
+/// Progress passed on whatever its token: another call's progress reaches
+/// this call's `on_progress`.
+#[test]
+fn m09_progress_token_not_checked() {
+    let report = check_mutant(SUPERVISOR, "mutant-09-token-unchecked", &[("src/lib.rs", TOKEN_CHECK, "                    if false {\n")]);
+    assert_caught(&report);
+    assert_failed(&report, "bad progress not passed on", &["progress reached on_progress that should not have", "for another call's token"]);
+}
+
+/// C23: a non-strict check (`<` instead of `<=`): a repeated value is
+/// passed on as progress.
+#[test]
+fn m09_repeated_progress_passed_on() {
+    let find = "                    } else if last.is_some_and(|l| value <= l) {\n";
+    let replace = "                    } else if last.is_some_and(|l| value < l) {\n";
+    let report = check_mutant(SUPERVISOR, "mutant-09-non-strict", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "bad progress not passed on", &["progress reached on_progress that should not have", "repeating (2 then 2)", "progress MUST increase"]);
+}
+
+/// Progress does not restart the idle timer: a call that keeps moving is
+/// cancelled at its first idle timeout.
+#[test]
+fn m09_progress_does_not_reset_idle() {
+    let report = check_mutant(SUPERVISOR, "mutant-09-idle-not-reset", &[("src/lib.rs", IDLE_RESET, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "progress resets idle, not the cap", &["although progress came every 150 ms", "Each valid progress notification restarts the idle timer"]);
+}
+
+/// Progress restarts the cap as well as the idle timer: a call that keeps
+/// moving is never cut off.
+#[test]
+fn m09_progress_resets_the_cap_too() {
+    let cap_find = "        let cap = started + limits.cap;\n";
+    let cap_replace = "        let mut cap = started + limits.cap;\n";
+    let reset = format!("{IDLE_RESET}                        cap = Instant::now() + limits.cap;\n");
+    let report = check_mutant(SUPERVISOR, "mutant-09-cap-reset", &[("src/lib.rs", cap_find, cap_replace), ("src/lib.rs", IDLE_RESET, &reset)]);
+    assert_caught(&report);
+    assert_failed(&report, "progress resets idle, not the cap", &["past its 1 s cap", "keep the cap as a separate deadline"]);
+}
+
+/// Cancelled twice (e.g. once per deadline, or again on the late response).
+#[test]
+fn m09_cancel_sent_twice() {
+    let replace = format!("{SEND_CANCEL}{SEND_CANCEL}");
+    let report = check_mutant(SUPERVISOR, "mutant-09-cancel-twice", &[("src/lib.rs", SEND_CANCEL, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "timeout: one cancel", &["after its one notifications/cancelled the client sent something more", "Cancel exactly once"]);
+}
+
+/// No cancel at the timeout: the call is given up on, but the server goes
+/// on working for nobody.
+#[test]
+fn m09_no_cancel_at_the_timeout() {
+    let report = check_mutant(SUPERVISOR, "mutant-09-no-cancel", &[("src/lib.rs", SEND_CANCEL, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "timeout: one cancel", &["the client finished without sending notifications/cancelled"]);
+}
+
+/// The cancel names the progress token instead of the request id.
+#[test]
+fn m09_cancel_names_the_token() {
+    let replace = CANCEL.replace("\"requestId\": id", "\"requestId\": token");
+    let report = check_mutant(SUPERVISOR, "mutant-09-cancel-wrong-id", &[("src/lib.rs", CANCEL, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "timeout: one cancel", &["the cancel must name the request it cancels", "params.requestId 1, the call's own id"]);
+}
+
+/// initialize cancelled like any other call.
+#[test]
+fn m09_initialize_cancelled() {
+    let find = "                    if method == \"initialize\" {\n                        return Ok(Outcome::TimedOut { cancelled: false });\n                    }\n";
+    let report = check_mutant(SUPERVISOR, "mutant-09-cancel-initialize", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "initialize never cancelled", &["the client cancelled initialize", "initialize MUST NOT be cancelled"]);
+}
+
+/// The cancel built as a request (with an id of its own).
+#[test]
+fn m09_cancel_sent_with_an_id() {
+    let replace = CANCEL.replace("\"jsonrpc\": \"2.0\", \"method\"", "\"jsonrpc\": \"2.0\", \"id\": self.next_id, \"method\"");
+    let report = check_mutant(SUPERVISOR, "mutant-09-cancel-with-id", &[("src/lib.rs", CANCEL, &replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "timeout: one cancel", &["notifications/cancelled carries an id", "a notification has none"]);
+}
+
+// ---------------------------------------------------------------------------
+// 10-input-required: input asked for inside the result (modern) and by a
+// server request (legacy).
+// ---------------------------------------------------------------------------
+
+const ASKING: &str = "10-input-required";
+const ECHO_STATE: &str = "            if let Some(state) = result.get(\"requestState\") {\n                params[\"requestState\"] = state.clone();\n            }\n";
+const RESULT_TYPE_ARMS: &str = "                None | Some(\"complete\") => return Ok(result),\n                Some(\"input_required\") => {}\n";
+const SEND_REPLY: &str = "                    peer.send(&reply).map_err(CallError::Gone)?;\n";
+
+#[test]
+fn unmutated_10_input_required_passes() {
+    let report = check_mutant(ASKING, "mutant-10-none", &[]);
+    assert!(report.passed, "the scratch copy of the solution should pass:\n{}", summary(&report));
+    assert!(report.cases.len() >= 6, "{}", summary(&report));
+    assert!(report.cases.iter().all(|c| c.status == Status::Passed && c.reason.is_none()), "{}", summary(&report));
+}
+
+/// The retry sent with the id of the call it retries.
+#[test]
+fn m10_retry_reuses_the_id() {
+    let report = check_mutant(ASKING, "mutant-10-same-id", &[("src/lib.rs", "        self.next_id += 1;\n", "")]);
+    assert_caught(&report);
+    assert_failed(&report, "one round of input", &["the retry reuses id 1", "it needs a fresh id"]);
+}
+
+/// requestState dropped on the retry: the server loses its place.
+#[test]
+fn m10_request_state_dropped() {
+    let report = check_mutant(ASKING, "mutant-10-state-dropped", &[("src/lib.rs", ECHO_STATE, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "requestState echoed", &["the last result carried requestState \"eyJzdGVwIjoxfQ==/+ \"", "must echo it in params.requestState"]);
+}
+
+/// requestState invented when none came (`""` in its place).
+#[test]
+fn m10_request_state_invented() {
+    let replace = "            params[\"requestState\"] = result.get(\"requestState\").cloned().unwrap_or(json!(\"\"));\n";
+    let report = check_mutant(ASKING, "mutant-10-state-invented", &[("src/lib.rs", ECHO_STATE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "one round of input", &["no requestState came with the last result, so the retry carries none", "never the client's invention"]);
+}
+
+/// requestState trimmed before it goes back.
+#[test]
+fn m10_request_state_trimmed() {
+    let replace = "            if let Some(state) = result.get(\"requestState\") {\n                params[\"requestState\"] = json!(state.as_str().unwrap_or_default().trim());\n            }\n";
+    let report = check_mutant(ASKING, "mutant-10-state-trimmed", &[("src/lib.rs", ECHO_STATE, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "requestState echoed", &["requestState is opaque", "byte for byte", "trimming"]);
+}
+
+/// The answers merged into the tool's arguments on the retry.
+#[test]
+fn m10_answers_merged_into_the_arguments() {
+    let find = "            params = json!({\"name\": name, \"arguments\": arguments});\n";
+    let replace = "            params = json!({\"name\": name, \"arguments\": Value::Object(responses.clone())});\n";
+    let report = check_mutant(ASKING, "mutant-10-arguments-changed", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "one round of input", &["the call is greet with empty arguments", "a retry keeps both exactly"]);
+}
+
+/// A result without resultType taken for input_required: a server of an
+/// earlier revision is called again and again.
+#[test]
+fn m10_absent_result_type_retried() {
+    let replace = "                Some(\"complete\") => return Ok(result),\n                None | Some(\"input_required\") => {}\n";
+    let report = check_mutant(ASKING, "mutant-10-absent-type-retried", &[("src/lib.rs", RESULT_TYPE_ARMS, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "absent resultType: done", &["the result had no resultType, which means complete", "nothing to retry"]);
+}
+
+/// No round limit: a server that asks forever keeps the client forever.
+/// The case fails at the fifth request, well before the case timeout.
+#[test]
+fn m10_no_round_limit() {
+    let find = "            if rounds == self.max_rounds {\n                return Err(CallError::TooManyRounds(rounds));\n            }\n";
+    let report = check_mutant(ASKING, "mutant-10-no-round-limit", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(&report, "rounds are bounded", &["a fifth request after the call and its three allowed retries", "stops after max_rounds"]);
+    let case = report.cases.iter().find(|c| c.name == "rounds are bounded").unwrap();
+    assert!(case.duration_ms < 3000, "the case took {} ms (the case timeout is 4 s)", case.duration_ms);
+}
+
+/// An input request the handler cannot answer skipped, and the call
+/// retried without its answer.
+#[test]
+fn m10_unknown_input_method_skipped() {
+    let find = "                let answer = handler(method, input.get(\"params\").unwrap_or(&Value::Null)).ok_or_else(|| CallError::UnknownInputMethod(method.to_string()))?;\n                responses.insert(key.clone(), answer);\n";
+    let replace = "                if let Some(answer) = handler(method, input.get(\"params\").unwrap_or(&Value::Null)) {\n                    responses.insert(key.clone(), answer);\n                }\n";
+    let report = check_mutant(ASKING, "mutant-10-unknown-skipped", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "unknown input method", &["the handler cannot answer sampling/createMessage, yet the client called again", "CallError::UnknownInputMethod"]);
+}
+
+/// Legacy: messages matched by id alone, so the server's elicitation/create
+/// (same id as the call, in the server's own id space) is taken for the
+/// call's response.
+#[test]
+fn m10_legacy_server_request_taken_for_the_response() {
+    let find = "                (None, Some(got)) if *got == id => {\n";
+    let replace = "                (_, Some(got)) if *got == id => {\n";
+    let report = check_mutant(ASKING, "mutant-10-legacy-id-only", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "legacy: answer the server", &["the client gave up", "where the response to the server's elicitation/create was due"]);
+}
+
+/// Legacy: the server's elicitation/create never answered; the server
+/// waits for the answer, the client for its result.
+#[test]
+fn m10_legacy_server_request_unanswered() {
+    let replace = "                    eprintln!(\"not answered: {reply}\");\n";
+    let report = check_mutant(ASKING, "mutant-10-legacy-unanswered", &[("src/lib.rs", SEND_REPLY, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "legacy: answer the server", &["where the response to the server's elicitation/create was due"]);
+}
+
+/// The modern `_meta` without the elicitation capability: a real server
+/// may not ask for input and answers -32021.
+#[test]
+fn m10_no_elicitation_capability() {
+    let find = "                \"io.modelcontextprotocol/clientCapabilities\": capabilities(),\n";
+    let replace = "                \"io.modelcontextprotocol/clientCapabilities\": {},\n";
+    let report = check_mutant(ASKING, "mutant-10-no-capability", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "one round of input", &["the call's _meta must declare the elicitation capability", "-32021"]);
 }
