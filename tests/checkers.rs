@@ -1661,7 +1661,7 @@ fn m10_legacy_server_request_taken_for_the_response() {
     let replace = "                (_, Some(got)) if *got == id => {\n";
     let report = check_mutant(ASKING, "mutant-10-legacy-id-only", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "legacy: answer the server", &["the client gave up", "where the response to the server's elicitation/create was due"]);
+    assert_failed(&report, "legacy: answer the server", &["The server's ping is a request of its own", "even when it equals your call's id"]);
 }
 
 /// Legacy: the server's elicitation/create never answered; the server
@@ -1671,7 +1671,7 @@ fn m10_legacy_server_request_unanswered() {
     let replace = "                    eprintln!(\"not answered: {reply}\");\n";
     let report = check_mutant(ASKING, "mutant-10-legacy-unanswered", &[("src/lib.rs", SEND_REPLY, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "legacy: answer the server", &["where the response to the server's elicitation/create was due"]);
+    assert_failed(&report, "legacy: answer the server", &["where the response to the server's elicitation/create (id"]);
 }
 
 /// The modern `_meta` without the elicitation capability: a real server

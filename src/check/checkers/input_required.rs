@@ -29,6 +29,7 @@ pub static CHECKER: Checker = Checker {
         Case { name: "one round of input", about: "an input_required result is answered by a retry with a new id, the same name and arguments, and inputResponses under the same key", args: &["--era", "modern"], run: one_round },
         Case { name: "requestState echoed", about: "requestState comes back exactly as sent, and a result with only a requestState is retried at once", args: &["--era", "modern"], run: request_state },
         Case { name: "absent resultType: done", about: "a result without resultType (a server of an earlier revision) is the final result: no retry", args: &["--era", "modern"], run: absent_result_type },
+        Case { name: "unknown resultType: error", about: "a resultType the client does not know (here \"task\", an extension's) ends the call with an error, not a retry and not a result", args: &["--era", "modern"], run: unknown_result_type },
         Case { name: "rounds are bounded", about: "a server that asks for input forever is given up on after max_rounds retries", args: &["--era", "modern", "--max-rounds", "3"], run: bounded },
         Case { name: "unknown input method", about: "an input request the handler cannot answer ends the call with an error, without a retry", args: &["--era", "modern"], run: unknown_method },
         Case { name: "legacy: answer the server", about: "in the legacy era the server's elicitation/create request, in its own id space, is answered while the call waits", args: &["--era", "legacy"], run: legacy },
@@ -215,16 +216,46 @@ fn legacy(s: &mut Session) -> CaseResult {
         return Err(Failure { actual: Some(note), ..Failure::new("notifications/initialized follows the initialize result") });
     }
     let call = greet_call(s, "the tools/call for greet")?;
-    // The server's own request, with the same id as the client's call: the
-    // two directions number their requests independently.
-    let asked = json!({"jsonrpc": "2.0", "id": call["id"], "method": ELICIT, "params": elicitation()["params"]});
-    s.send_json(&asked)?;
-    let answer = frame(s, "the response to the server's elicitation/create")?;
-    let expected = json!({"jsonrpc": "2.0", "id": call["id"], "result": accepted()});
-    if answer.get("method").is_some() {
-        return Err(Failure { actual: Some(answer), ..Failure::new("the server's elicitation/create is a request: answer it with a response carrying its id, before anything else") });
+    // The server's own requests: one with an id of its own, then a ping
+    // with the same id as the client's call. The two directions number
+    // their requests independently.
+    let server_requests = [
+        (json!({"jsonrpc": "2.0", "id": "srv-1", "method": ELICIT, "params": elicitation()["params"]}), json!({"jsonrpc": "2.0", "id": "srv-1", "result": accepted()})),
+        (json!({"jsonrpc": "2.0", "id": call["id"], "method": "ping"}), json!({"jsonrpc": "2.0", "id": call["id"], "result": {}})),
+    ];
+    for (asked, expected) in server_requests {
+        s.send_json(&asked)?;
+        let what = format!("the response to the server's {} (id {})", asked["method"].as_str().unwrap_or("?"), asked["id"]);
+        let answer = frame(s, &what).map_err(|f| match f.reason.starts_with("the client") {
+            true => Failure {
+                reason: format!(
+                    "{}. The server's {} is a request of its own, with an id from the server's id space (even when it equals your call's id): answer it with a response carrying that id, and keep waiting for your call (2025-11-25 client/elicitation; basic/index)",
+                    f.reason, asked["method"].as_str().unwrap_or("?")
+                ),
+                ..f
+            },
+            false => f,
+        })?;
+        if answer.get("method").is_some() {
+            return Err(Failure { actual: Some(answer), ..Failure::new("the server's request is answered with a response carrying its id, before anything else") });
+        }
+        super::same(expected, &answer, "answer the server's request with a response carrying the server's own id and the result (the handler's, or {} for a ping)")?;
     }
-    super::same(expected, &answer, "answer the server's request with a response carrying the server's id and the handler's result (2025-11-25 client/elicitation)")?;
     respond(s, &call["id"], hello())?;
     super::same(hello(), &final_result(s)?, "after answering the server, the call's own response is what call_tool returns")
+}
+
+fn unknown_result_type(s: &mut Session) -> CaseResult {
+    let first = greet_call(s, "the tools/call for greet")?;
+    respond(s, &first["id"], json!({"resultType": "task", "task": {"taskId": "t-1"}}))?;
+    if let Some(more) = s.recv_within(Duration::from_millis(300))? {
+        return Err(Failure { actual: Some(more.value), ..Failure::new("resultType \"task\" is not one this client knows, yet it called again: an unrecognized resultType is invalid for this client (2026-07-28 basic/index); end the call with CallError::UnknownResultType") });
+    }
+    match report_after_questions(s)? {
+        Some(got) if harness_kind(&got) == Some("failed") && got["error"].as_str().is_some_and(|e| e.contains("UnknownResultType")) => Ok(()),
+        other => Err(Failure {
+            actual: other,
+            ..Failure::new("a result whose resultType the client does not know is neither complete nor input_required: call_tool returns CallError::UnknownResultType instead of passing it off as the tool's result")
+        }),
+    }
 }

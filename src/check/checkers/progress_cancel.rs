@@ -199,7 +199,11 @@ fn after_cancel(s: &mut Session, id: &Value) -> CaseResult {
     }
     let (_, outcome) = reports_until_outcome(s, "tools/call")?;
     if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(true) {
-        return Err(Failure::mismatch("the call ends as Outcome::TimedOut { cancelled: true }", json!({"kind": "timed_out", "cancelled": true, "…": "…"}), outcome));
+        let why = match outcome["kind"].as_str() {
+            Some("result") => "the call returned the late response as its result. Once the call is cancelled it is over: a response that arrives afterwards is ignored (the sender SHOULD ignore it, 2025-11-25 basic/utilities/cancellation), and the call ends as Outcome::TimedOut { cancelled: true }",
+            _ => "the call ends as Outcome::TimedOut { cancelled: true }",
+        };
+        return Err(Failure::mismatch(why, json!({"kind": "timed_out", "cancelled": true, "…": "…"}), outcome));
     }
     Ok(())
 }
@@ -216,10 +220,17 @@ fn cap_holds(s: &mut Session) -> CaseResult {
     let since = Instant::now();
     let mut value = 0.0;
     // Progress every 150 ms: always inside the 300 ms idle timeout.
+    let stopped = |f: Failure| match f.stop {
+        Some(crate::check::session::Stop::Exited(_)) => Failure {
+            reason: "the client ended the call without a notifications/cancelled: when the cap runs out, send exactly one cancel naming the request, then give up".into(),
+            ..f
+        },
+        _ => f,
+    };
     loop {
         value += 1.0;
-        progress(s, &token, value)?;
-        match s.recv_within(Duration::from_millis(150))? {
+        progress(s, &token, value).map_err(stopped)?;
+        match s.recv_within(Duration::from_millis(150)).map_err(|e| stopped(e.into()))? {
             None if since.elapsed() < Duration::from_millis(2500) => continue,
             None => {
                 return Err(Failure::new(
@@ -228,8 +239,12 @@ fn cap_holds(s: &mut Session) -> CaseResult {
             }
             Some(got) => {
                 let waited = since.elapsed();
-                if got.value.get("method") != Some(&json!("notifications/cancelled")) {
-                    return Err(Failure { actual: Some(got.value), ..Failure::new("while progress came in, only a cancel at the cap was due") });
+                match classify(&got.value) {
+                    Kind::Notification { method } if method == "notifications/cancelled" => {}
+                    Kind::Request { method, .. } if method == "notifications/cancelled" => {
+                        return Err(Failure { actual: Some(got.value), ..Failure::new("notifications/cancelled carries an id: a notification has none, and nobody answers it") });
+                    }
+                    _ => return Err(Failure { actual: Some(got.value), ..Failure::new("while progress came in, only a cancel at the cap was due") }),
                 }
                 if got.value.pointer("/params/requestId") != Some(&id) {
                     return Err(Failure { actual: Some(got.value), ..Failure::new(format!("the cancel must name the call: params.requestId {id}")) });
