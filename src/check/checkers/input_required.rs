@@ -78,22 +78,33 @@ fn check_retry(retry: &Value, earlier: &[Value], responses: Option<Value>, state
     }
     let got = retry.pointer("/params/inputResponses").cloned();
     if got != responses {
-        return Err(Failure::mismatch(
-            "the retry carries params.inputResponses: for each key of inputRequests, the handler's answer under the same key",
-            json!({"inputResponses": responses}),
-            json!({"inputResponses": got}),
-        ));
+        let why = match (&responses, &got) {
+            (None, Some(Value::Null)) => "the retry carries \"inputResponses\": null; with nothing asked there is nothing to answer, so leave the member out (null is not absent)",
+            _ => "the retry carries params.inputResponses: for each key of inputRequests, the handler's answer under the same key",
+        };
+        return Err(Failure::mismatch(why, member("inputResponses", responses), member("inputResponses", got)));
     }
     let got = retry.pointer("/params/requestState").cloned();
     if got != state {
         let why = match (&state, &got) {
+            (None, Some(Value::Null)) => "the retry carries \"requestState\": null. No requestState came with the last result, so leave the member out: null is not absent".to_string(),
             (None, Some(_)) => "no requestState came with the last result, so the retry carries none: the state is the server's, never the client's invention".to_string(),
             (Some(s), None) => format!("the last result carried requestState {s}: the retry must echo it in params.requestState, or the server loses its place"),
             _ => "requestState is opaque: echo it byte for byte, no decoding, trimming or re-encoding".to_string(),
         };
-        return Err(Failure::mismatch(why, json!({"requestState": state}), json!({"requestState": got})));
+        return Err(Failure::mismatch(why, member("requestState", state), member("requestState", got)));
     }
     Ok(())
+}
+
+/// `{name: value}`, or `{}` when there is no value: so an absent member
+/// and a null one show as different.
+fn member(name: &str, value: Option<Value>) -> Value {
+    let mut object = serde_json::Map::new();
+    if let Some(value) = value {
+        object.insert(name.to_string(), value);
+    }
+    Value::Object(object)
 }
 
 /// The client's final report: the result it returned.
@@ -161,7 +172,10 @@ fn absent_result_type(s: &mut Session) -> CaseResult {
 fn bounded(s: &mut Session) -> CaseResult {
     let mut seen: Vec<Value> = Vec::new();
     for round in 0..=3 {
-        let request = greet_call(s, if round == 0 { "the tools/call for greet" } else { "a retry" })?;
+        let request = greet_call(s, if round == 0 { "the tools/call for greet" } else { "a retry" }).map_err(|f| match round > 0 && f.reason.starts_with("the client") {
+            true => Failure { reason: format!("the client stopped after {} retries, but --max-rounds 3 allows 3: max_rounds counts the retries after the first call", round - 1), ..f },
+            false => f,
+        })?;
         respond(s, &request["id"], json!({"resultType": "input_required", "inputRequests": {"again": elicitation()}}))?;
         seen.push(request);
     }

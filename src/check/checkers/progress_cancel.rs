@@ -59,11 +59,13 @@ fn call_request(s: &mut Session, method: &str, modern: bool) -> Result<(Value, V
         return Err(Failure { actual: Some(request), ..Failure::new("in the modern era every request carries params._meta with the protocol version and client capabilities") });
     }
     let token = meta.get("progressToken").cloned().unwrap_or(Value::Null);
-    if !(token.is_string() || token.is_i64() || token.is_u64()) {
-        return Err(Failure {
-            actual: Some(request),
-            ..Failure::new("the request carries no progressToken: put a string or integer in params._meta.progressToken, or the server has nothing to tag its progress with (2025-11-25 basic/utilities/progress)")
-        });
+    // Progress is opt-in: nobody needs it for initialize.
+    if method != "initialize" && !(token.is_string() || token.is_i64() || token.is_u64()) {
+        let reason = match request.pointer("/params/progressToken") {
+            Some(_) => "the progressToken is at params.progressToken; it belongs in params._meta.progressToken, where the server looks for it (2025-11-25 basic/utilities/progress)",
+            None => "the request carries no progressToken: put a string or integer in params._meta.progressToken, or the server has nothing to tag its progress with (2025-11-25 basic/utilities/progress)",
+        };
+        return Err(Failure { actual: Some(request), ..Failure::new(reason) });
     }
     Ok((id, token))
 }
@@ -144,16 +146,16 @@ fn bad_progress(s: &mut Session) -> CaseResult {
     if passed == [2.0, 3.0] && violations == 3 {
         return Ok(());
     }
-    let why = if passed.len() > 2 {
-        "progress reached on_progress that should not have: for another call's token, or repeating (2 then 2), or going back (2 then 1). progress MUST increase with each notification (2025-11-25 basic/utilities/progress); report the rest through on_violation"
+    let why = if passed.first() == Some(&1.0) {
+        "progress for the token not-yours reached on_progress: only progress carrying this call's own token belongs to it; report the rest through on_violation"
+    } else if passed.windows(2).any(|w| w[1] == w[0]) {
+        "a repeated progress value (2, then 2 again) reached on_progress: progress MUST increase with each notification (2025-11-25 basic/utilities/progress); report a repeat through on_violation"
+    } else if passed.windows(2).any(|w| w[1] < w[0]) {
+        "a progress value that went back (2, then 1) reached on_progress: progress MUST increase with each notification (2025-11-25 basic/utilities/progress); report it through on_violation"
     } else {
         "of five progress notifications (token not-yours: 1; yours: 2, 2, 1, 3), 2 and 3 are good and reach on_progress; the other three are violations, each reported through on_violation"
     };
-    Err(Failure::mismatch(
-        why,
-        json!({"passed on": [2, 3], "violations": 3}),
-        json!({"passed on": passed, "violations": violations, "lines": seen}),
-    ))
+    Err(Failure::mismatch(why, json!({"passed on": [2.0, 3.0], "violations": 3}), json!({"passed on": passed, "violations": violations})))
 }
 
 /// Waits for the one cancel of request `id`, sent no sooner than `after`
@@ -192,9 +194,15 @@ fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, b
 fn after_cancel(s: &mut Session, id: &Value) -> CaseResult {
     respond(s, id, tool_result())?;
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
+        let what = match more.value.get("method") == Some(&json!("notifications/cancelled")) {
+            true => "a second notifications/cancelled for the call",
+            false => "something more for the call",
+        };
         return Err(Failure {
             actual: Some(more.value),
-            ..Failure::new("after its one notifications/cancelled the client sent something more for the call. Cancel exactly once, and ignore a late response: the race is normal (2025-11-25 basic/utilities/cancellation › Timing Considerations)")
+            ..Failure::new(format!(
+                "after its one notifications/cancelled the client sent {what}. Cancel exactly once, and ignore a late response: the race is normal (2025-11-25 basic/utilities/cancellation › Timing Considerations)"
+            ))
         });
     }
     let (_, outcome) = reports_until_outcome(s, "tools/call")?;
