@@ -331,7 +331,7 @@ fn second_initialize(s: &mut Session) -> CaseResult {
         // Answering again is what some SDKs do; re-negotiating is the bug.
         if result.get("protocolVersion") != Some(&json!(SUPPORTED[0])) {
             return Err(Failure::mismatch(
-                "the second initialize re-negotiated the session to another version while the client's first session goes on. Refuse it with an error (-32600, the SDKs' choice) and keep the first negotiation",
+                "the second initialize re-negotiated the session to another version while the client's first session goes on. Refuse it with an error (-32600, as several SDKs do) and keep the first negotiation",
                 json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": "already initialized"}}),
                 response,
             ));
