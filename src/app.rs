@@ -63,6 +63,8 @@ pub enum Msg {
     ProgressChanged(Box<Progress>),
     /// File watching is not available; the reason is shown on screen.
     WatchFailed(String),
+    /// The background build of the exercises' dependencies ended.
+    Prebuilt,
     /// Time passed (animates the spinner while a check runs).
     Tick,
     /// An effect could not be carried out; the message is shown.
@@ -107,6 +109,9 @@ pub struct App {
     pub course: Course,
     /// The learner's progress.
     pub progress: Progress,
+    /// Whether the exercises' dependencies are being built in the
+    /// background (shown on the map until they are).
+    pub prebuilding: bool,
     /// The screen in front.
     pub screen: Screen,
     /// The help overlay is open.
@@ -150,6 +155,7 @@ impl App {
             quiz: QuizView::new(part),
             course,
             progress,
+            prebuilding: false,
             screen: Screen::Map,
             help: false,
             confirm: None,
@@ -200,6 +206,10 @@ impl App {
             }
             Msg::WatchFailed(reason) => {
                 self.watch_error = Some(reason);
+                Vec::new()
+            }
+            Msg::Prebuilt => {
+                self.prebuilding = false;
                 Vec::new()
             }
             Msg::Tick => {

@@ -47,6 +47,8 @@ pub fn run(course: Course) -> Result<(), String> {
                 None
             }
         };
+        spawn_prebuild(&app.course, tx.clone());
+        app.prebuilding = true;
         let last_saved = progress::read(&progress_file);
         let mut runtime = Runtime { tx, cancel: None, progress_file, input, last_saved };
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
@@ -79,6 +81,18 @@ fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, r
     }
     runtime.cancel();
     Ok(())
+}
+
+/// Builds the exercises' dependencies on a thread of its own, so that the
+/// first check compiles only the learner's crate. A check started
+/// meanwhile waits for cargo's lock, then finds the dependencies built.
+fn spawn_prebuild(course: &Course, tx: Sender<Msg>) {
+    let root = course.root.clone();
+    let packages: Vec<String> = course.exercises.iter().map(|e| e.package()).collect();
+    thread::spawn(move || {
+        check::build::prebuild(&root, &packages, &check::target_dir(&root));
+        let _ = tx.send(Msg::Prebuilt);
+    });
 }
 
 /// Reads terminal events on a thread of its own. It can be paused (while

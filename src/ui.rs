@@ -79,6 +79,12 @@ pub fn styled(line: &crate::text::Line, theme: &Theme) -> Line<'static> {
     Line::from(line.iter().map(|p| Span::styled(p.text.clone(), theme.tone(p.tone))).collect::<Vec<_>>())
 }
 
+/// The course map's footer: key help on the left; progress, or that the
+/// exercises are being prepared, on the right.
+pub fn map_footer(app: &App) -> (String, String) {
+    map::footer(app)
+}
+
 /// Cuts `s` to `width` columns, ending with `…` when cut.
 pub fn fit(s: &str, width: usize) -> String {
     use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};

@@ -163,3 +163,13 @@ fn keys_do_nothing_unseen_when_the_terminal_is_too_small() {
     app.update(key('q'));
     assert!(app.quitting());
 }
+
+#[test]
+fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
+    let mut app = app();
+    app.prebuilding = true;
+    assert_eq!(crate::ui::map_footer(&app).1, "preparing exercises…");
+    assert!(app.update(Msg::Prebuilt).is_empty());
+    assert!(!app.prebuilding);
+    assert!(crate::ui::map_footer(&app).1.ends_with("0/20"), "{:?}", crate::ui::map_footer(&app));
+}

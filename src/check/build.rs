@@ -36,6 +36,26 @@ pub struct Built {
     pub error: Option<String>,
 }
 
+/// Builds every exercise crate in `packages` (and so their dependencies,
+/// with the features and profile checks use) into `target_dir`, going on
+/// past crates that do not compile. Run in the background when the
+/// workbook opens, so the first check compiles one small crate and not
+/// serde_json and friends. Returns whether cargo ran; what it built is
+/// cargo's business, and a later check reports any error properly.
+pub fn prebuild(root: &Path, packages: &[String], target_dir: &Path) -> bool {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    std::process::Command::new(cargo)
+        .current_dir(root)
+        .args(["build", "--quiet", "--keep-going"])
+        .args(packages.iter().flat_map(|p| ["-p", p.as_str()]))
+        .env("CARGO_TARGET_DIR", target_dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok()
+}
+
 /// Runs `cargo build` for `target` from `root`, with compiler messages in
 /// colour when `color` is set. `target_dir` is the shared target dir.
 ///

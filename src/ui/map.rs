@@ -134,6 +134,9 @@ fn complete_text(app: &App) -> (String, String) {
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
+    if app.prebuilding {
+        return ("enter lesson · e exercise · z quiz · n next · ↑↓ part".into(), "preparing exercises…".into());
+    }
     let (done, total) = completion(app);
     let filled = (done * 16).checked_div(total).unwrap_or(0);
     let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
