@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, panic_failure, report, same};
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, panic_failure, report_or, respond, respond_error, same};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -70,14 +70,6 @@ fn tools() -> Value {
 
 fn initialize_result(version: &str) -> Value {
     json!({"protocolVersion": version, "capabilities": {"tools": {}, "logging": {}}, "serverInfo": server_info()})
-}
-
-fn result(id: &Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
-
-fn error(id: &Value, error: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "error": error})
 }
 
 /// The request's `params._meta`, or null.
@@ -148,8 +140,8 @@ fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseR
         return Err(Failure::new(format!("tools/list reuses id {id}, already used for the probe: every request gets a fresh id")));
     }
     modern_meta(&next, version, "every modern request, tools/list too,")?;
-    s.send_json(&result(&id, json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}})))?;
-    let got = report(s)?;
+    respond(s, &id, json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}}))?;
+    let got = report_or(s, "the client printed no report: it should finish once its tools/list is answered")?;
     same(
         json!({"harness": "connected", "era": "modern", "version": version, "serverCapabilities": discover_result(&[]).get("capabilities"), "serverInfo": server_info(), "tools": tools()}),
         &got,
@@ -159,13 +151,12 @@ fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseR
 
 fn probe_first(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&result(&id, discover_result(&[MODERN])))
-        .map_err(Failure::from)
+    respond(s, &id, discover_result(&[MODERN]))
 }
 
 fn modern_server(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&result(&id, discover_result(&[MODERN])))?;
+    respond(s, &id, discover_result(&[MODERN]))?;
     modern_tools_list(s, MODERN, &[id])
 }
 
@@ -174,10 +165,7 @@ fn retry_shared(s: &mut Session) -> CaseResult {
         reason: format!("{} (this case starts the client with --modern-versions 2027-03-01,2026-07-28: probe with the first, the newest)", f.reason),
         ..f
     })?;
-    s.send_json(&error(
-        &first,
-        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN, LEGACY], "requested": "2027-03-01"}}),
-    ))?;
+    respond_error(s, &first, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN, LEGACY], "requested": "2027-03-01"}}))?;
     let retry = frame(s, "a retry of server/discover at 2026-07-28")?;
     if retry.get("method") == Some(&json!("initialize")) {
         return Err(Failure {
@@ -190,31 +178,41 @@ fn retry_shared(s: &mut Session) -> CaseResult {
         return Err(Failure::new(format!("the retry reuses the probe's id {first}: every request gets a fresh id")));
     }
     modern_meta(&retry, MODERN, "the retried probe")?;
-    s.send_json(&result(&second, discover_result(&[MODERN])))?;
+    respond(s, &second, discover_result(&[MODERN]))?;
     modern_tools_list(s, MODERN, &[first, second])
 }
 
 fn nothing_shared(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&error(&id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-03-01"], "requested": MODERN}})))?;
+    respond_error(s, &id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-03-01"], "requested": MODERN}}))?;
+    let got = incompatible(
+        s,
+        |sent| match sent.get("method") == Some(&json!("initialize")) {
+            true => "the client fell back to initialize after -32022. That error proves the server is modern, and a modern server has no initialize; with no version in common, stop and say so",
+            false => "the server shares no version with this client (it supports only 2027-03-01), so nothing more should be sent: stop with an incompatibility error",
+        },
+        "2027-03-01",
+        "with no version in common, connect returns ConnectError::Incompatible listing what the server offered",
+        "the client neither sent anything nor reported: after a -32022 with no shared version, connect should return ConnectError::Incompatible",
+    )?;
+    same(json!(["2027-03-01"]), &got["offered"], "ConnectError::Incompatible should carry the versions the server offered, so the user can see them")
+}
+
+/// After an answer that leaves no version in common, the client sends
+/// nothing more and reports `ConnectError::Incompatible` (its report is
+/// returned). `sent` explains a frame it sent anyway; `offered` is the
+/// version the failure shows; `why` explains another report, `silent` none.
+fn incompatible(s: &mut Session, sent: impl FnOnce(&Value) -> &'static str, offered: &str, why: &str, silent: &str) -> Result<Value, Failure> {
     let got = s.recv_output(Duration::from_secs(2))?;
-    if let Some(sent) = s.recv_within(Duration::from_millis(100))? {
-        let reason = if sent.value.get("method") == Some(&json!("initialize")) {
-            "the client fell back to initialize after -32022. That error proves the server is modern, and a modern server has no initialize; with no version in common, stop and say so"
-        } else {
-            "the server shares no version with this client (it supports only 2027-03-01), so nothing more should be sent: stop with an incompatibility error"
-        };
-        return Err(Failure { actual: Some(sent.value), ..Failure::new(reason) });
+    if let Some(frame) = s.recv_within(Duration::from_millis(100))? {
+        let reason = sent(&frame.value);
+        return Err(Failure { actual: Some(frame.value), ..Failure::new(reason) });
     }
     match got {
         Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
-        Some(r) if r.value["incompatible"] == json!(true) => same(json!(["2027-03-01"]), &r.value["offered"], "ConnectError::Incompatible should carry the versions the server offered, so the user can see them"),
-        Some(r) => Err(Failure::mismatch(
-            "with no version in common, connect returns ConnectError::Incompatible listing what the server offered",
-            json!({"harness": "failed", "error": "…", "incompatible": true, "offered": ["2027-03-01"]}),
-            r.value,
-        )),
-        None => Err(Failure::new("the client neither sent anything nor reported: after a -32022 with no shared version, connect should return ConnectError::Incompatible")),
+        Some(r) if r.value["incompatible"] == json!(true) => Ok(r.value),
+        Some(r) => Err(Failure::mismatch(why, json!({"harness": "failed", "error": "…", "incompatible": true, "offered": [offered]}), r.value)),
+        None => Err(Failure::new(silent)),
     }
 }
 
@@ -225,12 +223,7 @@ fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result
 
 /// Reads an `initialize` at `version` and checks it; returns its id.
 fn initialize_at(s: &mut Session, after: &str, probe_id: &Value, version: &str) -> Result<Value, Failure> {
-    // A client that gave up or stalls here gets the rule with the reason;
-    // a panic or a crash speaks for itself.
-    let next = frame(s, "the fallback to initialize").map_err(|f| match f.reason.starts_with("the client") {
-        true => Failure { reason: format!("{}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)", f.reason), ..f },
-        false => f,
-    })?;
+    let next = frame_or(s, "the fallback to initialize", |reason| format!("{reason}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)"))?;
     if next.get("method") == Some(&json!("server/discover")) {
         return Err(Failure {
             actual: Some(next),
@@ -291,8 +284,8 @@ fn legacy_tools_list(s: &mut Session, version: &str) -> CaseResult {
             next,
         ));
     }
-    s.send_json(&result(&id, json!({"tools": tools()})))?;
-    let got = report(s)?;
+    respond(s, &id, json!({"tools": tools()}))?;
+    let got = report_or(s, "the client printed no report: it should finish once its tools/list is answered")?;
     same(
         json!({"harness": "connected", "era": "legacy", "version": version, "serverCapabilities": initialize_result(version)["capabilities"], "serverInfo": server_info(), "tools": tools()}),
         &got,
@@ -303,9 +296,9 @@ fn legacy_tools_list(s: &mut Session, version: &str) -> CaseResult {
 /// A full fallback after the probe is answered with `probe_error`.
 fn fallback(s: &mut Session, probe_error: Value, after: &str) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&error(&id, probe_error))?;
+    respond_error(s, &id, probe_error)?;
     let init = fallback_initialize(s, after, &id)?;
-    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    respond(s, &init, initialize_result(LEGACY))?;
     initialized(s)?;
     legacy_tools_list(s, LEGACY)
 }
@@ -324,47 +317,36 @@ fn fallback_other_error(s: &mut Session) -> CaseResult {
 
 fn log_before_result(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&error(&id, json!({"code": -32601, "message": "Method not found"})))?;
+    respond_error(s, &id, json!({"code": -32601, "message": "Method not found"}))?;
     let init = fallback_initialize(s, "after -32601", &id)?;
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "warming up"}}))?;
-    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    respond(s, &init, initialize_result(LEGACY))?;
     initialized(s).map_err(|f| Failure { reason: format!("{} (a log notification arrived before the initialize result: skip it and keep waiting for the response with initialize's id)", f.reason), ..f })?;
     legacy_tools_list(s, LEGACY)
 }
 
 fn counter_offer_accepted(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&error(&id, json!({"code": -32601, "message": "Method not found"})))?;
+    respond_error(s, &id, json!({"code": -32601, "message": "Method not found"}))?;
     let init = fallback_initialize(s, "after -32601", &id)?;
-    s.send_json(&result(&init, initialize_result("2025-06-18")))?;
+    respond(s, &init, initialize_result("2025-06-18"))?;
     initialized(s)?;
     legacy_tools_list(s, "2025-06-18")
 }
 
 fn counter_offer_refused(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&error(&id, json!({"code": -32601, "message": "Method not found"})))?;
+    respond_error(s, &id, json!({"code": -32601, "message": "Method not found"}))?;
     let init = fallback_initialize(s, "after -32601", &id)?;
-    s.send_json(&result(&init, initialize_result("2024-11-05")))?;
-    let got = s.recv_output(Duration::from_secs(2))?;
-    if let Some(sent) = s.recv_within(Duration::from_millis(100))? {
-        return Err(Failure {
-            actual: Some(sent.value),
-            ..Failure::new(
-                "the server answered initialize with 2024-11-05, which this client does not speak (its LEGACY_VERSIONS), yet the client went on. It should disconnect: no initialized, no requests (2025-11-25 basic/lifecycle › Version Negotiation)",
-            )
-        });
-    }
-    match got {
-        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
-        Some(r) if r.value["incompatible"] == json!(true) => Ok(()),
-        Some(r) => Err(Failure::mismatch(
-            "a counter-offer the client can't speak ends the connection with ConnectError::Incompatible",
-            json!({"harness": "failed", "error": "…", "incompatible": true, "offered": ["2024-11-05"]}),
-            r.value,
-        )),
-        None => Err(Failure::new("the client neither sent anything nor reported after an unusable counter-offer: connect should return ConnectError::Incompatible")),
-    }
+    respond(s, &init, initialize_result("2024-11-05"))?;
+    incompatible(
+        s,
+        |_| "the server answered initialize with 2024-11-05, which this client does not speak (its LEGACY_VERSIONS), yet the client went on. It should disconnect: no initialized, no requests (2025-11-25 basic/lifecycle › Version Negotiation)",
+        "2024-11-05",
+        "a counter-offer the client can't speak ends the connection with ConnectError::Incompatible",
+        "the client neither sent anything nor reported after an unusable counter-offer: connect should return ConnectError::Incompatible",
+    )?;
+    Ok(())
 }
 
 fn silence(s: &mut Session) -> CaseResult {
@@ -378,14 +360,14 @@ fn silence(s: &mut Session) -> CaseResult {
             waited.as_millis()
         )));
     }
-    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    respond(s, &init, initialize_result(LEGACY))?;
     initialized(s)?;
     legacy_tools_list(s, LEGACY)
 }
 
 fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    s.send_json(&error(&id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}})))?;
+    respond_error(s, &id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}}))?;
     let got = s.recv_within(Duration::from_millis(1500))?;
     let Some(got) = got else {
         let report = s.recv_output(Duration::from_millis(200))?.map(|r| r.value);
@@ -411,7 +393,7 @@ fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
     if init == id {
         return Err(Failure::new(format!("initialize reuses the probe's id {id}: give it a fresh id")));
     }
-    s.send_json(&result(&init, initialize_result(LEGACY)))?;
+    respond(s, &init, initialize_result(LEGACY))?;
     initialized(s)?;
     legacy_tools_list(s, LEGACY)
 }
@@ -420,8 +402,8 @@ fn slow_modern(s: &mut Session) -> CaseResult {
     let probe_id = probe(s, MODERN)?;
     let init = fallback_initialize(s, "after 300 ms without an answer", &probe_id)?;
     // The modern server answers the probe late, then refuses initialize.
-    s.send_json(&result(&probe_id, discover_result(&[MODERN])))?;
-    s.send_json(&error(&init, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": LEGACY}})))?;
+    respond(s, &probe_id, discover_result(&[MODERN]))?;
+    respond_error(s, &init, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": LEGACY}}))?;
     let next = frame(s, "a new probe at 2026-07-28")?;
     match next.get("method").and_then(Value::as_str) {
         Some("server/discover") => {
@@ -430,7 +412,7 @@ fn slow_modern(s: &mut Session) -> CaseResult {
                 return Err(Failure::new(format!("the new probe reuses id {again}: every request gets a fresh id")));
             }
             modern_meta(&next, MODERN, "the new probe")?;
-            s.send_json(&result(&again, discover_result(&[MODERN])))?;
+            respond(s, &again, discover_result(&[MODERN]))?;
             modern_tools_list(s, MODERN, &[probe_id, init, again])
         }
         Some("notifications/initialized") => Err(Failure {

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, report};
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, respond};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -50,13 +50,14 @@ fn hello() -> Value {
     json!({"resultType": "complete", "content": [{"type": "text", "text": "Hello, Ada!"}]})
 }
 
-fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
-    Ok(s.send_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))?)
-}
-
 /// Reads a tools/call for greet; returns the whole request.
 fn greet_call(s: &mut Session, what: &str) -> Result<Value, Failure> {
-    let request = frame(s, what)?;
+    greet_call_or(s, what, |reason| reason)
+}
+
+/// Like [`greet_call`], with `on_stall` as for [`super::frame_or`].
+fn greet_call_or(s: &mut Session, what: &str, on_stall: impl FnOnce(String) -> String) -> Result<Value, Failure> {
+    let request = frame_or(s, what, on_stall)?;
     match classify(&request) {
         Kind::Request { method, .. } if method == "tools/call" => {}
         _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("{what} was due")) }),
@@ -129,9 +130,8 @@ fn one_round(s: &mut Session) -> CaseResult {
         });
     }
     respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"user_name": elicitation()}}))?;
-    let retry = greet_call(s, "the retry of greet with the answer").map_err(|f| match f.reason.starts_with("the client gave up") || f.reason.starts_with("the client finished") {
-        true => Failure { reason: format!("{}: a result with resultType \"input_required\" is not the end of the call; answer its inputRequests and call again", f.reason), ..f },
-        false => f,
+    let retry = greet_call_or(s, "the retry of greet with the answer", |reason| {
+        format!("{reason}: a result with resultType \"input_required\" is not the end of the call; answer its inputRequests and call again")
     })?;
     check_retry(&retry, &[first], Some(json!({"user_name": accepted()})), None)?;
     respond(s, &retry["id"], hello())?;
@@ -172,10 +172,10 @@ fn absent_result_type(s: &mut Session) -> CaseResult {
 fn bounded(s: &mut Session) -> CaseResult {
     let mut seen: Vec<Value> = Vec::new();
     for round in 0..=3 {
-        let request = greet_call(s, if round == 0 { "the tools/call for greet" } else { "a retry" }).map_err(|f| match round > 0 && f.reason.starts_with("the client") {
-            true => Failure { reason: format!("the client stopped after {} retries, but --max-rounds 3 allows 3: max_rounds counts the retries after the first call", round - 1), ..f },
-            false => f,
-        })?;
+        let request = match round {
+            0 => greet_call(s, "the tools/call for greet")?,
+            _ => greet_call_or(s, "a retry", |_| format!("the client stopped after {} retries, but --max-rounds 3 allows 3: max_rounds counts the retries after the first call", round - 1))?,
+        };
         respond(s, &request["id"], json!({"resultType": "input_required", "inputRequests": {"again": elicitation()}}))?;
         seen.push(request);
     }
@@ -240,15 +240,11 @@ fn legacy(s: &mut Session) -> CaseResult {
     for (asked, expected) in server_requests {
         s.send_json(&asked)?;
         let what = format!("the response to the server's {} (id {})", asked["method"].as_str().unwrap_or("?"), asked["id"]);
-        let answer = frame(s, &what).map_err(|f| match f.reason.starts_with("the client") {
-            true => Failure {
-                reason: format!(
-                    "{}. The server's {} is a request of its own, with an id from the server's id space (even when it equals your call's id): answer it with a response carrying that id, and keep waiting for your call (2025-11-25 client/elicitation; basic/index)",
-                    f.reason, asked["method"].as_str().unwrap_or("?")
-                ),
-                ..f
-            },
-            false => f,
+        let method = asked["method"].as_str().unwrap_or("?");
+        let answer = frame_or(s, &what, |reason| {
+            format!(
+                "{reason}. The server's {method} is a request of its own, with an id from the server's id space (even when it equals your call's id): answer it with a response carrying that id, and keep waiting for your call (2025-11-25 client/elicitation; basic/index)"
+            )
         })?;
         if answer.get("method").is_some() {
             return Err(Failure { actual: Some(answer), ..Failure::new("the server's request is answered with a response carrying its id, before anything else") });

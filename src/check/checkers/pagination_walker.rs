@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, report};
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, report_or, respond, respond_error};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -60,11 +60,16 @@ fn page(names: &[&str], next: Option<&str>, ttl: Option<u64>) -> Value {
 /// Reads the next request, which must be a modern `tools/list` with
 /// exactly `cursor`; returns its id.
 fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure> {
+    list_request_or(s, cursor, |reason| reason)
+}
+
+/// Like [`list_request`], with `on_stall` as for [`super::frame_or`].
+fn list_request_or(s: &mut Session, cursor: Option<&str>, on_stall: impl FnOnce(String) -> String) -> Result<Value, Failure> {
     let shown = match cursor {
         None => "a first-page tools/list request".to_string(),
         Some(c) => format!("a tools/list request with cursor {}", json!(c)),
     };
-    let request = frame(s, &shown)?;
+    let request = frame_or(s, &shown, on_stall)?;
     let id = match classify(&request) {
         Kind::Request { id, method } if method == "tools/list" => id.to_value(),
         _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("the walker sent something else where {shown} was due")) }),
@@ -91,10 +96,6 @@ fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure>
     Ok(id)
 }
 
-fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
-    Ok(s.send_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))?)
-}
-
 /// Serves one whole walk: three pages, with `ttl` on each.
 fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
     serve_pages(s, [ttl, ttl, ttl])
@@ -105,12 +106,8 @@ fn serve_pages(s: &mut Session, ttls: [Option<u64>; 3]) -> CaseResult {
     let [ttl1, ttl2, ttl3] = ttls;
     let id = list_request(s, None)?;
     respond(s, &id, page(&NAMES[..3], Some(""), ttl1))?;
-    let id = list_request(s, Some("")).map_err(|f| match f.actual.as_ref().and_then(|a| a.get("harness")) {
-        Some(_) => Failure {
-            reason: "the walker stopped after page 1, which ended with nextCursor \"\". An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 server/utilities/pagination). Test for the field, not for its emptiness".into(),
-            ..f
-        },
-        None => f,
+    let id = list_request_or(s, Some(""), |_| {
+        "the walker stopped after page 1, which ended with nextCursor \"\". An empty string is a cursor like any other: only an absent nextCursor ends the list (2026-07-28 server/utilities/pagination). Test for the field, not for its emptiness".into()
     })?;
     respond(s, &id, page(&NAMES[3..5], Some(CURSOR), ttl2))?;
     let id = list_request(s, Some(CURSOR))?;
@@ -178,7 +175,7 @@ fn restart_once(s: &mut Session) -> CaseResult {
     let id = list_request(s, Some(""))?;
     respond(s, &id, page(&NAMES[3..5], Some(CURSOR), Some(60_000)))?;
     let id = list_request(s, Some(CURSOR))?;
-    s.send_json(&json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Invalid cursor"}}))?;
+    respond_error(s, &id, json!({"code": -32602, "message": "Invalid cursor"}))?;
     serve_walk(s, Some(60_000)).map_err(|f| Failure {
         reason: format!("{} (after -32602 for a cursor, the server no longer knows that place in the list: walk again from the first page, without a cursor)", f.reason),
         ..f
@@ -194,12 +191,9 @@ fn give_up(s: &mut Session) -> CaseResult {
         })?;
         respond(s, &id, page(&NAMES[..3], Some(""), Some(60_000)))?;
         let id = list_request(s, Some(""))?;
-        s.send_json(&json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": "Invalid cursor"}}))?;
+        respond_error(s, &id, json!({"code": -32602, "message": "Invalid cursor"}))?;
     }
-    let got = report(s).map_err(|f| match f.reason.starts_with("the client printed no report") {
-        true => Failure { reason: "the cursor was refused on the fresh walk too: list_tools should give up with an error now, not walk a third time".into(), ..f },
-        false => f,
-    })?;
+    let got = report_or(s, "the cursor was refused on the fresh walk too: list_tools should give up with an error now, not walk a third time")?;
     if harness_kind(&got) != Some("failed") {
         return Err(Failure { actual: Some(got), ..Failure::new("after two refusals list_tools returns an error (WalkError::InvalidCursor)") });
     }
@@ -249,13 +243,10 @@ fn listen(s: &mut Session) -> CaseResult {
     no_request(s, Duration::from_millis(150), "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it")?;
     let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"notifications": {"toolsListChanged": true}, "_meta": tag}}))?;
-    let got = report(s).map_err(|f| match f.reason.starts_with("the client printed no report") {
-        true => Failure {
-            reason: "listen() did not return after the acknowledgement. A listen request gets no response while its stream is open: the acknowledgement notification, tagged with the request's id, is the signal to go on (request() would wait for a response that never comes)".into(),
-            ..f
-        },
-        false => f,
-    })?;
+    let got = report_or(
+        s,
+        "listen() did not return after the acknowledgement. A listen request gets no response while its stream is open: the acknowledgement notification, tagged with the request's id, is the signal to go on (request() would wait for a response that never comes)",
+    )?;
     if harness_kind(&got) != Some("listening") {
         return Err(Failure { actual: Some(got), ..Failure::new("the acknowledgement, tagged with the listen request's id, completes listen()") });
     }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, harness_kind, report};
+use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, respond};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -34,10 +34,6 @@ pub static CHECKER: Checker = Checker {
         Case { name: "initialize never cancelled", about: "an initialize that times out is given up on quietly: no notifications/cancelled for it", args: &["--era", "legacy", "--idle-ms", "300", "--cap-ms", "600"], run: initialize_not_cancelled },
     ],
 };
-
-fn respond(s: &mut Session, id: &Value, result: Value) -> CaseResult {
-    Ok(s.send_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))?)
-}
 
 fn progress(s: &mut Session, token: &Value, value: f64) -> CaseResult {
     Ok(s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": value, "total": 3}}))?)
@@ -161,10 +157,7 @@ fn bad_progress(s: &mut Session) -> CaseResult {
 /// Waits for the one cancel of request `id`, sent no sooner than `after`
 /// and no later than `before` (measured from `since`).
 fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, before: Duration) -> CaseResult {
-    let cancel = frame(s, "notifications/cancelled").map_err(|f| match f.reason.starts_with("the client sent nothing") {
-        true => Failure { reason: format!("no notifications/cancelled when the call timed out: {}", f.reason), ..f },
-        false => f,
-    })?;
+    let cancel = frame_or(s, "notifications/cancelled", |reason| format!("no notifications/cancelled when the call timed out: {reason}"))?;
     let waited = since.elapsed();
     match classify(&cancel) {
         Kind::Notification { method } if method == "notifications/cancelled" => {}
