@@ -116,6 +116,11 @@ pub struct Checker {
     pub name: &'static str,
     /// How every case runs the program.
     pub shape: Shape,
+    /// Whether the learner's frames are MCP messages: after each case that
+    /// passes, every frame it sent is checked against the official types of
+    /// its revision ([`crate::check::schema`]), and the first that breaks
+    /// them fails the case.
+    pub schema: bool,
     /// The cases, run in order.
     pub cases: &'static [Case],
 }

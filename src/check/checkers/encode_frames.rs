@@ -17,6 +17,7 @@ use crate::check::session::Session;
 pub static CHECKER: Checker = Checker {
     name: "encode-frames",
     shape: Shape::Program,
+    schema: false,
     cases: &[
         Case { name: "request frame", about: "encode_request writes a tools/call request with its id, method and params, and leaves params out when there are none", args: &["encode"], run: request_frame },
         Case { name: "ids echoed exactly", about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer", args: &["encode"], run: ids_exact },

@@ -32,6 +32,7 @@ const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 pub static CHECKER: Checker = Checker {
     name: "era-probe",
     shape: Shape::Client,
+    schema: true,
     cases: &[
         Case { name: "probe first", about: "the first frame is a server/discover request carrying the modern _meta: protocol version, client capabilities and client info", args: &[], run: probe_first },
         Case { name: "modern server: stay modern", about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported", args: &[], run: modern_server },

@@ -34,6 +34,7 @@ const ANSWER_WITHIN: Duration = Duration::from_millis(1000);
 pub static CHECKER: Checker = Checker {
     name: "handshake-gate",
     shape: Shape::Program,
+    schema: true,
     cases: &[
         Case { name: "initialize echoes 2025-11-25", about: "initialize at a supported version gets a result with that version, the server's capabilities and its serverInfo", args: &[], run: echoes_latest },
         Case { name: "older supported version echoed", about: "initialize at 2025-06-18, which the server also implements, is answered with 2025-06-18, not the server's newest", args: &[], run: echoes_older },

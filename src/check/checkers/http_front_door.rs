@@ -28,6 +28,7 @@ const MODERN: &str = "2026-07-28";
 pub static CHECKER: Checker = Checker {
     name: "http-front-door",
     shape: Shape::Http,
+    schema: false,
     cases: &[
         Case { name: "POST answered with JSON", about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete", args: &[], run: post_ok },
         Case { name: "notification: 202", about: "a POSTed notification gets 202 Accepted and an empty body", args: &[], run: notification },

@@ -20,6 +20,7 @@ use crate::jsonrpc::{Kind, classify};
 pub static CHECKER: Checker = Checker {
     name: "id-router",
     shape: Shape::Program,
+    schema: false,
     cases: &[
         Case { name: "two calls, two ids", about: "each call is sent as a valid request with its own string or integer id; no params member when there are none", args: &[], run: two_calls },
         Case { name: "out-of-order responses", about: "responses arriving in reverse order, with a notification between them, each reach their own call", args: &[], run: out_of_order },

@@ -25,6 +25,7 @@ use crate::jsonrpc::{Kind, classify};
 pub static CHECKER: Checker = Checker {
     name: "input-required",
     shape: Shape::Client,
+    schema: true,
     cases: &[
         Case { name: "one round of input", about: "an input_required result is answered by a retry with a new id, the same name and arguments, and inputResponses under the same key", args: &["--era", "modern"], run: one_round },
         Case { name: "requestState echoed", about: "requestState comes back exactly as sent, and a result with only a requestState is retried at once", args: &["--era", "modern"], run: request_state },

@@ -25,6 +25,7 @@ use crate::jsonrpc::{Kind, classify};
 pub static CHECKER: Checker = Checker {
     name: "pagination-walker",
     shape: Shape::Client,
+    schema: true,
     cases: &[
         Case { name: "three pages, cursors verbatim", about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order", args: &[], run: three_pages },
         Case { name: "-32602: walk again once", about: "when the server refuses a cursor, the walker starts over from the first page, once", args: &[], run: restart_once },

@@ -24,6 +24,7 @@ use crate::jsonrpc::{Kind, classify};
 pub static CHECKER: Checker = Checker {
     name: "progress-cancel",
     shape: Shape::Client,
+    schema: true,
     cases: &[
         Case { name: "a fresh token per call", about: "after the legacy handshake, each tools/call carries a progressToken in _meta, a different one each time", args: &["--era", "legacy", "--calls", "2"], run: fresh_tokens },
         Case { name: "progress passed on", about: "in the modern era, progress for the call's token with rising values reaches on_progress, then the result ends the call", args: &["--era", "modern"], run: progress_passed },

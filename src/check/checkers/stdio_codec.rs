@@ -18,6 +18,7 @@ use crate::check::session::Session;
 pub static CHECKER: Checker = Checker {
     name: "stdio-codec",
     shape: Shape::Program,
+    schema: false,
     cases: &[
         Case { name: "two frames in one read", about: "a read holding two whole lines yields both messages, in order, and leaves nothing buffered", args: &[], run: two_in_one },
         Case { name: "a line split across reads", about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message", args: &[], run: partial },

@@ -25,6 +25,7 @@ use crate::jsonrpc::{Kind, classify};
 pub static CHECKER: Checker = Checker {
     name: "tool-server",
     shape: Shape::Program,
+    schema: true,
     cases: &[
         Case { name: "tools in pages (legacy)", about: "tools/list gives 3 tools and a nextCursor, the cursor gives the last tool and no nextCursor, and the order is the same every time", args: &[], run: pages_legacy },
         Case { name: "tools in pages (modern)", about: "the same pages in 2026-07-28, each carrying resultType, ttlMs and cacheScope", args: &[], run: pages_modern },
