@@ -201,3 +201,201 @@ const RESPONSES: &[(&str, &str)] = &[
     ("ReadResource", "resources/read"),
     ("SubscriptionsListen", "subscriptions/listen"),
 ];
+
+// ---------------------------------------------------------------------------
+// Our own content: every frame a lesson shows is valid in the revision its
+// block names, against its method's own definition.
+// ---------------------------------------------------------------------------
+
+/// One frame shown in the course: where, which revision, and the value.
+struct Shown {
+    at: String,
+    revision: String,
+    frame: Value,
+    /// The request this frame answers, when the same block holds it.
+    answers: Option<Value>,
+}
+
+/// The frames of every ```` ```json <revision> ```` block in the lessons,
+/// except blocks marked `wrong` (frames shown as the mistake to avoid).
+fn lesson_frames() -> Vec<Shown> {
+    let mut out = Vec::new();
+    let lessons = common::root().join("lessons");
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&lessons).unwrap().flatten().map(|e| e.path()).filter(|p| p.join("lesson.md").is_file()).collect();
+    dirs.sort();
+    for dir in dirs {
+        let path = dir.join("lesson.md");
+        let text = fs::read_to_string(&path).unwrap();
+        let shown = path.strip_prefix(common::root()).unwrap().display().to_string();
+        // (revision or "wrong", first line number, the block's text)
+        let mut block: Option<(String, usize, String)> = None;
+        for (n, line) in text.lines().enumerate() {
+            if let Some(info) = line.strip_prefix("```json") {
+                let words: Vec<&str> = info.split_whitespace().collect();
+                assert!(!words.is_empty(), "{shown}:{}: a json block names its revision", n + 1);
+                let revision = if words.contains(&"wrong") { "wrong" } else { words[0] };
+                block = Some((revision.to_string(), n + 2, String::new()));
+            } else if line.starts_with("```") {
+                if let Some((revision, first, body)) = block.take().filter(|(r, _, _)| r != "wrong") {
+                    out.extend(block_frames(&shown, &revision, first, &body));
+                }
+            } else if let Some((_, _, body)) = block.as_mut() {
+                body.push_str(line);
+                body.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The frames of one block (one per line, or pretty-printed over several),
+/// each paired with the request it answers when the block holds it.
+fn block_frames(file: &str, revision: &str, first_line: usize, body: &str) -> Vec<Shown> {
+    let mut out: Vec<Shown> = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(body).into_iter::<Value>();
+    loop {
+        let rest = &body[stream.byte_offset()..];
+        let start = stream.byte_offset() + (rest.len() - rest.trim_start().len());
+        let line = first_line + body[..start].matches('\n').count();
+        let frame = match stream.next() {
+            None => break,
+            Some(Ok(frame)) => frame,
+            Some(Err(e)) => panic!("{file}:{line}: not JSON frames: {e}"),
+        };
+        let answers = match frame.get("method") {
+            None => out.iter().rev().map(|s| &s.frame).find(|r| r.get("method").is_some() && r.get("id").is_some() && r.get("id") == frame.get("id")).cloned(),
+            Some(_) => None,
+        };
+        out.push(Shown { at: format!("{file}:{line}"), revision: revision.to_string(), frame, answers });
+    }
+    out
+}
+
+impl Official {
+    /// The definition whose `method` is the constant `method`, e.g.
+    /// `CallToolRequest` for `tools/call`.
+    fn definition_of(&self, method: &str) -> Option<String> {
+        let defs = self.document["$defs"].as_object()?;
+        defs.iter().find(|(name, def)| def.pointer("/properties/method/const") == Some(&json!(method)) && !name.starts_with("Client") && !name.starts_with("Server")).map(|(name, _)| name.clone())
+    }
+
+    /// The definitions `frame` must meet: its method's own definition; for
+    /// a response, `JSONRPCResultResponse` and the result type of the
+    /// request it answers (`…Request` → `…Result`, `EmptyResult` when the
+    /// revision has none, `InputRequiredResult` when the result says so,
+    /// `CreateTaskResult` for a task-augmented request).
+    fn definitions_for(&self, frame: &Value, answers: Option<&Value>) -> Vec<(String, Value)> {
+        if let Some(method) = frame.get("method").and_then(Value::as_str) {
+            return vec![(self.definition_of(method).unwrap_or_else(|| "JSONRPCMessage".into()), frame.clone())];
+        }
+        if frame.get("error").is_some() {
+            return vec![("JSONRPCErrorResponse".into(), frame.clone())];
+        }
+        let mut out = vec![("JSONRPCResultResponse".to_string(), frame.clone())];
+        let method = answers.and_then(|r| r.get("method")).and_then(Value::as_str);
+        if let Some(request) = method.and_then(|m| self.definition_of(m)) {
+            let result = &frame["result"];
+            let named = request.replace("Request", "Result");
+            // A task-augmented request gets a task handle at once
+            // (2025-11-25 basic/utilities/tasks).
+            let task = answers.and_then(|r| r.pointer("/params/task")).is_some();
+            let definition = if task && self.defines("CreateTaskResult") {
+                "CreateTaskResult".to_string()
+            } else if result.get("resultType") == Some(&json!("input_required")) {
+                "InputRequiredResult".to_string()
+            } else if self.defines(&named) {
+                named
+            } else {
+                "EmptyResult".to_string()
+            };
+            out.push((definition, result.clone()));
+        }
+        out
+    }
+}
+
+#[test]
+fn every_frame_the_lessons_show_is_valid_in_its_revision() {
+    let Some(dir) = schema_dir() else {
+        eprintln!("skipped: no mcp-schema folder");
+        return;
+    };
+    let shown = lesson_frames();
+    let mut officials = BTreeMap::new();
+    let mut problems = Vec::new();
+    let (mut by_method, mut generic) = (0, 0);
+    for s in &shown {
+        let official = officials.entry(s.revision.clone()).or_insert_with(|| {
+            assert!(dir.join(&s.revision).join("schema.json").is_file(), "{}: no schema for revision {}", s.at, s.revision);
+            let text = fs::read_to_string(dir.join(&s.revision).join("schema.json")).unwrap();
+            Official { document: serde_json::from_str(&text).unwrap(), validators: Default::default() }
+        });
+        let definitions = official.definitions_for(&s.frame, s.answers.as_ref());
+        if definitions.len() == 2 || s.frame.get("method").is_some() || s.frame.get("error").is_some() { by_method += 1 } else { generic += 1 }
+        for (definition, value) in definitions {
+            if !official.accepts(&definition, &value) {
+                problems.push(format!("{}: not a valid {definition} ({}): {}", s.at, s.revision, s.frame));
+            }
+        }
+    }
+    eprintln!("lessons: {} frames valid in their revision ({by_method} against their method's definitions, {generic} responses without their request, as JSONRPCResultResponse)", shown.len());
+    assert!(shown.len() > 100, "too few lesson frames found: {}", shown.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Frames quoted in the quizzes' right answers and every explanation, and
+/// in the exercises' tasks and hints: each must be valid in a revision that
+/// defines its method. Prompts and wrong options are left out: they show
+/// the situation or the mistake. Quoted sketches that are not JSON
+/// (`"id": <its id>`, `{...}`) are counted and skipped.
+#[test]
+fn every_frame_the_quizzes_and_exercises_quote_is_valid() {
+    let Some(dir) = schema_dir() else {
+        eprintln!("skipped: no mcp-schema folder");
+        return;
+    };
+    let officials: Vec<(Revision, Official)> = [Revision::Legacy, Revision::Modern].into_iter().map(|r| (r, Official::load(&dir, r))).collect();
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for part in fs::read_dir(common::root().join("lessons")).unwrap().flatten().map(|e| e.path()) {
+        for (file, keys) in [("quiz.toml", &["explanation"][..]), ("exercises.toml", &["task", "hints"][..])] {
+            let Ok(text) = fs::read_to_string(part.join(file)) else { continue };
+            let doc: toml::Value = toml::from_str(&text).unwrap();
+            let at = format!("{}/{file}", part.file_name().unwrap().to_string_lossy());
+            collect_strings(&doc, keys, &at, &mut texts);
+        }
+    }
+    let (mut valid, mut sketches, mut problems) = (0, 0, Vec::new());
+    for (at, text) in &texts {
+        for (offset, _) in text.match_indices("{\"jsonrpc\"") {
+            let Some(Ok(frame)) = serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Value>().next() else {
+                sketches += 1;
+                continue;
+            };
+            let ok = officials.iter().any(|(_, o)| o.accepts("JSONRPCMessage", &frame) && o.definitions_for(&frame, None).iter().all(|(d, v)| o.defines(d) && o.accepts(d, v)));
+            if ok { valid += 1 } else { problems.push(format!("{at}: {frame}")) }
+        }
+    }
+    eprintln!("quizzes and exercises: {valid} quoted frames valid, {sketches} sketches skipped");
+    assert!(valid >= 3, "too few quoted frames found: {valid}");
+    assert!(problems.is_empty(), "frames valid in no revision:\n{}", problems.join("\n"));
+}
+
+/// Every string under `keys` in `doc` (arrays of strings too), and the text
+/// of quiz options marked correct.
+fn collect_strings(doc: &toml::Value, keys: &[&str], at: &str, out: &mut Vec<(String, String)>) {
+    match doc {
+        toml::Value::Table(table) => {
+            let correct = table.get("correct").and_then(toml::Value::as_bool) == Some(true);
+            for (key, value) in table {
+                let wanted = keys.contains(&key.as_str()) || (correct && key == "text");
+                match value {
+                    toml::Value::String(s) if wanted => out.push((at.to_string(), s.clone())),
+                    toml::Value::Array(items) if wanted => out.extend(items.iter().filter_map(toml::Value::as_str).map(|s| (at.to_string(), s.to_string()))),
+                    _ => collect_strings(value, keys, at, out),
+                }
+            }
+        }
+        toml::Value::Array(items) => items.iter().for_each(|v| collect_strings(v, keys, at, out)),
+        _ => {}
+    }
+}
