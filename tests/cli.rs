@@ -501,3 +501,27 @@ fn bare_mcplings_without_a_terminal_points_to_list() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("mcplings list"), "{r:?}");
 }
+
+/// A server whose initialize result breaks the official schema (serverInfo
+/// without `version`) is told where, in the plain report and in --json.
+#[test]
+fn a_frame_that_breaks_the_schema_is_named_by_its_path() {
+    let _build = common::build_lock();
+    let course = common::course_copy();
+    let gate = course.path().join("exercises/03-handshake-gate");
+    for file in ["src/lib.rs", "src/main.rs"] {
+        fs::copy(course.path().join("solutions/03-handshake-gate").join(file), gate.join(file)).unwrap();
+    }
+    let lib = fs::read_to_string(gate.join("src/lib.rs")).unwrap();
+    let broken = lib.replace(r#""serverInfo": {"name": "handshake-gate", "version": "0.1.0"},"#, r#""serverInfo": {"name": "handshake-gate"},"#);
+    assert_ne!(lib, broken, "the solution's serverInfo line moved");
+    fs::write(gate.join("src/lib.rs"), broken).unwrap();
+    let said = "breaks the official MCP schema at result.serverInfo: missing `version` (InitializeResult, 2025-11-25)";
+    let r = at(course.path(), &["check", "03", "--json"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let report = r.json();
+    let reasons: Vec<&str> = report["cases"].as_array().unwrap().iter().filter_map(|c| c["reason"].as_str()).collect();
+    assert!(reasons.iter().any(|r| r.contains(said)), "{reasons:#?}");
+    let r = at(course.path(), &["check", "03"]);
+    assert!(words(&r.stdout).contains(said), "{r:?}");
+}
