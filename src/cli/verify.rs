@@ -5,6 +5,8 @@
 //! learner edits) is the same file in both crates.
 
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::EXIT_FAILED;
 use crate::actions;
@@ -16,10 +18,7 @@ pub fn run(course: &Course) -> Result<u8, String> {
     let questions: usize = course.parts.iter().filter_map(|p| p.quiz.as_ref()).map(|q| q.questions.len()).sum();
     let written = course.parts.iter().filter(|p| p.is_written()).count();
     println!("content ... ok ({written} of {} parts written, {} exercises, {questions} quiz questions)", course.parts.len(), course.exercises.len());
-    let mut problems = Vec::new();
-    for ex in &course.exercises {
-        problems.extend(verify_exercise(course, ex));
-    }
+    let problems = verify_all(course);
     // Three proofs per exercise: the harness, the stub, the solution.
     let proofs = course.exercises.len() * 3;
     let failed = problems.len().min(proofs);
@@ -33,15 +32,53 @@ pub fn run(course: &Course) -> Result<u8, String> {
     Ok(if problems.is_empty() { 0 } else { EXIT_FAILED })
 }
 
-fn verify_exercise(course: &Course, ex: &Exercise) -> Vec<String> {
+/// Verifies every exercise, several at a time, printing each one's line in
+/// course order as soon as it and those before it are done; returns every
+/// problem found.
+///
+/// One cargo run first builds every stub and solution crate, so cargo
+/// compiles independent crates side by side and the checks after it find
+/// their binaries built. The checks then run in parallel: most of a check
+/// is waiting on the program under test (the pauses and timeouts its cases
+/// allow), not work for a core.
+fn verify_all(course: &Course) -> Vec<String> {
+    let packages: Vec<String> = course.exercises.iter().flat_map(|e| [e.package(), e.solution_package()]).collect();
+    check::build::prebuild(&course.root, &packages, &check::target_dir(&course.root));
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get() * 2).clamp(2, 4);
+    let next = AtomicUsize::new(0);
+    let done: Mutex<(usize, Vec<Option<(Vec<String>, Vec<String>)>>)> = Mutex::new((0, vec![None; course.exercises.len()]));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(ex) = course.exercises.get(i) else { break };
+                    let outcome = verify_exercise(course, ex);
+                    let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
+                    done.1[i] = Some(outcome);
+                    while let Some(Some((lines, _))) = done.1.get(done.0) {
+                        lines.iter().for_each(|line| println!("{line}"));
+                        done.0 += 1;
+                    }
+                }
+            });
+        }
+    });
+    let (_, outcomes) = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    outcomes.into_iter().flatten().flat_map(|(_, problems)| problems).collect()
+}
+
+/// The lines to print for one exercise, and the problems found.
+fn verify_exercise(course: &Course, ex: &Exercise) -> (Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
+    let mut lines = Vec::new();
     let harness = |dir: &Path| std::fs::read(dir.join("src/main.rs")).ok();
     let learners_own = ex.files.iter().any(|f| f == "src/main.rs");
     if !learners_own && harness(&ex.dir(&course.root)) != harness(&ex.solution_dir(&course.root)) {
         problems.push(format!("{}: exercises/{0}/src/main.rs and solutions/{0}/src/main.rs differ; the harness must be the same file", ex.id));
     }
     let options = Options::default();
-    let stub = check_stub(course, ex, &options);
+    let stub = check_stub(course, ex, &options, &mut lines);
     let stub_line = match &stub {
         Ok(r) => {
             let failed = r.cases.iter().filter(|c| c.status == Status::Failed).count();
@@ -70,13 +107,13 @@ fn verify_exercise(course: &Course, ex: &Exercise) -> Vec<String> {
         problems.push(format!("{}: the reference solution fails:\n{}", ex.id, summary(&solution)));
         format!("solution fails ({}/{}) ✗", solution.passed_cases(), solution.cases.len())
     };
-    println!("{:<20} {stub_line:<24} {solution_line}", ex.id);
-    problems
+    lines.push(format!("{:<20} {stub_line:<24} {solution_line}", ex.id));
+    (lines, problems)
 }
 
 /// Checks the shipped stub: the learner's crate itself when its files are
 /// still the stub's, else a scratch copy with the stub's files laid over it.
-fn check_stub(course: &Course, ex: &Exercise, options: &Options) -> Result<CheckReport, String> {
+fn check_stub(course: &Course, ex: &Exercise, options: &Options, lines: &mut Vec<String>) -> Result<CheckReport, String> {
     if actions::is_pristine(course, ex) {
         return Ok(check::check(course, ex, &Source::Exercise, options, &mut |_| {}));
     }
@@ -92,7 +129,7 @@ fn check_stub(course: &Course, ex: &Exercise, options: &Options) -> Result<Check
     for file in &ex.files {
         std::fs::copy(ex.stub_dir(&course.root).join(file), dir.join(file)).map_err(|e| e.to_string())?;
     }
-    println!("{:<20} (your copy is edited: checking the shipped stub in a scratch copy)", ex.id);
+    lines.push(format!("{:<20} (your copy is edited: checking the shipped stub in a scratch copy)", ex.id));
     // One folder for every scratch stub: their package names differ, and a
     // scratch dir is gone before the next one is built.
     let options = Options { target_dir: Some(check::target_dir(&course.root).join("mcplings-verify")), ..options.clone() };
