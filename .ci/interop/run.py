@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Interop runs against the official Python SDK (mcp 2.3.0) as a real peer.
 
-Usage: run.py [--schemas DIR] [--only TEXT]
+Usage: run.py [--schemas DIR] [--only TEXT] [--crates solutions|exercises]
   --schemas DIR  validate every recorded frame against DIR/<revision>/schema.json
   --only TEXT    run only the scenarios whose name contains TEXT
+  --crates       whose programs to run: the reference solutions (default), or
+                 the shipped stubs in exercises/, a negative control in which
+                 every run must fail
 
 Run it with the Python of a venv holding mcp==2.3.0 (run.sh makes one).
 
@@ -39,6 +42,7 @@ WIRE = str(HERE / "wire.py")
 SERVER = str(HERE / "sdk_server.py")
 CLIENTS = ["04-era-probe", "08-pagination-walker", "09-progress-cancel", "10-input-required"]
 RUN_TIMEOUT_S = 90
+CRATES = "solutions"  # or "exercises" (--crates)
 
 
 @dataclass
@@ -54,8 +58,8 @@ class Scenario:
 
 
 def package_of(exercise):
-    """The cargo package name of solutions/<exercise>."""
-    text = (ROOT / "solutions" / exercise / "Cargo.toml").read_text()
+    """The cargo package name of <CRATES>/<exercise>."""
+    text = (ROOT / CRATES / exercise / "Cargo.toml").read_text()
     return re.search(r'^name\s*=\s*"([^"]+)"', text, re.M).group(1)
 
 
@@ -208,8 +212,10 @@ def elicitation(era):
 
 
 def driver_expect(lines, recorded):
-    if not lines or not re.fullmatch(r"\d+ checks passed, 0 failed", lines[-1]):
-        return ["the driver reported failed checks (see above)"]
+    """A driver reports through its exit code (0: every check held), which
+    run_once already checks; it must at least have spoken to the server."""
+    if not any(s == "C->S" for s, _ in recorded):
+        return ["the driver sent nothing to the server"]
     return []
 
 
@@ -220,7 +226,7 @@ def scenarios(idle_ms):
     out = []
     for driver in sorted(HERE.glob("sdk_drives_*.py")):
         number = driver.stem.removeprefix("sdk_drives_")
-        matches = sorted(p.name for p in (ROOT / "solutions").glob(f"{number}-*"))
+        matches = sorted(p.name for p in (ROOT / CRATES).glob(f"{number}-*"))
         if not matches:
             print(f"warning: {driver.name} has no solutions/{number}-* to drive", file=sys.stderr)
             continue
@@ -246,6 +252,12 @@ def scenarios(idle_ms):
         ours(f"09-cancel-{era}", era, "09-progress-cancel", ["--era", era, *idle, "--calls", "2"], ["--stall-first-slow"], progress(era, cancel_first=True))
         ours(f"10-elicitation-{era}", era, "10-input-required", ["--era", era], [], elicitation(era))
     return out
+
+
+def timed(argv):
+    started = time.monotonic()
+    subprocess.run(argv, check=True)
+    return time.monotonic() - started
 
 
 def run_once(scenario):
@@ -288,20 +300,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--schemas")
     parser.add_argument("--only", default="")
+    parser.add_argument("--crates", choices=["solutions", "exercises"], default="solutions")
     options = parser.parse_args()
+    global CRATES
+    CRATES = options.crates
     LOGS.mkdir(parents=True, exist_ok=True)
     for old in LOGS.glob("*"):
         old.unlink()
 
     drivers = sorted(HERE.glob("sdk_drives_*.py"))
-    servers = {m.name for d in drivers for m in (ROOT / "solutions").glob(d.stem.removeprefix("sdk_drives_") + "-*")}
+    servers = {m.name for d in drivers for m in (ROOT / CRATES).glob(d.stem.removeprefix("sdk_drives_") + "-*")}
     packages = sorted(package_of(e) for e in servers | set(CLIENTS))
     subprocess.run(["cargo", "build", "--locked", "--quiet", *[a for p in packages for a in ("-p", p)]], cwd=ROOT, check=True)
 
-    # How long the SDK takes to start here; 09's idle timer covers it.
-    started = time.monotonic()
-    subprocess.run([PY, "-c", "import mcp.server.mcpserver"], check=True)
-    startup = time.monotonic() - started
+    # How long the SDK takes to start here (the faster of two tries); 09's idle timer covers it.
+    startup = min(timed([PY, "-c", "import mcp.server.mcpserver"]) for _ in range(2))
     idle_ms = max(2000, int(startup * 3000))
     print(f"mcp 2.3.0 imports in {startup:.1f} s here; 09 runs with --idle-ms {idle_ms}")
 
