@@ -38,19 +38,7 @@ RESULTS = {
     "prompts/list": "ListPromptsResult",
     "prompts/get": "GetPromptResult",
     "elicitation/create": "ElicitResult",
-}
-
-# The definition for each method's request or notification.
-REQUESTS = {
-    "initialize": "InitializeRequest",
-    "notifications/initialized": "InitializedNotification",
-    "ping": "PingRequest",
-    "server/discover": "DiscoverRequest",
-    "tools/list": "ListToolsRequest",
-    "tools/call": "CallToolRequest",
-    "subscriptions/listen": "SubscriptionsListenRequest",
-    "notifications/progress": "ProgressNotification",
-    "notifications/cancelled": "CancelledNotification",
+    "subscriptions/listen": "SubscriptionsListenResult",
 }
 
 # Exercises whose solutions send MCP frames of their own.
@@ -61,6 +49,16 @@ class Schemas:
     def __init__(self, root):
         self.docs = {rev: json.loads((root / rev / "schema.json").read_text()) for rev in (LEGACY, MODERN)}
         self.validators = {}
+        # Each revision's definition of a request or notification, found by
+        # its `method` constant (the Client…/Server… unions left out).
+        self.methods = {
+            rev: {
+                d["properties"]["method"]["const"]: name
+                for name, d in doc["$defs"].items()
+                if "const" in d.get("properties", {}).get("method", {}) and not name.startswith(("Client", "Server"))
+            }
+            for rev, doc in self.docs.items()
+        }
 
     def check(self, rev, definition, value):
         """The schema's messages for `value` against `definition`."""
@@ -80,48 +78,81 @@ def revision_of(request):
     return MODERN if META_VERSION in meta else LEGACY
 
 
-def frames(entries, direction):
-    for entry in entries:
-        if entry["dir"] == direction and entry["kind"] == "frame":
-            try:
-                yield json.loads(entry["line"])
-            except ValueError:
-                pass
+def check_conversation(messages, schemas, checked_sides):
+    """Validates a conversation between two sides.
+
+    `messages` is every JSON-RPC message in wire order as (side, message),
+    the side being a label of who sent it; a response answers the last
+    request with its id sent by the other side. Only messages sent by a side
+    in `checked_sides` are validated: a request or notification against its
+    method's definition, a response against JSONRPCResultResponse and the
+    result definition of the request it answers (InputRequiredResult when
+    a 2026-07-28 result says so), or against JSONRPCErrorResponse.
+
+    Revision: a request's own (2026-07-28 when it carries the modern `_meta`
+    version); a response's is its request's; a notification without that
+    `_meta` has the era the conversation is in (2026-07-28 after a modern
+    request, 2025-11-25 after `initialize` or before anything modern).
+
+    Returns (frames checked, [(definition, revision, problem, message)]).
+    """
+    pending = {}  # (side, id) -> request
+    era = LEGACY
+    checked, problems = 0, []
+    for side, message in messages:
+        method = message.get("method")
+        if method is not None:
+            own = revision_of(message)
+            if method == "initialize":
+                era = LEGACY
+            elif own == MODERN and "id" in message:
+                era = MODERN
+            rev = own if own == MODERN or "id" in message else era
+            if "id" in message:
+                pending[(side, json.dumps(message["id"]))] = message
+            if side not in checked_sides:
+                continue
+            definition = schemas.methods[rev].get(method)
+            if definition is None:
+                continue
+            found = schemas.check(rev, definition, message)
+        else:
+            request = next((r for (s, i), r in pending.items() if s != side and i == json.dumps(message.get("id"))), None)
+            if request is None or side not in checked_sides:
+                continue
+            rev = revision_of(request)
+            if "error" in message:
+                definition = "JSONRPCErrorResponse"
+                found = schemas.check(rev, definition, message)
+            else:
+                definition = RESULTS.get(request["method"])
+                if rev == MODERN and (message.get("result") or {}).get("resultType") == "input_required":
+                    definition = "InputRequiredResult"  # 2026-07-28 basic/patterns/mrtr
+                if definition is None:
+                    continue
+                found = schemas.check(rev, "JSONRPCResultResponse", message) + schemas.check(rev, definition, message.get("result"))
+        checked += 1
+        problems += [(definition, rev, p, message) for p in found]
+    return checked, problems
 
 
 def check_exercise(mcplings, exercise, schemas):
     out = subprocess.run([mcplings, "check", exercise, "--solution", "--json"], capture_output=True, text=True)
     report = json.loads(out.stdout)
-    problems, checked = [], 0
+    total, problems = 0, []
     for case in report["cases"]:
-        sent = {}
-        for request in frames(case["transcript"], "to_learner"):
-            if "method" in request and "id" in request:
-                sent[json.dumps(request["id"])] = request
-        for frame in frames(case["transcript"], "from_learner"):
-            where = f"{exercise} / {case['name']}"
-            if "method" in frame:
-                rev = revision_of(frame)
-                definition = REQUESTS.get(frame["method"])
-                if definition is None:
-                    continue
-                found = schemas.check(rev, definition, frame)
-            else:
-                request = sent.get(json.dumps(frame.get("id")))
-                if request is None:
-                    continue
-                rev = revision_of(request)
-                if "error" in frame:
-                    definition = "JSONRPCErrorResponse"
-                    found = schemas.check(rev, definition, frame)
-                else:
-                    definition = RESULTS.get(request["method"])
-                    if definition is None:
-                        continue
-                    found = schemas.check(rev, "JSONRPCResultResponse", frame) + schemas.check(rev, definition, frame.get("result"))
-            checked += 1
-            problems += [f"{where}: {definition} ({rev}): {p}\n    {json.dumps(frame)[:300]}" for p in found]
-    return checked, problems
+        messages = []
+        for entry in case["transcript"]:
+            if entry["kind"] == "frame":
+                try:
+                    messages.append((entry["dir"], json.loads(entry["line"])))
+                except ValueError:
+                    pass
+        checked, found = check_conversation([(s, m) for s, m in messages if isinstance(m, dict)], schemas, {"from_learner"})
+        total += checked
+        where = f"{exercise} / {case['name']}"
+        problems += [f"{where}: {d} ({rev}): {p}\n    {json.dumps(m)[:300]}" for d, rev, p, m in found]
+    return total, problems
 
 
 def main():
