@@ -10,6 +10,7 @@ pub mod checkers;
 pub mod diff;
 pub mod http;
 pub mod report;
+pub mod schema;
 pub mod session;
 
 use std::path::{Path, PathBuf};
@@ -143,7 +144,7 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         let case_report = match (&skip, &built.executable) {
             (None, Some(exe)) => {
                 on_event(Event::CaseStarted(index));
-                let (r, hung) = run_case(checker.shape, case, exe, exercise, options);
+                let (r, hung) = run_case(checker, case, exe, exercise, options);
                 if hung {
                     skip = Some("not run: an earlier case hung; fix that one first".into());
                 }
@@ -160,9 +161,9 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
 }
 
 /// Runs one case in a fresh process; also says whether it hung (timed out).
-fn run_case(shape: checkers::Shape, case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> (CaseReport, bool) {
+fn run_case(checker: &checkers::Checker, case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> (CaseReport, bool) {
     let started = Instant::now();
-    let session = match shape {
+    let session = match checker.shape {
         checkers::Shape::Program => Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()),
         checkers::Shape::Client => match options.relay.clone().map_or_else(std::env::current_exe, Ok) {
             Ok(relay) => Session::spawn_client(exe, case.args, &relay, exercise.timeout, options.cancel.clone()),
@@ -170,13 +171,16 @@ fn run_case(shape: checkers::Shape, case: &checkers::Case, exe: &Path, exercise:
         },
         checkers::Shape::Http => Session::spawn_http(exe, case.args, exercise.timeout, options.cancel.clone()),
     };
-    let (result, finished) = match session {
+    let (mut result, finished) = match session {
         Ok(mut session) => {
             let result = (case.run)(&mut session);
             (result, session.finish())
         }
         Err(stop) => (Err(Failure::from(stop)), session::Finished::default()),
     };
+    if result.is_ok() && checker.schema {
+        result = schema_failure(&finished.transcript).map_or(Ok(()), Err);
+    }
     let mut report = CaseReport {
         name: case.name.to_string(),
         about: case.about.to_string(),
@@ -215,6 +219,16 @@ fn run_case(shape: checkers::Shape, case: &checkers::Case, exe: &Path, exercise:
         report.actual = failure.actual;
     }
     (report, hung)
+}
+
+/// A failure for the first frame in `transcript` the learner sent that
+/// breaks the official types of its revision, if any.
+fn schema_failure(transcript: &[TranscriptEntry]) -> Option<Failure> {
+    let checked = schema::check_transcript(transcript);
+    let violation = checked.violation?;
+    let mut failure = Failure::new(format!("a frame your program sent breaks the official MCP schema at {violation}"));
+    failure.actual = checked.offending;
+    Some(failure)
 }
 
 /// `src/lib.rs:12:5: not yet implemented` from a Rust panic message on
