@@ -33,8 +33,11 @@ fn main() {
     }));
     let (tx, rx) = channel::<Value>();
     let writer = std::thread::spawn(move || {
-        let mut stdout = std::io::stdout().lock();
+        let stdout = std::io::stdout();
         for frame in rx {
+            // Locked per frame, not for good: a println! elsewhere must not
+            // wait forever (it still breaks the stream: stdout is for frames).
+            let mut stdout = stdout.lock();
             if writeln!(stdout, "{frame}").and_then(|_| stdout.flush()).is_err() {
                 break;
             }

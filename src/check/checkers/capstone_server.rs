@@ -388,6 +388,12 @@ fn nothing_after(s: &mut Session) -> CaseResult {
     }
 }
 
+/// When fewer than `steps` progress frames came before a countdown's
+/// result, fails if the rest come after it.
+fn early_result(s: &mut Session, before: &[Value], steps: usize) -> CaseResult {
+    if before.iter().filter(|f| is_progress(f)).count() < steps { nothing_after(s) } else { Ok(()) }
+}
+
 /// Checks a finished countdown of `steps`.
 fn liftoff(response: Value, steps: u64, modern: bool) -> CaseResult {
     let result = as_result(response, "tools/call", &json!({"name": "countdown"}), if modern { "2026-07-28" } else { "2025-11-25" })?;
@@ -411,6 +417,7 @@ fn progress_legacy(s: &mut Session) -> CaseResult {
     let token = json!("tok-legacy");
     let id = countdown(&mut c, s, 3, Some(token.clone()))?;
     let (before, response) = until_response(s, &id, "tools/call")?;
+    early_result(s, &before, 3)?;
     check_progress(&before, &token, &id, 3)?;
     liftoff(response, 3, false)?;
     nothing_after(s)
@@ -422,6 +429,9 @@ fn progress_modern(s: &mut Session) -> CaseResult {
     let id = countdown(&mut c, s, 3, Some(token.clone()))?;
     let first = s.recv()?.value;
     if !is_progress(&first) {
+        if first.get("id") == Some(&id) {
+            early_result(s, &[], 3)?;
+        }
         let reason = match classify(&first) {
             Kind::Success { .. } | Kind::Error { .. } => "the countdown answered before any progress: with a progressToken in its _meta, countdown 3 sends progress after each 200 ms step, then its result",
             _ => "the first frame after countdown 3 is its first progress",
