@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::server_client::{Client, META_VERSION, as_result, expect_error, initialize_params, modern_fields, modern_meta, response_to};
+use super::server_client::{Client, META_VERSION, as_result, call_tool, content_list, expect_error, initialize_params, modern_fields, modern_meta, response_to, structured_with_mirror, unknown_tool};
 use super::{Case, CaseResult, Checker, Failure, Shape, same};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
@@ -133,47 +133,10 @@ fn list_tools(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
     Ok(tools)
 }
 
-/// A tools/call result, with `content` checked to be a list of blocks and,
-/// in the modern era, `resultType`.
-fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
-    let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
-    content_list(&result)?;
-    if c.modern {
-        modern_fields(&result, "tools/call", false)?;
-    }
-    Ok(result)
-}
-
-fn content_list(result: &Value) -> CaseResult {
-    if result.get("content").is_some_and(Value::is_array) {
-        return Ok(());
-    }
-    Err(Failure::partial(
-        "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema; inspector#84)",
-        json!({"content": [{"type": "text", "text": "…"}]}),
-        result.clone(),
-    ))
-}
-
 /// word_count on `text`: structuredContent `expected` and its text mirror.
 fn word_count(c: &mut Client, s: &mut Session, text: &str, expected: Value) -> CaseResult {
     let result = call_tool(c, s, "word_count", json!({"text": text}))?;
-    if result.get("structuredContent") != Some(&expected) {
-        return Err(Failure::partial(
-            format!("word_count of {text:?} declares an outputSchema, so its result carries structuredContent that fits it: {expected} (2025-11-25 server/tools › Structured Content)"),
-            json!({"structuredContent": expected}),
-            result,
-        ));
-    }
-    let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(&expected));
-    if !mirrored {
-        return Err(Failure::partial(
-            "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
-            json!({"content": [{"type": "text", "text": expected.to_string()}], "structuredContent": expected}),
-            result,
-        ));
-    }
-    Ok(())
+    structured_with_mirror(&result, &expected, &format!("word_count of {text:?} declares an outputSchema"))
 }
 
 fn tools_legacy(s: &mut Session) -> CaseResult {
@@ -190,17 +153,6 @@ fn tools_modern(s: &mut Session) -> CaseResult {
     let reversed = call_tool(&mut c, s, "reverse", json!({"text": "stressed"}))?;
     same(json!({"content": [{"type": "text", "text": "desserts"}], "…": "…"}), &reversed, "reverse of \"stressed\" is one text block, \"desserts\"")?;
     word_count(&mut c, s, "one two  three", json!({"words": 3, "characters": 14}))
-}
-
-fn unknown_tool(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
-    c.error(
-        s,
-        "tools/call",
-        json!({"name": "launch_rockets", "arguments": {}}),
-        -32602,
-        "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling; typescript-sdk#1510)",
-    )
 }
 
 fn bad_steps(s: &mut Session) -> CaseResult {

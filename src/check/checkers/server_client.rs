@@ -95,6 +95,63 @@ impl Client {
     }
 }
 
+/// A tools/call result, with `content` checked to be a list of blocks and,
+/// in the modern era, `resultType`.
+pub(crate) fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
+    let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
+    content_list(&result)?;
+    if c.modern {
+        modern_fields(&result, "tools/call", false)?;
+    }
+    Ok(result)
+}
+
+/// Fails unless the tools/call `result` holds its content as a list.
+pub(crate) fn content_list(result: &Value) -> CaseResult {
+    if result.get("content").is_some_and(Value::is_array) {
+        return Ok(());
+    }
+    Err(Failure::partial(
+        "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema; inspector#84)",
+        json!({"content": [{"type": "text", "text": "…"}]}),
+        result.clone(),
+    ))
+}
+
+/// Fails unless the tools/call `result` carries `expected` as its
+/// structuredContent and the same JSON in a text block. `declares` names
+/// the tool and its outputSchema, for the reason.
+pub(crate) fn structured_with_mirror(result: &Value, expected: &Value, declares: &str) -> CaseResult {
+    if result.get("structuredContent") != Some(expected) {
+        return Err(Failure::partial(
+            format!("{declares}, so its result carries structuredContent that fits it: {expected} (2025-11-25 server/tools › Structured Content)"),
+            json!({"structuredContent": expected}),
+            result.clone(),
+        ));
+    }
+    let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(expected));
+    if !mirrored {
+        return Err(Failure::partial(
+            "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
+            json!({"content": [{"type": "text", "text": expected.to_string()}], "structuredContent": expected}),
+            result.clone(),
+        ));
+    }
+    Ok(())
+}
+
+/// A legacy call of a tool that does not exist must get -32602.
+pub(crate) fn unknown_tool(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    c.error(
+        s,
+        "tools/call",
+        json!({"name": "launch_rockets", "arguments": {}}),
+        -32602,
+        "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling; typescript-sdk#1510)",
+    )
+}
+
 /// `initialize` params offering `version`.
 pub(crate) fn initialize_params(version: &str) -> Value {
     json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})

@@ -17,7 +17,7 @@
 
 use serde_json::{Value, json};
 
-use super::server_client::{Client, modern_fields};
+use super::server_client::{Client, call_tool, modern_fields, structured_with_mirror, unknown_tool};
 use super::{Case, CaseResult, Checker, Failure, Shape};
 use crate::check::session::Session;
 
@@ -104,22 +104,6 @@ fn invalid_cursor(s: &mut Session) -> CaseResult {
     c.error(s, "tools/list", json!({"cursor": "no-such-cursor"}), -32602, "a cursor the server never handed out gets -32602 Invalid params (2025-11-25 server/utilities/pagination › Error Handling)")
 }
 
-/// A tools/call result, with `content` checked to be a list of blocks.
-fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
-    let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
-    if !result.get("content").is_some_and(Value::is_array) {
-        return Err(Failure::partial(
-            "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema)",
-            json!({"content": [{"type": "text", "text": "…"}]}),
-            result,
-        ));
-    }
-    if c.modern {
-        modern_fields(&result, "tools/call", false)?;
-    }
-    Ok(result)
-}
-
 fn greet(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let result = call_tool(&mut c, s, "greet", json!({"name": "Ada"}))?;
@@ -152,23 +136,7 @@ fn add(s: &mut Session) -> CaseResult {
     let tools = walk(&mut c, s)?;
     let schema = tools.iter().find(|t| t["name"] == "add").and_then(|t| t.get("outputSchema")).cloned().unwrap_or(Value::Null);
     let result = call_tool(&mut c, s, "add", json!({"a": 2, "b": 3}))?;
-    let structured = result.get("structuredContent").cloned().unwrap_or(Value::Null);
-    if structured != json!({"sum": 5}) {
-        return Err(Failure::partial(
-            format!("add declares an outputSchema ({schema}), so its result carries structuredContent that fits it (2025-11-25 server/tools › Structured Content)"),
-            json!({"structuredContent": {"sum": 5}}),
-            result,
-        ));
-    }
-    let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(&structured));
-    if !mirrored {
-        return Err(Failure::partial(
-            "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
-            json!({"content": [{"type": "text", "text": "{\"sum\":5}"}], "structuredContent": {"sum": 5}}),
-            result,
-        ));
-    }
-    Ok(())
+    structured_with_mirror(&result, &json!({"sum": 5}), &format!("add declares an outputSchema ({schema})"))
 }
 
 fn out_of_range(s: &mut Session) -> CaseResult {
@@ -198,17 +166,6 @@ fn out_of_range(s: &mut Session) -> CaseResult {
         return Err(Failure::partial("level 5 is in range and succeeds", json!({"content": [{"type": "text", "text": "Volume set to 5."}]}), fine));
     }
     Ok(())
-}
-
-fn unknown_tool(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
-    c.error(
-        s,
-        "tools/call",
-        json!({"name": "launch_rockets", "arguments": {}}),
-        -32602,
-        "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling)",
-    )
 }
 
 fn bad_arguments(s: &mut Session) -> CaseResult {
