@@ -42,7 +42,7 @@ RESULTS = {
 }
 
 # Exercises whose solutions send MCP frames of their own.
-DEFAULT = ["03-handshake-gate", "04-era-probe", "07-tool-server", "08-pagination-walker", "09-progress-cancel", "10-input-required"]
+DEFAULT = ["03-handshake-gate", "04-era-probe", "07-tool-server", "08-pagination-walker", "09-progress-cancel", "10-input-required", "11-capstone-server"]
 
 
 class Schemas:

@@ -121,7 +121,7 @@ fn list_prints_parts_and_exercises() {
     let course = common::course_copy();
     let r = at(course.path(), &["list"]);
     assert_eq!(r.code, 0, "{r:?}");
-    for text in ["Model Context Protocol from the ground up", "Part 1 · JSON-RPC messages", "01-encode-frames", "02-id-router", "Part 2 · Lifecycle in two eras", "03-handshake-gate", "04-era-probe", "Part 3 · Transports", "05-stdio-codec", "06-http-front-door", "Part 4 · What a server offers", "08-pagination-walker", "Part 5 · Long calls and asking back", "10-input-required", "0 of 10 exercises done."] {
+    for text in ["Model Context Protocol from the ground up", "Part 1 · JSON-RPC messages", "01-encode-frames", "02-id-router", "Part 2 · Lifecycle in two eras", "03-handshake-gate", "04-era-probe", "Part 3 · Transports", "05-stdio-codec", "06-http-front-door", "Part 4 · What a server offers", "08-pagination-walker", "Part 5 · Long calls and asking back", "10-input-required", "11-capstone-server", "0 of 11 exercises done."] {
         assert!(r.stdout.contains(text), "missing {text:?}: {r:?}");
     }
 }

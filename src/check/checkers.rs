@@ -10,6 +10,7 @@
 //! (`{"harness":"classified",…}`). A panic inside a learner's function comes
 //! back as `{"harness":"panic","function":…,"message":…,"location":…}`.
 
+mod capstone_server;
 mod encode_frames;
 mod era_probe;
 mod handshake_gate;
@@ -18,6 +19,7 @@ mod id_router;
 mod input_required;
 mod pagination_walker;
 mod progress_cancel;
+mod server_client;
 mod stdio_codec;
 mod tool_server;
 
@@ -125,7 +127,7 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER, &progress_cancel::CHECKER, &input_required::CHECKER];
+static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER, &progress_cancel::CHECKER, &input_required::CHECKER, &capstone_server::CHECKER];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {

@@ -17,9 +17,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, panic_failure};
+use super::server_client::{Client, call_tool, modern_fields, structured_with_mirror, unknown_tool};
+use super::{Case, CaseResult, Checker, Failure, Shape};
 use crate::check::session::Session;
-use crate::jsonrpc::{Kind, classify};
 
 /// The checker named `tool-server`.
 pub static CHECKER: Checker = Checker {
@@ -42,108 +42,6 @@ pub static CHECKER: Checker = Checker {
         Case { name: "prompt and its argument", about: "prompts/get returns messages with the text; without the required argument it gets -32602", args: &[], run: prompt },
     ],
 };
-
-const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-
-/// The checker as a client of one era.
-struct Client {
-    modern: bool,
-    next_id: u64,
-}
-
-impl Client {
-    /// A legacy client, after the handshake.
-    fn legacy(s: &mut Session) -> Result<Client, Failure> {
-        let mut c = Client { modern: false, next_id: 1 };
-        let init = json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}});
-        c.result(s, "initialize", init)?;
-        s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-        Ok(c)
-    }
-
-    fn modern() -> Client {
-        Client { modern: true, next_id: 1 }
-    }
-
-    fn era(&self) -> &'static str {
-        if self.modern { "2026-07-28" } else { "2025-11-25" }
-    }
-
-    /// Sends a request and returns the whole response frame.
-    fn call(&mut self, s: &mut Session, method: &str, mut params: Value) -> Result<Value, Failure> {
-        if self.modern {
-            params["_meta"] = json!({META_VERSION: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}});
-        }
-        let id = self.next_id;
-        self.next_id += 1;
-        s.send_json(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        loop {
-            let got = s.recv()?.value;
-            match classify(&got) {
-                Kind::Notification { .. } => continue,
-                Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == json!(id) => {
-                    if let Some(report) = got.pointer("/error/data").filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic")) {
-                        return Err(panic_failure(report));
-                    }
-                    return Ok(got);
-                }
-                _ => return Err(Failure { actual: Some(got), ..Failure::new(format!("the answer to `{method}` is not its response (id {id})")) }),
-            }
-        }
-    }
-
-    /// Like [`Client::call`], and the response must be a result; returns it.
-    fn result(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
-        let response = self.call(s, method, params.clone())?;
-        match response.get("result") {
-            Some(result) => Ok(result.clone()),
-            None => Err(Failure::partial(
-                format!("`{method}` {} failed ({}), but it should succeed", params, self.era()),
-                json!({"result": "…"}),
-                response,
-            )),
-        }
-    }
-
-    /// Like [`Client::call`], and the response must be an error with
-    /// `code`; `why` explains the rule.
-    fn error(&mut self, s: &mut Session, method: &str, params: Value, code: i64, why: &str) -> CaseResult {
-        let response = self.call(s, method, params)?;
-        let got = response.pointer("/error/code").and_then(Value::as_i64);
-        if got == Some(code) {
-            return Ok(());
-        }
-        let detail = match (got, response.get("result")) {
-            (Some(other), _) => format!("got error code {other}"),
-            (None, Some(result)) if result.get("isError") == Some(&json!(true)) => "got a result with isError: true, which tells the model its input was wrong; this is a protocol error".to_string(),
-            (None, Some(result)) if result.get("contents").and_then(Value::as_array).is_some_and(Vec::is_empty) => "got a result with an empty contents list, which reads as \"the resource is empty\"".to_string(),
-            _ => "got a result".to_string(),
-        };
-        Err(Failure::partial(format!("{why}; {detail}"), json!({"error": {"code": code, "message": "…"}}), response))
-    }
-}
-
-/// Checks the modern fields of a result: `resultType`, and for cacheable
-/// ones `ttlMs` and `cacheScope`.
-fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
-    if result.get("resultType") != Some(&json!("complete")) {
-        return Err(Failure::partial(
-            format!("a 2026-07-28 result carries resultType; the `{method}` result lacks \"complete\" (2026-07-28 basic/index)"),
-            json!({"resultType": "complete"}),
-            result.clone(),
-        ));
-    }
-    let ttl_ok = result.get("ttlMs").and_then(Value::as_u64).is_some();
-    let scope_ok = matches!(result.get("cacheScope").and_then(Value::as_str), Some("public" | "private"));
-    if cacheable && !(ttl_ok && scope_ok) {
-        return Err(Failure::partial(
-            format!("the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"),
-            json!({"resultType": "complete", "ttlMs": "(an integer ≥ 0)", "cacheScope": "(\"public\" or \"private\")"}),
-            result.clone(),
-        ));
-    }
-    Ok(())
-}
 
 const TOOL_NAMES: [&str; 4] = ["greet", "describe", "add", "set_volume"];
 
@@ -207,22 +105,6 @@ fn invalid_cursor(s: &mut Session) -> CaseResult {
     c.error(s, "tools/list", json!({"cursor": "no-such-cursor"}), -32602, "a cursor the server never handed out gets -32602 Invalid params (2025-11-25 server/utilities/pagination › Error Handling)")
 }
 
-/// A tools/call result, with `content` checked to be a list of blocks.
-fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
-    let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
-    if !result.get("content").is_some_and(Value::is_array) {
-        return Err(Failure::partial(
-            "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema)",
-            json!({"content": [{"type": "text", "text": "…"}]}),
-            result,
-        ));
-    }
-    if c.modern {
-        modern_fields(&result, "tools/call", false)?;
-    }
-    Ok(result)
-}
-
 fn greet(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let result = call_tool(&mut c, s, "greet", json!({"name": "Ada"}))?;
@@ -255,23 +137,7 @@ fn add(s: &mut Session) -> CaseResult {
     let tools = walk(&mut c, s)?;
     let schema = tools.iter().find(|t| t["name"] == "add").and_then(|t| t.get("outputSchema")).cloned().unwrap_or(Value::Null);
     let result = call_tool(&mut c, s, "add", json!({"a": 2, "b": 3}))?;
-    let structured = result.get("structuredContent").cloned().unwrap_or(Value::Null);
-    if structured != json!({"sum": 5}) {
-        return Err(Failure::partial(
-            format!("add declares an outputSchema ({schema}), so its result carries structuredContent that fits it (2025-11-25 server/tools › Structured Content)"),
-            json!({"structuredContent": {"sum": 5}}),
-            result,
-        ));
-    }
-    let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(&structured));
-    if !mirrored {
-        return Err(Failure::partial(
-            "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
-            json!({"content": [{"type": "text", "text": "{\"sum\":5}"}], "structuredContent": {"sum": 5}}),
-            result,
-        ));
-    }
-    Ok(())
+    structured_with_mirror(&result, &json!({"sum": 5}), &format!("add declares an outputSchema ({schema})"))
 }
 
 fn out_of_range(s: &mut Session) -> CaseResult {
@@ -301,17 +167,6 @@ fn out_of_range(s: &mut Session) -> CaseResult {
         return Err(Failure::partial("level 5 is in range and succeeds", json!({"content": [{"type": "text", "text": "Volume set to 5."}]}), fine));
     }
     Ok(())
-}
-
-fn unknown_tool(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
-    c.error(
-        s,
-        "tools/call",
-        json!({"name": "launch_rockets", "arguments": {}}),
-        -32602,
-        "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling)",
-    )
 }
 
 fn bad_arguments(s: &mut Session) -> CaseResult {
