@@ -1084,6 +1084,18 @@ fn m06_headers_trusted() {
     }
 }
 
+/// `_meta` never checked: a request that says nothing of the client's
+/// capabilities is served (the 06 solution had this bug until the
+/// conformance suite's server-stateless scenario caught it).
+#[test]
+fn m06_meta_not_required() {
+    let find = "    if let Err(reason) = check_meta(&message) {\n";
+    let replace = "    if let Err(reason) = Ok::<(), String>(()) {\n";
+    let report = check_mutant(HTTP, "mutant-06-meta-trusted", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "_meta fields required", &["io.modelcontextprotocol/clientCapabilities in params._meta", "400 with error code -32602"]);
+}
+
 /// Mcp-Name checked for presence only.
 #[test]
 fn m06_name_not_compared() {
@@ -1723,7 +1735,9 @@ fn schema_09_cancel_reason_not_a_string() {
     assert_caught(&report);
     let reasons: Vec<&str> = report.cases.iter().filter_map(|c| c.reason.as_deref()).collect();
     assert!(reasons.iter().any(|r| r.contains("params.reason: is the integer 408, expected a string (CancelledNotification, 2025-11-25)")), "{}", summary(&report));
+}
 
+// ---------------------------------------------------------------------------
 // 11-capstone-server: the learner's own dual-era server, progress and
 // cancellation included.
 // ---------------------------------------------------------------------------

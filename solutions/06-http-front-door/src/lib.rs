@@ -13,9 +13,9 @@
 //! 3. A notification gets 202 with an empty body (Sending Messages).
 //! 4. A request whose `params._meta` lacks the protocol version or the
 //!    client capabilities gets 400 with -32602 (2026-07-28 schema:
-//!    `RequestMetaObject` requires both). This rung goes beyond the
-//!    exercise's task; the conformance suite's `server-stateless` scenario
-//!    and the Python SDK both put it before the header checks.
+//!    `RequestMetaObject` requires both). The conformance suite's
+//!    `server-stateless` scenario and the Python SDK both put it before
+//!    the header checks.
 //! 5. The request metadata headers must match the body: `MCP-Protocol-Version`
 //!    and the body's `_meta` version, `Mcp-Method` and `method`, `Mcp-Name`
 //!    and `params.name` (after decoding `=?base64?…?=`); otherwise 400 with

@@ -35,6 +35,7 @@ pub static CHECKER: Checker = Checker {
         Case { name: "only POST /mcp", about: "another path gets 404; GET and DELETE get 405, as the modern endpoint has no GET stream and no sessions to DELETE", args: &[], run: not_allowed },
         Case { name: "Mcp-Method must match", about: "a request without the Mcp-Method header, or with one naming another method than the body, gets 400 with -32020 HeaderMismatch", args: &[], run: method_header },
         Case { name: "Mcp-Name must match", about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020", args: &[], run: name_mismatch },
+        Case { name: "_meta fields required", about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params", args: &[], run: meta_required },
         Case { name: "version header must match", about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020", args: &[], run: version_mismatch },
         Case { name: "unsupported version", about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested", args: &[], run: unsupported_version },
         Case { name: "unknown method: 404", about: "a method the server does not implement gets 404 with -32601", args: &[], run: unknown_method },
@@ -215,6 +216,21 @@ fn name_mismatch(s: &mut Session) -> CaseResult {
         -32020,
         "Mcp-Name says count but the body calls echo. A gateway may route or authorize by the header while the server runs the body, so a mismatch is rejected with",
     )?;
+    Ok(())
+}
+
+/// Every modern request carries the protocol version and the client
+/// capabilities in `params._meta` (2026-07-28 schema, `RequestMetaObject`);
+/// without them the server cannot tell what the client can do. The
+/// conformance suite's stateless mock answers 400 with -32602.
+fn meta_required(s: &mut Session) -> CaseResult {
+    for (id, missing) in [(20, "io.modelcontextprotocol/clientCapabilities"), (21, "io.modelcontextprotocol/protocolVersion")] {
+        let mut body = tool_call(id, "echo", json!({"text": "hi"}), MODERN);
+        let headers = headers_for(&body);
+        body["params"]["_meta"].as_object_mut().expect("meta is an object").remove(missing);
+        let reply = post(s, headers, &body)?;
+        error_reply(&reply, 400, -32602, &format!("every modern request carries {missing} in params._meta (2026-07-28 schema, RequestMetaObject); a request without it gets"))?;
+    }
     Ok(())
 }
 

@@ -11,13 +11,16 @@
 //! 2. Anything but `POST /mcp` gets 404 (another path) or 405 (GET,
 //!    DELETE, …).
 //! 3. A notification gets 202 with an empty body (Sending Messages).
-//! 4. The request metadata headers must match the body: `MCP-Protocol-Version`
+//! 4. A request whose `params._meta` lacks the protocol version or the
+//!    client capabilities gets 400 with -32602 (2026-07-28 schema:
+//!    `RequestMetaObject` requires both).
+//! 5. The request metadata headers must match the body: `MCP-Protocol-Version`
 //!    and the body's `_meta` version, `Mcp-Method` and `method`, `Mcp-Name`
 //!    and `params.name` (after decoding `=?base64?…?=`); otherwise 400 with
 //!    -32020 HeaderMismatch (Server Validation).
-//! 5. A version this server does not implement gets 400 with -32022.
-//! 6. An unknown method gets 404 with -32601.
-//! 7. Everything else gets 200: JSON, or an SSE stream when the request
+//! 6. A version this server does not implement gets 400 with -32022.
+//! 7. An unknown method gets 404 with -32601.
+//! 8. Everything else gets 200: JSON, or an SSE stream when the request
 //!    asked for progress (progress notifications first, then the response).
 //!
 //! Write `handle` and `decode_header_value`; `call` below runs the tools
