@@ -448,8 +448,18 @@ impl Session {
     /// Writes one line (a newline is added) to the program's stdin.
     pub fn send(&mut self, line: &str) -> Result<(), Stop> {
         let value = serde_json::from_str::<Value>(line).ok();
-        let kind = entry_kind(value.as_ref());
-        self.record(Direction::ToLearner, line, value.as_ref(), kind);
+        self.send_line(line, value.as_ref())
+    }
+
+    /// Writes a JSON value as one compact line.
+    pub fn send_json(&mut self, value: &Value) -> Result<(), Stop> {
+        self.send_line(&value.to_string(), Some(value))
+    }
+
+    /// Records `line` (parsed: `value`) and writes it with a newline,
+    /// waiting until the program has taken it, up to the deadline.
+    fn send_line(&mut self, line: &str, value: Option<&Value>) -> Result<(), Stop> {
+        self.record(Direction::ToLearner, line, value, entry_kind(value));
         let stdin = self.stdin.as_ref().ok_or_else(|| Stop::Io("stdin is already closed".into()))?;
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
@@ -473,11 +483,6 @@ impl Session {
                 Err(RecvTimeoutError::Timeout) => {}
             }
         }
-    }
-
-    /// Writes a JSON value as one compact line.
-    pub fn send_json(&mut self, value: &Value) -> Result<(), Stop> {
-        self.send(&value.to_string())
     }
 
     /// Closes the program's stdin (end of input).
