@@ -196,7 +196,7 @@ fn run_case(checker: &checkers::Checker, case: &checkers::Case, exe: &Path, exer
     };
     let mut hung = false;
     if let Err(failure) = result {
-        hung = matches!(failure.stop, Some(Stop::Timeout(_)));
+        hung = matches!(failure.stop, Some(Stop::Timeout(_) | Stop::NotReading(_)));
         let mut reason = failure.reason;
         if let Some(Stop::Exited(_)) = failure.stop {
             if let Some(panic) = panic_line(&report.stderr) {

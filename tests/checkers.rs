@@ -12,56 +12,22 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use mcplings::check::{self, CheckReport, Options, Source, Status};
-use mcplings::content::Course;
+use mcplings::check::{CheckReport, Status};
 
-use common::{Patch, mutant};
+use common::{Patch, check_dir, mutant, summary};
 
 const ENCODE: &str = "01-encode-frames";
 const ROUTER: &str = "02-id-router";
 const GATE: &str = "03-handshake-gate";
 const PROBE: &str = "04-era-probe";
 
-/// Checks the crate in `dir` against `exercise`'s checker.
-fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
-    let course = Course::load(&common::root()).expect("the course loads");
-    let ex = course.exercise(exercise).unwrap_or_else(|| panic!("no exercise {exercise}"));
-    // Mutants have package names of their own, so one folder serves them all.
-    // Client exercises launch `mcplings __relay` as their server: the real
-    // binary, not this test binary (what `None`, the current exe, would be).
-    let options = Options {
-        target_dir: Some(common::target_dir().join("test-mutants")),
-        relay: Some(PathBuf::from(env!("CARGO_BIN_EXE_mcplings"))),
-        ..Options::default()
-    };
-    check::check(&course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
-}
-
 /// Builds a mutant of `solutions/<exercise>` and checks it.
 fn check_mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> CheckReport {
     let dir = mutant(exercise, package, patches);
     check_dir(exercise, dir.path())
-}
-
-/// The report in a few lines, for assertion messages.
-fn summary(report: &CheckReport) -> String {
-    let mut out = format!(
-        "exercise {} ({}): passed={} build.ok={} error={:?}\n",
-        report.exercise, report.crate_dir, report.passed, report.build.ok, report.error
-    );
-    if !report.build.ok {
-        out.push_str(&format!("build output:\n{}\n", report.build.output));
-    }
-    for case in &report.cases {
-        out.push_str(&format!("  [{:?}] {}: {}\n", case.status, case.name, case.reason.as_deref().unwrap_or("")));
-        if case.status == Status::Failed && !case.stderr.is_empty() {
-            out.push_str(&format!("      stderr: {}\n", case.stderr.trim_end().replace('\n', "\n              ")));
-        }
-    }
-    out
 }
 
 /// The build succeeded, the check ran, and it did not pass.

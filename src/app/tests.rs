@@ -173,3 +173,40 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert!(!app.prebuilding);
     assert!(crate::ui::map_footer(&app).1.ends_with("0/20"), "{:?}", crate::ui::map_footer(&app));
 }
+
+/// A hanging check does not hold the workbook: while it runs, keys still
+/// move, switch panes and open help; its live events land; `x` cancels it
+/// (the runtime then sets the check's cancel flag, which kills the
+/// program's process group: see `tests/hostile.rs`), and the cancelled
+/// run's late report is ignored.
+#[test]
+fn keys_work_during_a_check_and_x_cancels_it() {
+    let mut app = app();
+    app.update(key('e'));
+    assert!(matches!(app.exercise.check, CheckState::Running { run: 1, .. }));
+    app.update(Msg::Check { run: 1, event: CheckEvent::CaseStarted(0) });
+    assert!(matches!(app.exercise.check, CheckState::Running { current: Some(0), .. }));
+    app.update(key('j'));
+    assert_eq!((app.exercise.selected, app.exercise.pane), (1, Pane::Case));
+    app.update(key('b'));
+    assert_eq!(app.exercise.pane, Pane::Build);
+    app.update(key('t'));
+    assert_eq!(app.exercise.pane, Pane::Task);
+    app.update(key('?'));
+    assert!(app.help);
+    app.update(key('?'));
+    assert!(!app.help);
+    app.update(Msg::Tick);
+    assert!(matches!(app.exercise.check, CheckState::Running { run: 1, .. }), "the check still runs");
+
+    assert_eq!(app.update(key('x')), vec![Effect::CancelCheck]);
+    assert!(matches!(app.exercise.check, CheckState::Idle));
+    assert_eq!(app.notice.as_deref(), Some("Check cancelled. c checks again."));
+    // The engine's report of the cancelled run arrives late: ignored.
+    assert!(app.update(Msg::CheckDone { run: 1, report: Box::new(report("01-encode-frames", false)) }).is_empty());
+    assert!(matches!(app.exercise.check, CheckState::Idle));
+    assert_eq!(app.progress.exercises.get("01-encode-frames").and_then(|e| e.last_check), None);
+    // x with nothing running does nothing; c checks again.
+    assert!(app.update(key('x')).is_empty());
+    assert_eq!(app.update(key('c')), vec![Effect::StartCheck { exercise: "01-encode-frames".into(), run: 2 }]);
+}

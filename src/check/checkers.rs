@@ -225,6 +225,14 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
                         after.as_secs_f64()
                     ))
                 }),
+                (None, Stop::Exited(status)) => Failure {
+                    stop: Some(Stop::Exited(status)),
+                    ..Failure::new(match status.and_then(|s| s.code()) {
+                        Some(0) => format!("the client exited (status 0) without sending {next}: it must launch the server command it is given and talk to it until its work is done"),
+                        Some(code) => format!("the client exited with code {code} without sending {next}; see its stderr"),
+                        None => format!("the client was killed by a signal (or closed the connection) without sending {next}"),
+                    })
+                },
                 (None, stop) => stop.into(),
             })
         }

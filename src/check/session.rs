@@ -16,13 +16,19 @@
 //! its JSON-RPC id and its time. The child runs in its own process group, so
 //! a timeout or a cancel kills the whole tree, grandchildren included.
 //! Output is capped: a line at [`MAX_LINE`] bytes, the whole stdout at
-//! [`MAX_STDOUT`], stderr at [`MAX_STDERR`].
+//! [`MAX_STDOUT`], stderr at [`MAX_STDERR`] (its first and last halves, the
+//! middle replaced by a note). At most [`QUEUED_LINES`] stdout lines wait
+//! unread, so a program that floods short lines blocks on its own pipe
+//! instead of filling our memory. Writes to the program give up at the
+//! case's deadline, so one that stops reading its stdin cannot block the
+//! check; a program that exits while a process it started still holds its
+//! stdout open is seen to have exited, not to hang.
 
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -37,8 +43,16 @@ use crate::jsonrpc::frame_id;
 pub const MAX_LINE: usize = 1 << 20;
 /// Most stdout kept per run, in bytes; past it the run is stopped.
 pub const MAX_STDOUT: usize = 8 << 20;
-/// Most stderr kept per run, in bytes; the rest is dropped with a note.
+/// Most stderr kept per run, in bytes: the first half and the last half
+/// (where a panic message is); the middle is dropped with a note.
 pub const MAX_STDERR: usize = 64 << 10;
+/// Most stdout lines read ahead of the checker; past it the reader waits.
+pub const QUEUED_LINES: usize = 256;
+/// Longest junk line (not JSON) kept in the transcript, in characters.
+const MAX_JUNK_SHOWN: usize = 2000;
+/// How long a program that exited may leave its stdout open (held by a
+/// process it started) before the session takes it as ended.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// Why a conversation with the program stopped early. Each variant becomes a
 /// failed case with a plain reason (see [`Stop::reason`]).
@@ -55,8 +69,29 @@ pub enum Stop {
         /// The line (lossy UTF-8, shortened).
         line: String,
     },
-    /// The program wrote more than [`MAX_STDOUT`] bytes.
-    Flood,
+    /// A stdout line that is not UTF-8; `number` counts from 1.
+    NotUtf8 {
+        /// 1-based stdout line number.
+        number: usize,
+        /// The line (lossy UTF-8, shortened).
+        line: String,
+        /// Offset of the first byte that is not UTF-8.
+        at: usize,
+    },
+    /// A JSON stdout line that ended in `\r\n`; `number` counts from 1.
+    Crlf {
+        /// 1-based stdout line number.
+        number: usize,
+    },
+    /// The program wrote more than [`MAX_STDOUT`] bytes; `newline` says
+    /// whether any of it ended a line.
+    Flood {
+        /// Whether the flood held a newline at all.
+        newline: bool,
+    },
+    /// A write to the program was still blocked at the deadline: it stopped
+    /// reading its stdin and the pipe filled up.
+    NotReading(Duration),
     /// The check was cancelled by the learner.
     Cancelled,
     /// The program could not be started or written to.
@@ -78,13 +113,41 @@ impl Stop {
                 None if status.is_some() => "the program was killed by a signal before answering".to_string(),
                 None => "the program closed stdout before answering".to_string(),
             },
-            Stop::NotJson { number, line } => format!(
-                "stdout line {number} is not JSON: `{line}`. stdout carries only JSON-RPC frames, one per line; print debug output to stderr (eprintln!)"
+            Stop::NotJson { number, line } => not_json_reason(*number, line),
+            Stop::NotUtf8 { number, line, at } => format!(
+                "stdout line {number} is not UTF-8 (from byte {at}; shown as �): `{line}`. A JSON-RPC message over stdio is UTF-8 text (2025-11-25 basic/transports › stdio): write it with serde_json, never raw bytes"
             ),
-            Stop::Flood => format!("the program wrote more than {} MiB to stdout and was stopped", MAX_STDOUT >> 20),
+            Stop::Crlf { number } => format!(
+                "stdout line {number} ends in \\r\\n (CRLF): end each message with \\n alone. A JSON-RPC message over stdio is one line delimited by a newline (2025-11-25 basic/transports › stdio); a peer that splits on \\n is left with a stray \\r (go-sdk#664)"
+            ),
+            Stop::Flood { newline: false } => format!(
+                "the program printed more than {} MiB to stdout without a newline and was stopped: a JSON-RPC message over stdio is one line ending in \\n (2025-11-25 basic/transports › stdio). Is something printing in a loop?",
+                MAX_STDOUT >> 20
+            ),
+            Stop::Flood { newline: true } => format!("the program printed more than {} MiB to stdout and was stopped: is something printing in a loop?", MAX_STDOUT >> 20),
+            Stop::NotReading(after) => format!(
+                "the program stopped reading its stdin: a message to it was still not delivered after {:.1} s (the pipe was full), so it was stopped. A stdio peer reads stdin line by line for as long as it runs",
+                after.as_secs_f64()
+            ),
             Stop::Cancelled => "the check was cancelled".to_string(),
             Stop::Io(e) => format!("could not talk to the program: {e}"),
         }
+    }
+}
+
+/// The reason for a stdout line that is not JSON, naming the usual causes:
+/// pretty-printing, LSP-style headers, a blank line, a banner or debug print.
+fn not_json_reason(number: usize, line: &str) -> String {
+    const ONE_LINE: &str = "A JSON-RPC message over stdio is one line and MUST NOT contain embedded newlines (2025-11-25 basic/transports › stdio)";
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        format!("stdout line {number} is empty: a message was followed by an extra newline (println! of text that already ends in \\n?). {ONE_LINE}")
+    } else if trimmed.to_ascii_lowercase().starts_with("content-length:") {
+        format!("stdout line {number} is `{line}`, an LSP-style header: MCP over stdio has no headers. {ONE_LINE}, ending in \\n")
+    } else if matches!(trimmed, "{" | "[" | "}" | "]" | "}," | "],") || line.starts_with([' ', '\t']) && trimmed.starts_with(['"', '{', '[', '}', ']']) {
+        format!("stdout line {number} is `{line}`, part of a message spread over several lines (pretty-printed?). {ONE_LINE}: write it with serde_json::to_string, not to_string_pretty")
+    } else {
+        format!("stdout line {number} is not JSON: `{line}`. stdout carries only JSON-RPC messages, one per line (2025-11-25 basic/transports › stdio): print banners and debug output to stderr (eprintln!)")
     }
 }
 
@@ -99,15 +162,42 @@ pub struct Received {
 
 enum Out {
     Line { bytes: Vec<u8>, truncated: bool },
-    Flood,
+    /// Past [`MAX_STDOUT`]: the start of the line being read, and whether
+    /// any newline came at all.
+    Flood { start: Vec<u8>, newline: bool },
     Eof,
+}
+
+/// Where frames to the program go: a thread that writes them, so a
+/// program that stops reading blocks that thread, not the check.
+struct Writer {
+    lines: std::sync::mpsc::Sender<Vec<u8>>,
+    written: Receiver<std::io::Result<()>>,
+}
+
+impl Writer {
+    fn new(mut to: Box<dyn Write + Send>) -> Writer {
+        let (lines, rx) = channel::<Vec<u8>>();
+        let (done, written) = channel();
+        thread::spawn(move || {
+            for bytes in rx {
+                let result = to.write_all(&bytes).and_then(|_| to.flush());
+                let failed = result.is_err();
+                if done.send(result).is_err() || failed {
+                    return;
+                }
+            }
+            // The session closed stdin: dropping `to` is the end of input.
+        });
+        Writer { lines, written }
+    }
 }
 
 /// A running learner program and everything said to and by it.
 pub struct Session {
     child: Box<dyn ChildWrapper>,
     /// Where frames to the program go: its stdin, or the relay's socket.
-    stdin: Option<Box<dyn Write + Send>>,
+    stdin: Option<Writer>,
     /// Keeps the relay's socket directory alive for a client session.
     _socket_dir: Option<tempfile::TempDir>,
     stdout: Receiver<Out>,
@@ -121,14 +211,50 @@ pub struct Session {
     stdout_lines: usize,
     cancel: Option<Arc<AtomicBool>>,
     exited: Option<ExitStatus>,
+    /// When the session saw the program exit, or last got a line after.
+    quiet_since: Option<Instant>,
     /// The loopback port an HTTP server was told to listen on.
     port: Option<u16>,
 }
 
+/// Captured stderr: the first half of [`MAX_STDERR`] and a running last
+/// half; `total` counts every byte written.
 #[derive(Default)]
 struct Captured {
-    bytes: Vec<u8>,
-    dropped: usize,
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    total: usize,
+}
+
+impl Captured {
+    const HALF: usize = MAX_STDERR / 2;
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.total += bytes.len();
+        let room = Self::HALF.saturating_sub(self.head.len());
+        let (head, rest) = bytes.split_at(room.min(bytes.len()));
+        self.head.extend_from_slice(head);
+        self.tail.extend_from_slice(rest);
+        if self.tail.len() > 2 * Self::HALF {
+            self.tail.drain(..self.tail.len() - Self::HALF);
+        }
+    }
+
+    /// The text kept (lossy UTF-8), with a note where the middle was cut,
+    /// and how many bytes were dropped.
+    fn text(&self) -> (String, usize) {
+        let tail = &self.tail[self.tail.len().saturating_sub(Self::HALF)..];
+        let dropped = self.total - self.head.len() - tail.len();
+        let mut text = String::from_utf8_lossy(&self.head).into_owned();
+        if dropped > 0 {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(&format!("… {dropped} bytes of stderr not kept (only the first and last {} KiB are) …\n", Self::HALF >> 10));
+        }
+        text.push_str(&String::from_utf8_lossy(tail));
+        (text, dropped)
+    }
 }
 
 /// What is left of a session once it is over.
@@ -136,9 +262,11 @@ struct Captured {
 pub struct Finished {
     /// Every line, both directions, in order.
     pub transcript: Vec<TranscriptEntry>,
-    /// The program's stderr (lossy UTF-8, capped).
+    /// The program's stderr (lossy UTF-8): all of it, or its first and last
+    /// halves of [`MAX_STDERR`] with a note in between saying how much of
+    /// the middle was dropped.
     pub stderr: String,
-    /// Bytes of stderr dropped past the cap.
+    /// Bytes of stderr dropped from the middle (0 when none).
     pub stderr_dropped: usize,
 }
 
@@ -151,7 +279,7 @@ impl Session {
         let stdin = child.stdin().take().map(|s| Box::new(s) as Box<dyn Write + Send>);
         let stdout = child.stdout().take().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
         let stderr = child.stderr().take().ok_or_else(|| Stop::Io("no stderr pipe".into()))?;
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(QUEUED_LINES);
         thread::spawn(move || read_lines(stdout, tx));
         let captured = Arc::new(Mutex::new(Captured::default()));
         let sink = Arc::clone(&captured);
@@ -182,7 +310,7 @@ impl Session {
         let mut child = start(program, argv, Stdio::null())?;
         let captured = Arc::new(Mutex::new(Captured::default()));
         let output = child.stdout().take().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
-        let (output_tx, output_rx) = channel();
+        let (output_tx, output_rx) = sync_channel(QUEUED_LINES);
         thread::spawn(move || read_lines(output, output_tx));
         if let Some(stderr) = child.stderr().take() {
             let sink = Arc::clone(&captured);
@@ -208,7 +336,7 @@ impl Session {
                 exited_at = Some(Instant::now());
             }
             if exited_at.is_some_and(|at| at.elapsed() > Duration::from_millis(200)) {
-                let (_, rx) = channel();
+                let (_, rx) = sync_channel(0);
                 let mut session = Session::new(child, None, rx, captured, Some(dir), timeout, cancel);
                 session.output = Some(output_rx);
                 return Ok(session);
@@ -222,7 +350,7 @@ impl Session {
         };
         stream.set_nonblocking(false).map_err(|e| Stop::Io(e.to_string()))?;
         let reader = stream.try_clone().map_err(|e| Stop::Io(e.to_string()))?;
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(QUEUED_LINES);
         thread::spawn(move || read_lines(reader, tx));
         let writer: Box<dyn Write + Send> = Box::new(stream);
         let mut session = Session::new(child, Some(writer), rx, captured, Some(dir), timeout, cancel);
@@ -250,7 +378,7 @@ impl Session {
             thread::spawn(move || read_capped(stream, sink));
         }
         // No stdout lines: the conversation is HTTP.
-        let (_tx, rx) = channel();
+        let (_tx, rx) = sync_channel(0);
         let mut session = Session::new(child, None, rx, captured, None, timeout, cancel);
         session.port = Some(port);
         Ok(session)
@@ -290,7 +418,7 @@ impl Session {
         let started = Instant::now();
         Session {
             child,
-            stdin,
+            stdin: stdin.map(Writer::new),
             _socket_dir: socket_dir,
             stdout,
             output: None,
@@ -302,6 +430,7 @@ impl Session {
             stdout_lines: 0,
             cancel,
             exited: None,
+            quiet_since: None,
             port: None,
         }
     }
@@ -319,22 +448,41 @@ impl Session {
     /// Writes one line (a newline is added) to the program's stdin.
     pub fn send(&mut self, line: &str) -> Result<(), Stop> {
         let value = serde_json::from_str::<Value>(line).ok();
-        let kind = entry_kind(value.as_ref());
-        self.record(Direction::ToLearner, line, value.as_ref(), kind);
-        let stdin = self.stdin.as_mut().ok_or_else(|| Stop::Io("stdin is already closed".into()))?;
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        match stdin.write_all(&bytes).and_then(|_| stdin.flush()) {
-            Ok(()) => Ok(()),
-            // A closed pipe means the program is gone: report how it ended.
-            Err(_) => Err(self.exit_stop()),
-        }
+        self.send_line(line, value.as_ref())
     }
 
     /// Writes a JSON value as one compact line.
     pub fn send_json(&mut self, value: &Value) -> Result<(), Stop> {
-        self.send(&value.to_string())
+        self.send_line(&value.to_string(), Some(value))
+    }
+
+    /// Records `line` (parsed: `value`) and writes it with a newline,
+    /// waiting until the program has taken it, up to the deadline.
+    fn send_line(&mut self, line: &str, value: Option<&Value>) -> Result<(), Stop> {
+        self.record(Direction::ToLearner, line, value, entry_kind(value));
+        let stdin = self.stdin.as_ref().ok_or_else(|| Stop::Io("stdin is already closed".into()))?;
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if stdin.lines.send(bytes).is_err() {
+            return Err(self.exit_stop());
+        }
+        loop {
+            if self.cancelled() {
+                return Err(Stop::Cancelled);
+            }
+            let now = Instant::now();
+            if now >= self.deadline {
+                return Err(Stop::NotReading(self.timeout));
+            }
+            let Some(stdin) = &self.stdin else { return Err(Stop::Io("stdin is already closed".into())) };
+            match stdin.written.recv_timeout((self.deadline - now).min(Duration::from_millis(50))) {
+                Ok(Ok(())) => return Ok(()),
+                // A closed pipe means the program is gone: report how it ended.
+                Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => return Err(self.exit_stop()),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
     }
 
     /// Closes the program's stdin (end of input).
@@ -344,20 +492,12 @@ impl Session {
 
     /// Reads the next stdout line and parses it as JSON.
     ///
-    /// Errors: [`Stop::NotJson`] for a line that is not JSON, and the other
-    /// [`Stop`] variants for timeouts, exits, floods and cancels.
+    /// Errors: [`Stop::NotJson`], [`Stop::NotUtf8`] and [`Stop::Crlf`] for a
+    /// line that is not one JSON text in UTF-8 ending in `\n` alone, and the
+    /// other [`Stop`] variants for timeouts, exits, floods and cancels.
     pub fn recv(&mut self) -> Result<Received, Stop> {
-        let (line, truncated) = self.next_line(self.deadline)?;
-        match serde_json::from_str::<Value>(&line) {
-            Ok(value) if !truncated => {
-                self.record(Direction::FromLearner, &line, Some(&value), entry_kind(Some(&value)));
-                Ok(Received { value, line })
-            }
-            _ => {
-                self.record(Direction::FromLearner, &line, None, EntryKind::Junk);
-                Err(Stop::NotJson { number: self.stdout_lines, line: shorten(&line, 60) })
-            }
-        }
+        let (bytes, truncated) = self.next_line(self.deadline)?;
+        self.take_line(bytes, truncated)
     }
 
     /// Waits `window` for more output. `Ok(None)` when nothing arrived (the
@@ -366,18 +506,67 @@ impl Session {
     pub fn recv_within(&mut self, window: Duration) -> Result<Option<Received>, Stop> {
         let until = (Instant::now() + window).min(self.deadline);
         match self.next_line(until) {
-            Ok((line, _)) => {
-                let value = serde_json::from_str::<Value>(&line).ok();
-                self.record(Direction::FromLearner, &line, value.as_ref(), entry_kind(value.as_ref()));
-                match value {
-                    Some(value) => Ok(Some(Received { value, line })),
-                    None => Err(Stop::NotJson { number: self.stdout_lines, line: shorten(&line, 60) }),
-                }
-            }
+            Ok((bytes, truncated)) => self.take_line(bytes, truncated).map(Some),
             Err(Stop::Timeout(_)) if Instant::now() < self.deadline => Ok(None),
             Err(Stop::Exited(_)) => Ok(None),
             Err(stop) => Err(stop),
         }
+    }
+
+    /// Records a stdout line and judges it: one JSON text, UTF-8, not cut
+    /// at [`MAX_LINE`], ending in `\n` without a `\r`.
+    fn take_line(&mut self, bytes: Vec<u8>, truncated: bool) -> Result<Received, Stop> {
+        let number = self.stdout_lines;
+        let crlf = bytes.ends_with(b"\r");
+        let body = if crlf { &bytes[..bytes.len() - 1] } else { &bytes[..] };
+        let text = match std::str::from_utf8(body) {
+            Ok(text) => text,
+            Err(e) => {
+                let line = String::from_utf8_lossy(body).into_owned();
+                self.record_junk(&line, truncated);
+                // Show the bad byte with some of what comes before it.
+                let at = e.valid_up_to();
+                let from = (0..=at.saturating_sub(40)).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+                let shown = format!("{}{}", if from > 0 { "…" } else { "" }, shorten(&line[from..], 60));
+                return Err(Stop::NotUtf8 { number, line: shown, at });
+            }
+        };
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) if !truncated => {
+                let line = text.to_string();
+                self.record(Direction::FromLearner, &line, Some(&value), entry_kind(Some(&value)));
+                if crlf {
+                    return Err(Stop::Crlf { number });
+                }
+                Ok(Received { value, line })
+            }
+            _ => {
+                let line = text.to_string();
+                self.record_junk(&line, truncated);
+                Err(Stop::NotJson { number, line: shorten(&line, 60) })
+            }
+        }
+    }
+
+    /// Records a line that is not JSON, shortened to [`MAX_JUNK_SHOWN`]
+    /// characters with a note when it is longer (or was cut on reading).
+    fn record_junk(&mut self, line: &str, truncated: bool) {
+        let shown = line.chars().count();
+        let line = if shown > MAX_JUNK_SHOWN || truncated {
+            let more = if truncated { format!("over {} MiB", MAX_LINE >> 20) } else { format!("{} characters", shown) };
+            format!("{}… (the line is {more}; only its start is kept)", line.chars().take(MAX_JUNK_SHOWN).collect::<String>())
+        } else {
+            line.to_string()
+        };
+        self.record(Direction::FromLearner, &line, None, EntryKind::Junk);
+    }
+
+    /// Records the start of a flood of stdout, then the stop it is.
+    fn flood(&mut self, start: &[u8], newline: bool) -> Stop {
+        let start = String::from_utf8_lossy(start);
+        let line = format!("{}… (more than {} MiB of stdout; the rest is not kept)", shorten(start.trim_end_matches('\r'), 200).trim_end_matches('…'), MAX_STDOUT >> 20);
+        self.record(Direction::FromLearner, &line, None, EntryKind::Junk);
+        Stop::Flood { newline }
     }
 
     /// Reads the next JSON line a client printed on its own stdout (its
@@ -388,7 +577,7 @@ impl Session {
     pub fn recv_output(&mut self, window: Duration) -> Result<Option<Received>, Stop> {
         let until = (Instant::now() + window).min(self.deadline);
         loop {
-            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if self.cancelled() {
                 return Err(Stop::Cancelled);
             }
             let Some(output) = &self.output else { return Ok(None) };
@@ -404,10 +593,10 @@ impl Session {
                             self.record(Direction::FromLearner, &line, Some(&value), EntryKind::Harness);
                             return Ok(Some(Received { value, line }));
                         }
-                        None => self.record(Direction::FromLearner, &line, None, EntryKind::Junk),
+                        None => self.record_junk(&line, truncated),
                     }
                 }
-                Ok(Out::Flood) => return Err(Stop::Flood),
+                Ok(Out::Flood { start, newline }) => return Err(self.flood(&start, newline)),
                 Ok(Out::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     self.output = None;
                     return Ok(None);
@@ -417,9 +606,16 @@ impl Session {
         }
     }
 
-    fn next_line(&mut self, until: Instant) -> Result<(String, bool), Stop> {
+    /// The next stdout line's bytes (without the `\n`) and whether it was
+    /// cut at [`MAX_LINE`], by `until`.
+    ///
+    /// A program that has exited has said all it will: once it has been
+    /// gone for [`EXIT_GRACE`] with no new line, this stops with
+    /// [`Stop::Exited`] even if stdout is still open (held by a process it
+    /// started, which [`Session::finish`] kills with the rest of its group).
+    fn next_line(&mut self, until: Instant) -> Result<(Vec<u8>, bool), Stop> {
         loop {
-            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if self.cancelled() {
                 return Err(Stop::Cancelled);
             }
             let now = Instant::now();
@@ -430,15 +626,24 @@ impl Session {
             match self.stdout.recv_timeout(slice) {
                 Ok(Out::Line { bytes, truncated }) => {
                     self.stdout_lines += 1;
-                    let mut line = String::from_utf8_lossy(&bytes).into_owned();
-                    if line.ends_with('\r') {
-                        line.pop();
+                    if self.quiet_since.is_some() {
+                        self.quiet_since = Some(Instant::now());
                     }
-                    return Ok((line, truncated));
+                    return Ok((bytes, truncated));
                 }
-                Ok(Out::Flood) => return Err(Stop::Flood),
+                Ok(Out::Flood { start, newline }) => return Err(self.flood(&start, newline)),
                 Ok(Out::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(self.exit_stop()),
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.exited.is_none()
+                        && let Ok(Some(status)) = self.child.try_wait()
+                    {
+                        self.exited = Some(status);
+                        self.quiet_since = Some(Instant::now());
+                    }
+                    if self.quiet_since.is_some_and(|at| at.elapsed() >= EXIT_GRACE) {
+                        return Err(Stop::Exited(self.exited));
+                    }
+                }
             }
         }
     }
@@ -469,7 +674,7 @@ impl Session {
 
     /// Bytes the program has written to stderr so far.
     pub fn stderr_len(&self) -> usize {
-        self.stderr.lock().map(|c| c.bytes.len() + c.dropped).unwrap_or(0)
+        self.stderr.lock().map(|c| c.total).unwrap_or(0)
     }
 
     /// Waits up to `within` for stderr to grow past `len` bytes; true when
@@ -502,7 +707,7 @@ impl Session {
         let _ = self.child.wait();
         // Let the stderr reader drain what the program wrote before it died.
         thread::sleep(Duration::from_millis(2));
-        let captured = self.stderr.lock().map(|c| (String::from_utf8_lossy(&c.bytes).into_owned(), c.dropped)).unwrap_or_default();
+        let captured = self.stderr.lock().map(|c| c.text()).unwrap_or_default();
         Finished { transcript: self.transcript, stderr: captured.0, stderr_dropped: captured.1 }
     }
 }
@@ -536,10 +741,11 @@ pub fn shorten(s: &str, max: usize) -> String {
     out
 }
 
-fn read_lines(mut stdout: impl Read, tx: std::sync::mpsc::Sender<Out>) {
+fn read_lines(mut stdout: impl Read, tx: SyncSender<Out>) {
     let mut buf = vec![0u8; 64 << 10];
     let mut line = Vec::new();
     let mut truncated = false;
+    let mut newline = false;
     let mut total = 0usize;
     loop {
         let n = match stdout.read(&mut buf) {
@@ -547,12 +753,9 @@ fn read_lines(mut stdout: impl Read, tx: std::sync::mpsc::Sender<Out>) {
             Ok(n) => n,
         };
         total += n;
-        if total > MAX_STDOUT {
-            let _ = tx.send(Out::Flood);
-            return;
-        }
         for &byte in &buf[..n] {
             if byte == b'\n' {
+                newline = true;
                 let bytes = std::mem::take(&mut line);
                 if tx.send(Out::Line { bytes, truncated }).is_err() {
                     return;
@@ -563,6 +766,11 @@ fn read_lines(mut stdout: impl Read, tx: std::sync::mpsc::Sender<Out>) {
             } else {
                 truncated = true;
             }
+        }
+        if total > MAX_STDOUT {
+            line.truncate(1024);
+            let _ = tx.send(Out::Flood { start: line, newline });
+            return;
         }
     }
     if !line.is_empty() {
@@ -579,9 +787,42 @@ fn read_capped(mut stderr: impl Read, sink: Arc<Mutex<Captured>>) {
             Ok(n) => n,
         };
         let Ok(mut c) = sink.lock() else { return };
-        let room = MAX_STDERR.saturating_sub(c.bytes.len());
-        let keep = n.min(room);
-        c.bytes.extend_from_slice(&buf[..keep]);
-        c.dropped += n - keep;
+        c.push(&buf[..n]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_keeps_its_start_and_its_end() {
+        let mut c = Captured::default();
+        c.push(b"starting\n");
+        for _ in 0..10_000 {
+            c.push(&[b'.'; 100]);
+        }
+        let panic = b"\nthread 'main' panicked at src/main.rs:3:5:\nboom\n";
+        c.push(panic);
+        let (text, dropped) = c.text();
+        assert_eq!(c.total, 9 + 1_000_000 + panic.len());
+        assert_eq!(dropped, c.total - MAX_STDERR);
+        assert!(text.starts_with("starting\n"));
+        assert!(text.ends_with("panicked at src/main.rs:3:5:\nboom\n"));
+        assert!(text.contains(&format!("… {dropped} bytes of stderr not kept (only the first and last 32 KiB are) …")));
+        let mut small = Captured::default();
+        small.push(b"a log line\n");
+        assert_eq!(small.text(), ("a log line\n".to_string(), 0));
+    }
+
+    #[test]
+    fn reasons_name_the_framing_mistake() {
+        assert!(not_json_reason(1, "{").contains("spread over several lines"));
+        assert!(not_json_reason(2, "  \"jsonrpc\": \"2.0\",").contains("to_string_pretty"));
+        assert!(not_json_reason(1, "Content-Length: 44").contains("LSP-style header"));
+        assert!(not_json_reason(3, "").contains("is empty"));
+        let banner = not_json_reason(1, "my-server v0.1 ready");
+        assert!(banner.starts_with("stdout line 1 is not JSON: `my-server v0.1 ready`"), "{banner}");
+        assert!(banner.contains("eprintln!"));
     }
 }

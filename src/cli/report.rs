@@ -98,6 +98,9 @@ fn details(out: &mut String, case: &CaseReport) {
     let stderr = case.stderr.trim_end();
     if !stderr.is_empty() {
         let _ = writeln!(out, "      stderr:");
+        if case.stderr_dropped > 0 {
+            let _ = writeln!(out, "        ({} bytes from its middle not kept: a note marks the cut)", case.stderr_dropped);
+        }
         let lines: Vec<&str> = stderr.lines().collect();
         let skip = lines.len().saturating_sub(8);
         if skip > 0 {
@@ -105,9 +108,6 @@ fn details(out: &mut String, case: &CaseReport) {
         }
         for line in &lines[skip..] {
             let _ = writeln!(out, "        {}", shorten(&crate::text::visible(line), LINE_WIDTH));
-        }
-        if case.stderr_dropped > 0 {
-            let _ = writeln!(out, "        … {} more bytes not kept", case.stderr_dropped);
         }
     }
 }

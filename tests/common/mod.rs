@@ -7,6 +7,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+use mcplings::check::{self, CheckReport, Options, Source, Status};
+use mcplings::content::Course;
 use tempfile::TempDir;
 
 /// The real checkout (this crate's root).
@@ -111,3 +113,37 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
     }
     tmp
 }
+
+/// Checks the crate in `dir` against `exercise`'s checker.
+pub fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
+    let course = Course::load(&root()).expect("the course loads");
+    let ex = course.exercise(exercise).unwrap_or_else(|| panic!("no exercise {exercise}"));
+    // Mutants have package names of their own, so one folder serves them all.
+    // Client exercises launch `mcplings __relay` as their server: the real
+    // binary, not this test binary (what `None`, the current exe, would be).
+    let options = Options {
+        target_dir: Some(target_dir().join("test-mutants")),
+        relay: Some(PathBuf::from(env!("CARGO_BIN_EXE_mcplings"))),
+        ..Options::default()
+    };
+    check::check(&course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
+}
+
+/// The report in a few lines, for assertion messages.
+pub fn summary(report: &CheckReport) -> String {
+    let mut out = format!(
+        "exercise {} ({}): passed={} build.ok={} error={:?}\n",
+        report.exercise, report.crate_dir, report.passed, report.build.ok, report.error
+    );
+    if !report.build.ok {
+        out.push_str(&format!("build output:\n{}\n", report.build.output));
+    }
+    for case in &report.cases {
+        out.push_str(&format!("  [{:?}] {}: {}\n", case.status, case.name, case.reason.as_deref().unwrap_or("")));
+        if case.status == Status::Failed && !case.stderr.is_empty() {
+            out.push_str(&format!("      stderr: {}\n", case.stderr.trim_end().replace('\n', "\n              ")));
+        }
+    }
+    out
+}
+
