@@ -271,9 +271,6 @@ fn case_details(report: &CaseReport, theme: &Theme, width: usize, lines: &mut Ve
         for l in stderr.lines() {
             lines.extend(super::wrap_styled(Line::from(Span::styled(crate::text::visible(l).into_owned(), theme.dim)), width));
         }
-        if report.stderr_dropped > 0 {
-            lines.push(Line::from(Span::styled(format!("… {} more bytes not kept", report.stderr_dropped), theme.dim)));
-        }
     }
 }
 
