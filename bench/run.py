@@ -13,17 +13,25 @@ Prints medians over N runs (default 10) of:
       of the harness binary), and their ratio;
   (b) the first check with an empty target dir for the exercise crates
       (dependencies compiled from scratch), once: it takes a while;
-  (d) `mcplings --help`;
-  (e) `mcplings verify` for the whole course, once.
+  (c) save-to-result in the workbook's watch mode: the time from saving
+      exercise 01 (the solution, then the stub, in turn) to the screen
+      showing the new verdict, beside `mcplings check 01` after the same
+      saves; the difference is what the app adds (debounce, drawing);
+  (d) `mcplings --help`, and the workbook's first frame (from starting the
+      process to the map on screen);
+  (e) `mcplings verify` for the whole course, once; the workbook's peak
+      resident memory over a session (map, exercise, checks), and its CPU
+      use while idle on the map for 10 s.
 
 It works on a scratch copy of the course with a target dir of its own, so
-your exercises, your progress and your build stay as they are. Save-to-
-result latency in the TUI, its first frame, memory and idle CPU are not
-measured yet.
+your exercises, your progress and your build stay as they are. The app
+runs on a pseudo-terminal of 80x24 rendered by the terminal emulator
+`pyte`, installed into target/bench-venv on first use.
 """
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -55,11 +63,80 @@ def median_ms(samples):
     return statistics.median(samples) * 1000
 
 
+def with_pyte():
+    """Re-runs this script under a venv that has pyte, unless this one has."""
+    try:
+        import pyte  # noqa: F401
+        return
+    except ImportError:
+        pass
+    venv = REPO / "target" / "bench-venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "pyte==0.8.2"], check=True)
+    os.execv(python, [str(python), *sys.argv])
+
+
+def none_pass(text):
+    """The cases pane says no case of exercise 01 passes."""
+    return re.search(r"\b0/11 pass\b", text) is not None
+
+
+def all_pass(text):
+    return "every case passes" in text
+
+
+def tui_figures(runs, exercise, original, solution):
+    """(c), (d)'s first frame and (e)'s memory and idle CPU, from the app."""
+    from tui import Tui
+
+    title = "mcplings · Model Context Protocol"
+    first = []
+    for _ in range(runs):
+        app = Tui([MCPLINGS], ROOT, ENV)
+        app.wait_for(lambda text: title in text, timeout=10)
+        first.append(time.perf_counter() - app.started)
+        app.close()
+
+    app = Tui([MCPLINGS], ROOT, ENV)
+    app.wait_for(lambda text: title in text, timeout=10)
+    app.wait_for(lambda text: "preparing exercises" not in text, timeout=600)
+    time.sleep(1)
+    before = app.cpu_seconds()
+    time.sleep(10)
+    idle = (app.cpu_seconds() - before) / 10
+    app.keys("e")
+    app.wait_for(lambda text: "01 encode-frames" in text, timeout=10)
+    app.keys("c")
+    app.wait_for(none_pass, timeout=120)
+    saves = []
+    for n in range(runs):
+        # Alternate: the solution passes every case, the stub none.
+        exercise.write_text(solution + f"\n// bench save {n}\n")
+        saves.append(app.wait_for(all_pass, timeout=120))
+        exercise.write_text(original + f"\n// bench save {n}\n")
+        saves.append(app.wait_for(none_pass, timeout=120))
+    rss = app.peak_rss_kib()
+    app.close()
+    exercise.write_text(original)
+
+    cli = []
+    for n in range(runs):
+        for text in (solution, original):
+            exercise.write_text(text + f"\n// bench cli {n}\n")
+            cli.append(timed([MCPLINGS, "check", "01"]))
+    exercise.write_text(original)
+    return first, saves, cli, rss, idle
+
+
 def main():
     global ROOT, ENV
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
+    with_pyte()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     if not MCPLINGS.exists():
         sys.exit("build the app first: cargo build --release")
     with tempfile.TemporaryDirectory(prefix="mcplings-bench-") as scratch:
@@ -88,11 +165,15 @@ def main():
         print(f"(a) warm re-check after a one-line edit: {a_check:.0f} ms; floor (cargo build -p + run): {a_floor:.0f} ms; ratio {a_check / a_floor:.2f}")
         print(f"(b) first check with an empty target dir: {b * 1000:.0f} ms ({b / (a_check / 1000):.1f}x the warm figure)")
 
+        solution = (ROOT / "solutions" / "01-encode-frames" / "src" / "lib.rs").read_text()
+        first, saves, cli, rss, idle = tui_figures(args.runs, exercise, original, solution)
+        print(f"(c) save-to-result in the workbook: {median_ms(saves):.0f} ms; `mcplings check 01` after the same saves: {median_ms(cli):.0f} ms; the app adds {median_ms(saves) - median_ms(cli):.0f} ms")
+
         helps = [timed([MCPLINGS, "--help"]) for _ in range(args.runs)]
-        print(f"(d) mcplings --help: {median_ms(helps):.1f} ms")
+        print(f"(d) mcplings --help: {median_ms(helps):.1f} ms; the workbook's first frame: {median_ms(first):.1f} ms")
 
         e = timed([MCPLINGS, "verify"])
-        print(f"(e) mcplings verify (every exercise's stub and solution): {e:.1f} s")
+        print(f"(e) mcplings verify (every exercise's stub and solution): {e:.1f} s; the workbook's peak RSS: {rss / 1024:.1f} MiB; its CPU while idle: {idle * 100:.2f} %")
 
 
 if __name__ == "__main__":

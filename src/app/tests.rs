@@ -171,7 +171,8 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert_eq!(crate::ui::map_footer(&app).1, "preparing exercises…");
     assert!(app.update(Msg::Prebuilt).is_empty());
     assert!(!app.prebuilding);
-    assert!(crate::ui::map_footer(&app).1.ends_with("0/20"), "{:?}", crate::ui::map_footer(&app));
+    // After it: the course gauge (lessons, exercises and quizzes done).
+    assert!(crate::ui::map_footer(&app).1.ends_with(" 0/21"), "{:?}", crate::ui::map_footer(&app));
 }
 
 /// A hanging check does not hold the workbook: while it runs, keys still
