@@ -1863,5 +1863,5 @@ fn m11_debug_print_on_stdout() {
     let replace = "        println!(\"got {method}\");\n        let params = message.get(\"params\").cloned().unwrap_or_else(|| json!({}));\n";
     let report = check_mutant(CAPSTONE, "mutant-11-stdout-junk", &[("src/lib.rs", find, replace)]);
     assert_caught(&report);
-    assert_failed(&report, "handshake (legacy)", &["is not JSON: `got ping`", "print debug output to stderr"]);
+    assert_failed(&report, "handshake (legacy)", &["is not JSON: `got ping`", "debug output to stderr (eprintln!)"]);
 }
