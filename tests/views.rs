@@ -279,7 +279,7 @@ fn failing_http_report() -> CheckReport {
     ];
     failing.stderr = "MCP endpoint: http://127.0.0.1:40123/mcp\n".into();
     let mut cases = vec![case("POST answered with JSON", Status::Passed), failing];
-    for name in ["only POST /mcp", "Mcp-Method must match", "Mcp-Name must match", "version header must match", "unsupported version", "unknown method: 404", "foreign Origin: 403", "base64 Mcp-Name decoded", "progress as an SSE stream"] {
+    for name in ["only POST /mcp", "Mcp-Method must match", "Mcp-Name must match", "_meta fields required", "version header must match", "unsupported version", "unknown method: 404", "foreign Origin: 403", "base64 Mcp-Name decoded", "progress as an SSE stream"] {
         cases.push(case(name, Status::NotRun));
     }
     CheckReport {

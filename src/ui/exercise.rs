@@ -131,14 +131,17 @@ pub fn pane_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> 
                 lines.extend(text_lines(paragraph.trim(), width, Tone::Plain, theme));
                 lines.push(Line::default());
             }
-            let mut edit = vec![Span::raw("Edit ")];
-            for (i, file) in ex.files.iter().enumerate() {
-                if i > 0 {
-                    edit.push(Span::raw(" and "));
+            // One path per line: a path cut by wrapping is hard to read.
+            let path = |file: &String| Span::styled(format!("exercises/{}/{file}", ex.id), theme.tone(Tone::Code));
+            match ex.files.as_slice() {
+                [one] => lines.extend(super::wrap_styled(Line::from(vec![Span::raw("Edit "), path(one)]), width)),
+                files => {
+                    lines.push(Line::from("Edit"));
+                    for file in files {
+                        lines.extend(super::wrap_styled(Line::from(vec![Span::raw("  "), path(file)]), width));
+                    }
                 }
-                edit.push(Span::styled(format!("exercises/{}/{file}", ex.id), theme.tone(Tone::Code)));
             }
-            lines.extend(super::wrap_styled(Line::from(edit), width));
             let how = if app.watch_error.is_some() { "then press c to check." } else { "and save: the check runs by itself (c checks now)." };
             lines.extend(styled_text(&format!("in your editor (o opens $EDITOR), {how} ↑↓ pick a case, h reveals a hint."), width, theme.dim, theme));
         }

@@ -126,7 +126,8 @@ fn list_tools(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
         return Err(Failure::mismatch("tools/list names the three tools, in this order", json!(TOOL_NAMES), json!(names)));
     }
     if let Some(bad) = tools.iter().find(|t| t.pointer("/inputSchema/type") != Some(&json!("object"))) {
-        return Err(Failure::partial("every tool's inputSchema is a JSON Schema object with \"type\": \"object\" (Tool, 2025-11-25 schema)", json!({"inputSchema": {"type": "object"}}), bad.clone()));
+        let revision = if c.modern { "2026-07-28" } else { "2025-11-25" };
+        return Err(Failure::partial(format!("every tool's inputSchema is a JSON Schema object with \"type\": \"object\" (Tool, {revision} schema)"), json!({"inputSchema": {"type": "object"}}), bad.clone()));
     }
     if tools[1].pointer("/outputSchema/type") != Some(&json!("object")) {
         return Err(Failure::partial("word_count declares an outputSchema, an object schema with words and characters", json!({"name": "word_count", "outputSchema": {"type": "object"}}), tools[1].clone()));
@@ -422,7 +423,8 @@ fn no_token(s: &mut Session) -> CaseResult {
 
 /// Starts countdown 5 with a token, waits for its first progress, cancels
 /// it, and checks that neither progress nor a response follows for it.
-fn cancelled(c: &mut Client, s: &mut Session) -> CaseResult {
+/// The cancellation rules of the era in play, `rules` citing them.
+fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseResult {
     let token = json!("tok-cancel");
     let id = countdown(c, s, 5, Some(token.clone()))?;
     let first = s.recv()?.value;
@@ -431,25 +433,44 @@ fn cancelled(c: &mut Client, s: &mut Session) -> CaseResult {
     }
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "reason": "the user pressed Esc"}}))?;
     let sent = Instant::now();
+    // A quick call right behind the cancel: a server that reads while the
+    // countdown runs answers it at once; one whose handle() runs the
+    // countdown itself reads both only when the countdown is over.
+    let quick = c.send(s, "tools/call", json!({"name": "reverse", "arguments": {"text": "on"}}))?;
+    let mut answered_quick = false;
     // The rest of the countdown would take 4 steps; wait past them.
     let until = sent + Duration::from_millis(5 * STEP_MS + 300);
     while let Some(got) = s.recv_within(until.saturating_duration_since(Instant::now()))? {
         let frame = got.value;
+        if frame.get("id") == Some(&quick) && frame.get("method").is_none() {
+            let text = frame.pointer("/result/content/0/text").cloned().unwrap_or(Value::Null);
+            if text != json!("no") {
+                return Err(Failure::partial("a call sent right after the cancel is served as usual: reverse of \"on\" is \"no\"", json!({"id": quick, "result": {"content": [{"type": "text", "text": "no"}], "…": "…"}}), frame));
+            }
+            answered_quick = true;
+            continue;
+        }
         // A progress already on its way when the cancel was sent is the
         // normal race (› Timing Considerations).
         if is_progress(&frame) && sent.elapsed() < Duration::from_millis(STEP_MS / 2) {
             continue;
         }
-        let why = if is_progress(&frame) {
-            "the countdown went on after notifications/cancelled named it: the receiver SHOULD stop the work and free its resources (2025-11-25 basic/utilities/cancellation › Behavior Requirements). Check between steps whether the call was cancelled".to_string()
+        let blocked = !answered_quick && (is_progress(&frame) || frame.get("id") == Some(&id));
+        let why = if blocked {
+            format!("the countdown went on after notifications/cancelled named it, and a call sent right behind the cancel waited for it: handle() runs the countdown itself, so the cancel sits unread in stdin until the countdown is over, and the receiver SHOULD stop the work ({rules}). Run the countdown on a thread of its own and keep reading; the thread checks between steps whether the call was cancelled")
+        } else if is_progress(&frame) {
+            format!("the countdown went on after notifications/cancelled named it: the receiver SHOULD stop the work and free its resources ({rules}). Check between steps whether the call was cancelled")
         } else if frame.get("id") == Some(&id) && frame.pointer("/error/code") == Some(&json!(0)) {
-            format!("the cancelled request {id} got an error response with code 0. A cancelled request gets no response at all (2025-11-25 basic/utilities/cancellation › Behavior Requirements; python-sdk#2480, where a client reconnected on every cancel), and code 0 means nothing in JSON-RPC")
+            format!("the cancelled request {id} got an error response with code 0. A cancelled request gets no response at all ({rules}; python-sdk#2480, where a client reconnected on every cancel), and code 0 means nothing in JSON-RPC")
         } else if frame.get("id") == Some(&id) {
-            format!("the cancelled request {id} got a response. The receiver of notifications/cancelled sends no response for that request (2025-11-25 basic/utilities/cancellation › Behavior Requirements): the client has forgotten it and would take it for an orphan")
+            format!("the cancelled request {id} got a response. The receiver of notifications/cancelled sends no response for that request ({rules}): the client has forgotten it and would take it for an orphan")
         } else {
             "after notifications/cancelled nothing was due: a notification is never answered".to_string()
         };
         return Err(Failure { actual: Some(frame), ..Failure::new(why) });
+    }
+    if !answered_quick {
+        return Err(Failure::new(format!("a tools/call sent right after the cancel got no response within {} ms", 5 * STEP_MS + 300)));
     }
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999, "reason": "no such call"}}))?;
     silent(s, Duration::from_millis(200), "the client cancelled request 999, which never existed (such a cancel SHOULD be ignored, › Error Handling)")?;
@@ -459,10 +480,10 @@ fn cancelled(c: &mut Client, s: &mut Session) -> CaseResult {
 
 fn cancel_legacy(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
-    cancelled(&mut c, s)
+    cancelled(&mut c, s, "2025-11-25 basic/utilities/cancellation › Behavior Requirements")
 }
 
 fn cancel_modern(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
-    cancelled(&mut c, s)
+    cancelled(&mut c, s, "2026-07-28 basic/patterns/cancellation › Behavior Requirements")
 }

@@ -199,7 +199,7 @@ pub(crate) fn expect_error(response: Value, code: i64, why: &str) -> CaseResult 
 pub(crate) fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
     if result.get("resultType") != Some(&json!("complete")) {
         return Err(Failure::partial(
-            format!("a 2026-07-28 result carries resultType; the `{method}` result lacks \"complete\" (2026-07-28 basic/index)"),
+            format!("every 2026-07-28 result carries resultType, \"complete\" for a finished one; the `{method}` result has {} (2026-07-28 basic/index)", match result.get("resultType") { None => "none".to_string(), Some(v) => v.to_string() }),
             json!({"resultType": "complete"}),
             result.clone(),
         ));
