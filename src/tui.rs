@@ -18,6 +18,11 @@ use crate::check::{self, Options, Source};
 use crate::content::Course;
 use crate::progress;
 
+/// Set (to anything) in the environment, it makes the workbook panic right
+/// after its first frame: how tests/terminal.rs proves that a panic gives
+/// the terminal back (raw mode off, main screen, cursor shown).
+pub const PANIC_ENV: &str = "MCPLINGS_TEST_PANIC";
+
 /// How often the spinner moves while a check runs.
 const TICK: Duration = Duration::from_millis(100);
 
@@ -38,6 +43,10 @@ pub fn run(course: Course) -> Result<(), String> {
         let mut app = App::new(course, loaded.progress, (size.width, size.height));
         app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         app.notice = loaded.warning;
+        if std::env::var_os(PANIC_ENV).is_some() {
+            terminal.draw(|f| crate::ui::draw(f, &app)).map_err(|e| e.to_string())?;
+            panic!("{PANIC_ENV} is set: panicking on purpose after the first frame");
+        }
         let (tx, rx) = channel();
         let input = Arc::new(AtomicU8::new(INPUT_RUNNING));
         spawn_input(tx.clone(), Arc::clone(&input));

@@ -60,6 +60,10 @@ pub struct Loaded {
 /// moved to a backup next to it, and what still parses is recovered and
 /// written back, so the next load finds it without a warning.
 pub fn load(file: &Path) -> Loaded {
+    if !file.exists() {
+        // A fresh start; no need to make the folder and the lock file yet.
+        return Loaded { progress: Progress::default(), warning: None };
+    }
     let _lock = match Lock::take(file) {
         Ok(lock) => lock,
         Err(e) => return Loaded { progress: Progress::default(), warning: Some(format!("cannot lock the progress file {}: {e}; starting without it (the file is untouched)", file.display())) },
