@@ -118,7 +118,12 @@ impl Lock {
         let dir = file.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(dir)?;
         let lock = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join("progress.lock"))?;
-        lock.lock()?;
+        match lock.lock() {
+            // A file system without locks: go on unlocked, as one mcplings
+            // at a time is still safe.
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => {}
+            result => result?,
+        }
         Ok(Lock { _file: lock })
     }
 }
