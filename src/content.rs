@@ -7,7 +7,7 @@ pub mod lesson;
 pub mod manifest;
 pub mod quiz;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,6 +25,9 @@ pub const REVISIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025
 
 /// The manifest's path, relative to the course root.
 pub const MANIFEST: &str = "lessons/course.toml";
+
+/// The files every written part's folder holds.
+pub const PART_FILES: [&str; 3] = ["lesson.md", "quiz.toml", "exercises.toml"];
 
 /// A loaded, validated course.
 #[derive(Debug, Clone)]
@@ -194,7 +197,8 @@ impl Loader<'_> {
         let members = workspace_members(self.root);
         let mut parts = Vec::new();
         let mut exercises = Vec::new();
-        let mut ids = HashSet::new();
+        // Exercise id → where it is first defined (`file:line`).
+        let mut first_use: HashMap<String, String> = HashMap::new();
         for (i, entry) in file.parts.into_iter().enumerate() {
             let number = *entry.number.get_ref();
             if usize::from(number) != i + 1 {
@@ -206,14 +210,29 @@ impl Loader<'_> {
                 if !self.root.join(&dir_rel).is_dir() {
                     self.errors.push(ContentError::at_offset(manifest, &source, dir.span().start, format!("part folder {} does not exist", dir_rel.display())));
                 } else {
-                    part.lesson = self.lesson(&dir_rel.join("lesson.md"));
-                    part.quiz = self.quiz(&dir_rel.join("quiz.toml"));
-                    for ex in self.exercises(&dir_rel.join("exercises.toml"), number, dir.get_ref(), &members) {
-                        if ids.insert(ex.id.clone()) {
-                            part.exercises.push(ex.id.clone());
-                            exercises.push(ex);
-                        } else {
-                            self.errors.push(ContentError::file(&dir_rel.join("exercises.toml"), format!("duplicate exercise id `{}`", ex.id)));
+                    // A missing file is reported where the course names its folder.
+                    let missing: Vec<&str> = PART_FILES.iter().copied().filter(|f| !self.root.join(&dir_rel).join(f).exists()).collect();
+                    if !missing.is_empty() {
+                        let which = missing.iter().map(|f| dir_rel.join(f).display().to_string()).collect::<Vec<_>>().join(", ");
+                        self.errors.push(ContentError::at_offset(manifest, &source, dir.span().start, format!("part {number}'s folder lacks {which}; a written part has {}", PART_FILES.join(", "))));
+                    }
+                    let has = |f: &str| !missing.contains(&f);
+                    if has("lesson.md") {
+                        part.lesson = self.lesson(&dir_rel.join("lesson.md"));
+                    }
+                    if has("quiz.toml") {
+                        part.quiz = self.quiz(&dir_rel.join("quiz.toml"));
+                    }
+                    let rel = dir_rel.join("exercises.toml");
+                    let found = if has("exercises.toml") { self.exercises(&rel, number, dir.get_ref(), &members) } else { Vec::new() };
+                    for (ex, line) in found {
+                        match first_use.get(&ex.id) {
+                            Some(first) => self.errors.push(ContentError::at(&rel, line, format!("duplicate exercise id `{}`: {first} already uses it; each exercise needs an id of its own", ex.id))),
+                            None => {
+                                first_use.insert(ex.id.clone(), format!("{}:{line}", rel.display()));
+                                part.exercises.push(ex.id.clone());
+                                exercises.push(ex);
+                            }
                         }
                     }
                 }
@@ -237,7 +256,8 @@ impl Loader<'_> {
         quiz::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
     }
 
-    fn exercises(&mut self, rel: &Path, part: u8, part_dir: &str, members: &[String]) -> Vec<Exercise> {
+    /// The valid exercises of `rel`, each with the line of its id.
+    fn exercises(&mut self, rel: &Path, part: u8, part_dir: &str, members: &[String]) -> Vec<(Exercise, usize)> {
         let Some(source) = self.read(rel) else { return Vec::new() };
         let file: ExercisesFile = match parse_toml(rel, &source) {
             Ok(f) => f,
@@ -292,7 +312,7 @@ impl Loader<'_> {
                     }
                 }
             }
-            out.push(ex);
+            out.push((ex, error::line_of(&source, id_at)));
         }
         out
     }

@@ -18,6 +18,11 @@ use crate::check::{self, Options, Source};
 use crate::content::Course;
 use crate::progress;
 
+/// Set (to anything) in the environment, it makes the workbook panic right
+/// after its first frame: how tests/terminal.rs proves that a panic gives
+/// the terminal back (raw mode off, main screen, cursor shown).
+pub const PANIC_ENV: &str = "MCPLINGS_TEST_PANIC";
+
 /// How often the spinner moves while a check runs.
 const TICK: Duration = Duration::from_millis(100);
 
@@ -34,9 +39,14 @@ pub fn run(course: Course) -> Result<(), String> {
     let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let result = (|| {
         let size = terminal.size().map_err(|e| e.to_string())?;
+        let known = loaded.progress.clone();
         let mut app = App::new(course, loaded.progress, (size.width, size.height));
         app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         app.notice = loaded.warning;
+        if std::env::var_os(PANIC_ENV).is_some() {
+            terminal.draw(|f| crate::ui::draw(f, &app)).map_err(|e| e.to_string())?;
+            panic!("{PANIC_ENV} is set: panicking on purpose after the first frame");
+        }
         let (tx, rx) = channel();
         let input = Arc::new(AtomicU8::new(INPUT_RUNNING));
         spawn_input(tx.clone(), Arc::clone(&input));
@@ -49,8 +59,7 @@ pub fn run(course: Course) -> Result<(), String> {
         };
         spawn_prebuild(&app.course, tx.clone());
         app.prebuilding = true;
-        let last_saved = progress::read(&progress_file);
-        let mut runtime = Runtime { tx, cancel: None, progress_file, input, last_saved };
+        let mut runtime = Runtime { tx, cancel: None, progress_file, input, known };
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
     })();
     ratatui::restore();
@@ -70,7 +79,10 @@ fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, r
             // Read it now, not when the event fired: our own latest save
             // may have come in between.
             Msg::ProgressFileChanged => match progress::read(&runtime.progress_file) {
-                Some(p) if Some(&p) != runtime.last_saved.as_ref() => Msg::ProgressChanged(Box::new(p)),
+                Some(p) if p != runtime.known => {
+                    runtime.known = p.clone();
+                    Msg::ProgressChanged(Box::new(p))
+                }
                 _ => continue, // our own write, or nothing readable
             },
             msg => msg,
@@ -130,8 +142,10 @@ struct Runtime {
     cancel: Option<Arc<AtomicBool>>,
     progress_file: std::path::PathBuf,
     input: Arc<AtomicU8>,
-    /// What this workbook last wrote, to tell its own writes from others'.
-    last_saved: Option<crate::progress::Progress>,
+    /// The progress file as this workbook last read or wrote it: the base
+    /// its own changes are measured from when it saves, and how it tells
+    /// its own writes from others'.
+    known: crate::progress::Progress,
 }
 
 impl Runtime {
@@ -160,14 +174,21 @@ impl Runtime {
                 });
             }
             Effect::CancelCheck => self.cancel(),
-            Effect::SaveProgress => {
-                let mut written = app.progress.clone();
-                written.format_version = progress::PROGRESS_FORMAT_VERSION;
-                self.last_saved = Some(written);
-                if let Err(e) = progress::save(&self.progress_file, &app.progress) {
+            Effect::SaveProgress => match progress::save(&self.progress_file, &self.known, &app.progress) {
+                Ok(saved) => {
+                    self.known = saved.progress.clone();
+                    if saved.progress != app.progress {
+                        // Another mcplings saved too: show the merged whole.
+                        app.update(Msg::ProgressChanged(Box::new(saved.progress)));
+                    }
+                    if let Some(warning) = saved.warning {
+                        app.notice = Some(warning);
+                    }
+                }
+                Err(e) => {
                     app.update(Msg::Failed(format!("cannot save progress to {}: {e}", self.progress_file.display())));
                 }
-            }
+            },
             Effect::ResetExercise(id) => {
                 if let Some(ex) = app.course.exercise(&id).cloned()
                     && let Err(e) = crate::actions::reset_files(&app.course, &ex)

@@ -12,58 +12,11 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::cmd::{at, bin, mcplings, run};
 use serde_json::Value;
 
 const PART1: &str = "lessons/01-json-rpc-messages";
 const ENCODE: &str = "01-encode-frames";
-
-/// `mcplings --root <root>`, building into the shared target dir.
-fn mcplings(root: &Path) -> Command {
-    let mut cmd = bin();
-    cmd.arg("--root").arg(root);
-    cmd
-}
-
-/// The binary with a clean environment for it (no `MCPLINGS_ROOT`).
-fn bin() -> Command {
-    #[allow(deprecated)]
-    let mut cmd = Command::cargo_bin("mcplings").expect("the mcplings binary is built");
-    cmd.env("CARGO_TARGET_DIR", common::course_target_dir()).env_remove("MCPLINGS_ROOT");
-    cmd
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit {}\n--- stdout\n{}\n--- stderr\n{}", self.code, self.stdout, self.stderr)
-    }
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("mcplings runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// Runs `mcplings --root <root> <args>`.
-fn at(root: &Path, args: &[&str]) -> Run {
-    run(mcplings(root).args(args))
-}
 
 /// Text with every run of whitespace turned into one space (undoes wrapping).
 fn words(s: &str) -> String {
@@ -448,27 +401,6 @@ fn verify_passes_on_the_shipped_course() {
         let line = r.stdout.lines().find(|l| l.starts_with(id)).unwrap_or_else(|| panic!("no line for {id}: {r:?}"));
         assert!(line.contains("stub fails") && line.contains("solution passes"), "{line}");
     }
-}
-
-#[test]
-fn verify_names_the_line_of_a_broken_quiz() {
-    let course = common::course_copy();
-    let quiz = course.path().join(PART1).join("quiz.toml");
-    let text = fs::read_to_string(&quiz).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    // The second question's `correct = true` goes (line numbers from 1).
-    let headers: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| l.trim() == "[[questions]]").map(|(i, _)| i + 1).collect();
-    let removed = lines.iter().enumerate().skip(headers[1]).find(|(_, l)| l.trim() == "correct = true").map(|(i, _)| i + 1).unwrap();
-    assert!(removed < headers[2]);
-    let broken: Vec<&str> = lines.iter().enumerate().filter(|(i, _)| i + 1 != removed).map(|(_, l)| *l).collect();
-    fs::write(&quiz, broken.join("\n") + "\n").unwrap();
-    let r = at(course.path(), &["verify"]);
-    assert_eq!(r.code, 1, "{r:?}");
-    let prefix = format!("{PART1}/quiz.toml:");
-    let at_line = r.stdout.split(&prefix).nth(1).unwrap_or_else(|| panic!("no {prefix}<line>: {r:?}"));
-    let (number, _) = at_line.split_once(':').unwrap_or_else(|| panic!("no line number: {r:?}"));
-    let number: usize = number.parse().unwrap_or_else(|_| panic!("`{number}` is not a line number: {r:?}"));
-    assert!((headers[1]..=removed).contains(&number), "line {number} is not in the broken question (lines {}..={removed}): {r:?}", headers[1]);
 }
 
 // ---------------------------------------------------------------------------

@@ -189,7 +189,7 @@ fn too_small_terminal() {
     app.update(Msg::Resize(40, 12));
     insta::assert_snapshot!(screen(&app));
     app.update(Msg::Resize(20, 10));
-    assert!(screen(&app).contains("Terminal"));
+    insta::assert_snapshot!("too_small_terminal_20x10", screen(&app));
 }
 
 // ---------------------------------------------------------------------------

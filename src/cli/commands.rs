@@ -19,7 +19,9 @@ pub fn exercise<'c>(course: &'c Course, query: &str) -> Result<&'c Exercise, Str
     })
 }
 
-fn load_progress(course: &Course) -> progress::Progress {
+/// Loads the progress file, telling the learner on stderr if it had to be
+/// backed up.
+pub(super) fn load_progress(course: &Course) -> progress::Progress {
     let loaded = progress::load(&progress::path(&course.root));
     if let Some(w) = loaded.warning {
         eprintln!("mcplings: {w}");
@@ -27,8 +29,14 @@ fn load_progress(course: &Course) -> progress::Progress {
     loaded.progress
 }
 
-fn save_progress(course: &Course, p: &progress::Progress) -> Result<(), String> {
-    progress::save(&progress::path(&course.root), p).map_err(|e| format!("cannot save progress: {e}"))
+/// Applies `change` to the progress file under its lock (another mcplings
+/// may be saving too) and returns the progress written.
+pub(super) fn update_progress(course: &Course, change: impl FnOnce(&mut progress::Progress)) -> Result<progress::Progress, String> {
+    let saved = progress::update(&progress::path(&course.root), change).map_err(|e| format!("cannot save progress: {e}"))?;
+    if let Some(w) = saved.warning {
+        eprintln!("mcplings: {w}");
+    }
+    Ok(saved.progress)
 }
 
 /// `mcplings list [--json]`.
@@ -122,10 +130,10 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
     }
     let report = check::check(course, ex, &source, &options, &mut on_event);
     if source == Source::Exercise && report.error.is_none() {
-        let mut p = load_progress(course);
-        actions::record_check(&mut p, &report);
-        p.position.exercise = Some(ex.id.clone());
-        save_progress(course, &p)?;
+        update_progress(course, |p| {
+            actions::record_check(p, &report);
+            p.position.exercise = Some(ex.id.clone());
+        })?;
     }
     if as_json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
@@ -150,10 +158,11 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
 /// `mcplings hint <exercise>`.
 pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
     let ex = exercise(course, query)?;
-    let mut p = load_progress(course);
-    let before = p.hints_shown(&ex.id);
-    let shown = actions::reveal_hint(&mut p, ex);
-    save_progress(course, &p)?;
+    let (mut before, mut shown) = (0, 0);
+    let p = update_progress(course, |p| {
+        before = p.hints_shown(&ex.id);
+        shown = actions::reveal_hint(p, ex);
+    })?;
     for (i, text) in ex.hints.iter().take(shown).enumerate() {
         println!("Hint {} of {}:", i + 1, ex.hints.len());
         for line in report::wrap_plain(text, 76) {
@@ -192,9 +201,7 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
         }
     }
     actions::reset_files(course, ex)?;
-    let mut p = load_progress(course);
-    actions::forget_exercise(&mut p, ex);
-    save_progress(course, &p)?;
+    update_progress(course, |p| actions::forget_exercise(p, ex))?;
     println!("Restored {} to the shipped stub; the exercise starts over.", files.join(", "));
     Ok(0)
 }

@@ -16,12 +16,7 @@ use crate::progress;
 pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     let p = course.part(part).ok_or_else(|| format!("there is no part {part}"))?;
     let quiz = p.quiz.as_ref().ok_or_else(|| format!("part {part} ({}) has no quiz yet", p.title))?;
-    let file = progress::path(&course.root);
-    let loaded = progress::load(&file);
-    if let Some(w) = &loaded.warning {
-        eprintln!("mcplings: {w}");
-    }
-    let mut progress = loaded.progress;
+    let mut progress = super::commands::load_progress(course);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let total = quiz.questions.len();
@@ -57,7 +52,6 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
             let mut line = String::new();
             if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 || line.trim() == "q" {
                 println!();
-                progress::save(&file, &progress).map_err(|e| format!("cannot save progress: {e}"))?;
                 println!("Stopped at question {} of {total}; your answers so far are saved.", n + 1);
                 return Ok(EXIT_FAILED);
             }
@@ -67,7 +61,8 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
                 continue;
             };
             let option = &question.options[pick];
-            progress.record_pick(part, &question.id, pick, option.correct);
+            // Saved at once: a quiz stopped by Ctrl-C keeps every answer.
+            progress = super::commands::update_progress(course, |p| p.record_pick(part, &question.id, pick, option.correct))?;
             let mark = if option.correct { "✓ Right." } else { "✗ Not quite." };
             let lines = wrap_plain(&format!("{mark} {}", option.explanation), 76);
             for l in &lines {
@@ -79,7 +74,6 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
             println!("  Try another answer.");
         }
     }
-    progress::save(&file, &progress).map_err(|e| format!("cannot save progress: {e}"))?;
     let (first, _) = progress.quiz_score(part);
     println!("\nDone: {first} of {total} right at the first try.");
     Ok(0)

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod cmd;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};

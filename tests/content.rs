@@ -1,0 +1,139 @@
+//! Broken course content, end to end: a scratch copy of the course with one
+//! defect each, loaded by `mcplings list` (exit 2, the problems on stderr)
+//! and by `mcplings verify` (exit 1, the problems on stdout). Each message
+//! must name the file and the line of the defect, worked out here from the
+//! text the test edited, and say what is wrong.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::cmd::at;
+
+const PART1: &str = "lessons/01-json-rpc-messages";
+const PART2: &str = "lessons/02-lifecycle-two-eras";
+
+/// The 1-based number of the first line of `file` (under `root`) below
+/// line `after` that satisfies `pick`.
+fn line_after(root: &Path, file: &str, after: usize, pick: impl Fn(&str) -> bool) -> usize {
+    let text = fs::read_to_string(root.join(file)).unwrap();
+    text.lines().enumerate().skip(after).find(|(_, l)| pick(l)).map(|(i, _)| i + 1).unwrap_or_else(|| panic!("no such line in {file} below line {after}"))
+}
+
+/// Replaces line `line` (1-based) of `file` under `root` with `with`
+/// (several lines, or none).
+fn replace_line(root: &Path, file: &str, line: usize, with: &[&str]) {
+    let path = root.join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.splice(line - 1..line, with.iter().copied());
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+}
+
+/// Loads the broken copy both ways; each output must hold a line that
+/// starts with `file:line:` and contains `reason`.
+fn assert_reported(root: &Path, file: &str, line: usize, reason: &str) {
+    let place = format!("{file}:{line}:");
+    let names_it = |out: &str| out.lines().any(|l| l.starts_with(&place) && l.contains(reason));
+    let list = at(root, &["list"]);
+    assert_eq!(list.code, 2, "list must refuse broken content: {list:?}");
+    assert!(names_it(&list.stderr), "list should report `{place} …{reason}…`: {list:?}");
+    assert!(!list.stderr.contains("panicked"), "{list:?}");
+    let verify = at(root, &["verify"]);
+    assert_eq!(verify.code, 1, "verify must fail on broken content: {verify:?}");
+    assert!(names_it(&verify.stdout), "verify should report `{place} …{reason}…`: {verify:?}");
+    assert!(!verify.stderr.contains("panicked"), "{verify:?}");
+}
+
+#[test]
+fn malformed_toml_names_its_line() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/exercises.toml");
+    let line = line_after(root, &file, 0, |l| l == "checker = \"encode-frames\"");
+    replace_line(root, &file, line, &["checker = \"encode-frames"]);
+    assert_reported(root, &file, line, "string");
+}
+
+#[test]
+fn a_malformed_course_manifest_names_its_line() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = "lessons/course.toml";
+    let first = line_after(root, file, 0, |l| l.starts_with("number = "));
+    let line = line_after(root, file, first, |l| l.starts_with("number = "));
+    replace_line(root, file, line, &["number = \"two\""]);
+    assert_reported(root, file, line, "invalid type");
+}
+
+#[test]
+fn a_json_block_without_a_revision_names_its_fence() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/lesson.md");
+    let line = line_after(root, &file, 0, |l| l == "```json 2025-11-25");
+    replace_line(root, &file, line, &["```json"]);
+    assert_reported(root, &file, line, "must name the revision");
+}
+
+#[test]
+fn an_unclosed_code_block_names_its_fence() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART2}/lesson.md");
+    let path = root.join(&file);
+    let mut text = fs::read_to_string(&path).unwrap();
+    let line = text.lines().count() + 2;
+    text.push_str("\n```text\nnever closed\n");
+    fs::write(&path, text).unwrap();
+    assert_reported(root, &file, line, "never closed");
+}
+
+#[test]
+fn a_missing_quiz_names_the_manifest_line_of_its_part() {
+    let course = common::course_copy();
+    let root = course.path();
+    fs::remove_file(root.join(PART1).join("quiz.toml")).unwrap();
+    let line = line_after(root, "lessons/course.toml", 0, |l| l == "dir = \"01-json-rpc-messages\"");
+    assert_reported(root, "lessons/course.toml", line, &format!("lacks {PART1}/quiz.toml"));
+}
+
+#[test]
+fn a_duplicate_exercise_id_names_both_places() {
+    let course = common::course_copy();
+    let root = course.path();
+    let first = line_after(root, &format!("{PART1}/exercises.toml"), 0, |l| l == "id = \"01-encode-frames\"");
+    let file = format!("{PART2}/exercises.toml");
+    let line = line_after(root, &file, 0, |l| l.starts_with("id = "));
+    replace_line(root, &file, line, &["id = \"01-encode-frames\""]);
+    assert_reported(root, &file, line, &format!("duplicate exercise id `01-encode-frames`: {PART1}/exercises.toml:{first} already uses it"));
+}
+
+#[test]
+fn a_question_without_a_correct_option_names_the_question() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    // The second question's header, and its one `correct = true`.
+    let first = line_after(root, &file, 0, |l| l == "[[questions]]");
+    let header = line_after(root, &file, first, |l| l == "[[questions]]");
+    let correct = line_after(root, &file, header, |l| l == "correct = true");
+    let next = line_after(root, &file, header, |l| l == "[[questions]]");
+    assert!(correct < next, "the second question has no `correct = true` line of its own");
+    replace_line(root, &file, correct, &["correct = false"]);
+    assert_reported(root, &file, header, "has 0 correct options; exactly one must have `correct = true`");
+}
+
+#[test]
+fn an_option_without_an_explanation_names_the_option() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    let option = line_after(root, &file, 0, |l| l == "[[questions.options]]");
+    let explanation = line_after(root, &file, option, |l| l.starts_with("explanation = "));
+    let next = line_after(root, &file, option, |l| l.starts_with("[["));
+    assert!(explanation < next, "the first option has no explanation line of its own");
+    replace_line(root, &file, explanation, &[]);
+    assert_reported(root, &file, option, "has no explanation");
+}
