@@ -25,6 +25,11 @@ pub const PANIC_ENV: &str = "MCPLINGS_TEST_PANIC";
 
 /// How often the spinner moves while a check runs.
 const TICK: Duration = Duration::from_millis(100);
+/// How often the input thread looks up from waiting for keys to see whether
+/// it should pause (an editor is about to own the terminal).
+const INPUT_POLL: Duration = Duration::from_millis(250);
+/// How long the loop sleeps when nothing runs: any message wakes it.
+const IDLE: Duration = Duration::from_secs(3600);
 
 const INPUT_RUNNING: u8 = 0;
 const INPUT_PAUSE: u8 = 1;
@@ -67,11 +72,19 @@ pub fn run(course: Course) -> Result<(), String> {
 }
 
 fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, runtime: &mut Runtime) -> Result<(), String> {
+    // Draw only after something happened: an idle workbook uses no CPU.
+    let mut changed = true;
     while !app.quitting() {
-        terminal.draw(|f| crate::ui::draw(f, app)).map_err(|e| e.to_string())?;
-        let msg = match rx.recv_timeout(TICK) {
+        if changed {
+            terminal.draw(|f| crate::ui::draw(f, app)).map_err(|e| e.to_string())?;
+        }
+        changed = false;
+        // Ticks only while a check runs; otherwise sleep until a message.
+        let running = matches!(app.exercise.check, CheckState::Running { .. });
+        let msg = match rx.recv_timeout(if running { TICK } else { IDLE }) {
             Ok(msg) => msg,
-            Err(RecvTimeoutError::Timeout) if matches!(app.exercise.check, CheckState::Running { .. }) => Msg::Tick,
+            // Ticks move the spinner of a running check.
+            Err(RecvTimeoutError::Timeout) if running => Msg::Tick,
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
         };
@@ -87,6 +100,7 @@ fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, r
             },
             msg => msg,
         };
+        changed = true;
         for effect in app.update(msg) {
             runtime.apply(effect, app, terminal);
         }
@@ -119,7 +133,7 @@ fn spawn_input(tx: Sender<Msg>, state: Arc<AtomicU8>) {
                 }
                 continue;
             }
-            match event::poll(Duration::from_millis(50)) {
+            match event::poll(INPUT_POLL) {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(_) => return,

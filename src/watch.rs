@@ -13,7 +13,13 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 use crate::app::Msg;
 
 /// How long a burst of file events must be quiet before a check starts.
-pub const DEBOUNCE: Duration = Duration::from_millis(100);
+/// Editors that save in steps (write a temporary file, rename it over the
+/// old one) finish within a few milliseconds; a check started too early is
+/// cancelled and started again by the next event anyway. The debouncer
+/// also wakes at this rate (not its default of a quarter of it), so a
+/// check starts 50 to 100 ms after the last event, and an idle workbook
+/// wakes 20 times a second for it, not 80.
+pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
 /// A running watcher; dropping it stops watching.
 pub struct Watcher {
@@ -67,7 +73,7 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
             let _ = tx.send(Msg::ProgressFileChanged);
         }
     };
-    let mut debouncer = new_debouncer(DEBOUNCE, None, handler).map_err(|e| format!("cannot start watching files: {e}"))?;
+    let mut debouncer = new_debouncer(DEBOUNCE, Some(DEBOUNCE), handler).map_err(|e| format!("cannot start watching files: {e}"))?;
     debouncer.watch(&dir, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
     // Not fatal: without it, only changes made by other mcplings go unseen.
     let _ = debouncer.watch(&progress_dir, RecursiveMode::NonRecursive);
