@@ -25,7 +25,7 @@ pub const EXIT_FAILED: u8 = 1;
 /// Exit code: a usage or internal error.
 pub const EXIT_ERROR: u8 = 2;
 
-const NOT_A_TERMINAL: &str = "mcplings opens a terminal app, but its output is not a terminal.
+const NOT_A_TERMINAL: &str = "mcplings opens a terminal app, but its input or output is not a terminal.
 Run it in a terminal, or use a command that prints plain text:
   mcplings list            parts and exercises, with your progress
   mcplings lesson 1        a lesson as text

@@ -54,7 +54,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Quiz => quiz::footer(app),
     };
     match &app.notice {
-        Some(notice) => frame.render_widget(Paragraph::new(format!(" {notice}")).style(theme.notice), footer),
+        Some(notice) => draw_notice(frame, footer, notice, &theme),
         None => draw_bar(frame, footer, &keys, &status, &theme),
     }
     if let Some(confirm) = &app.confirm {
@@ -62,6 +62,22 @@ pub fn draw(frame: &mut Frame, app: &App) {
     } else if app.help {
         overlay::help(frame, area, app.screen, &theme);
     }
+}
+
+/// A notice in the footer; one too long for it grows upwards over the body
+/// (up to 5 rows) rather than being cut, until the next key clears it.
+fn draw_notice(frame: &mut Frame, footer: Rect, notice: &str, theme: &Theme) {
+    use unicode_width::UnicodeWidthStr;
+    let text = format!(" {notice}");
+    let width = usize::from(footer.width.max(1));
+    // Word wrapping can take a row more than the bare count.
+    let rows = match text.width().div_ceil(width) {
+        0 | 1 => 1,
+        n => (n + 1).min(5) as u16,
+    };
+    let area = Rect { y: (footer.y + 1).saturating_sub(rows), height: rows, ..footer };
+    frame.render_widget(ratatui::widgets::Clear, area);
+    frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: false }).style(theme.notice), area);
 }
 
 /// A one-line bar: `left` from the left edge, `right` against the right;

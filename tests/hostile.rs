@@ -297,6 +297,26 @@ fn server_floods_stdout_with_lines() {
     none_left(&[&pid]);
 }
 
+/// Endless valid notifications: each is a frame a server may send, so the
+/// checker reads on to its 8 MiB stop; the transcript keeps the first
+/// lines and the last ones with a note between, so the workbook's memory
+/// stays small (a learner trial saw it reach 376 MB before this cap).
+#[test]
+fn server_floods_stdout_with_valid_notifications() {
+    let scratch = tempfile::tempdir().unwrap();
+    let pid = scratch.path().join("pid");
+    let code = format!("{}        loop {{ println!(r#\"{{{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{{{\"level\":\"info\",\"data\":\"tick\"}}}}}}}}\"#); }}", write_pid(&pid));
+    let dir = hostile(GATE, "hostile-03-notification-flood", &code);
+    let (report, _) = timed_check(GATE, dir.path(), "endless notifications");
+    let case = first_failed(&report, &["printed more than 8 MiB to stdout and was stopped"], MARGIN);
+    let cap = mcplings::check::session::MAX_TRANSCRIPT + mcplings::check::session::TRANSCRIPT_TAIL + 20;
+    assert!(case.transcript.len() <= cap, "{} transcript lines", case.transcript.len());
+    assert!(case.transcript.iter().any(|e| e.line.contains("more lines from the program not kept")), "no note of the cut");
+    let size = serde_json::to_string(&report).unwrap().len();
+    assert!(size < 2 << 20, "the report is {size} bytes");
+    none_left(&[&pid]);
+}
+
 /// 100 MB to stderr, then a panic: stderr keeps its first and last 32 KiB
 /// with a note between, so the panic at the end still names the place.
 #[test]

@@ -401,3 +401,12 @@ fn hints_for(progress: &mut Progress, part: u8) {
         progress.exercise_mut("03-handshake-gate").hints_shown = 2;
     }
 }
+
+/// A notice too long for the footer (a damaged progress file) grows over
+/// the body instead of being cut at the edge.
+#[test]
+fn long_notice_wraps_above_the_footer() {
+    let mut app = app();
+    app.notice = Some("Your progress file .mcplings/progress.json is cut off (EOF while parsing an object at line 1 column 212): a copy is kept as .mcplings/progress.json.corrupt-1796018573-855083119, and what could be read is recovered.".into());
+    insta::assert_snapshot!(screen(&app));
+}

@@ -48,6 +48,12 @@ pub const MAX_STDOUT: usize = 8 << 20;
 pub const MAX_STDERR: usize = 64 << 10;
 /// Most stdout lines read ahead of the checker; past it the reader waits.
 pub const QUEUED_LINES: usize = 256;
+/// Lines from the program kept in a transcript before only the latest
+/// [`TRANSCRIPT_TAIL`] are: a program printing in a loop must not fill the
+/// workbook's memory (the checker's own lines are always kept).
+pub const MAX_TRANSCRIPT: usize = 400;
+/// Latest lines from the program kept past [`MAX_TRANSCRIPT`].
+pub const TRANSCRIPT_TAIL: usize = 50;
 /// Longest junk line (not JSON) kept in the transcript, in characters.
 const MAX_JUNK_SHOWN: usize = 2000;
 /// How long a program that exited may leave its stdout open (held by a
@@ -205,6 +211,10 @@ pub struct Session {
     output: Option<Receiver<Out>>,
     stderr: Arc<Mutex<Captured>>,
     transcript: Vec<TranscriptEntry>,
+    /// The latest lines from the program past [`MAX_TRANSCRIPT`], and how
+    /// many before them were dropped.
+    tail: std::collections::VecDeque<TranscriptEntry>,
+    dropped: usize,
     started: Instant,
     deadline: Instant,
     timeout: Duration,
@@ -224,6 +234,8 @@ struct Captured {
     head: Vec<u8>,
     tail: Vec<u8>,
     total: usize,
+    /// Set when the reader met the end of stderr (every writer is gone).
+    ended: bool,
 }
 
 impl Captured {
@@ -424,6 +436,8 @@ impl Session {
             output: None,
             stderr,
             transcript: Vec::new(),
+            tail: std::collections::VecDeque::new(),
+            dropped: 0,
             started,
             deadline: started + timeout,
             timeout,
@@ -436,13 +450,16 @@ impl Session {
     }
 
     fn record(&mut self, direction: Direction, line: &str, value: Option<&Value>, kind: EntryKind) {
-        self.transcript.push(TranscriptEntry {
-            dir: direction,
-            line: line.to_string(),
-            id: value.and_then(frame_id),
-            time_ms: self.started.elapsed().as_millis() as u64,
-            kind,
-        });
+        let entry = TranscriptEntry { dir: direction, line: line.to_string(), id: value.and_then(frame_id), time_ms: self.started.elapsed().as_millis() as u64, kind };
+        if direction == Direction::FromLearner && self.transcript.len() >= MAX_TRANSCRIPT {
+            self.tail.push_back(entry);
+            if self.tail.len() > TRANSCRIPT_TAIL {
+                self.tail.pop_front();
+                self.dropped += 1;
+            }
+            return;
+        }
+        self.transcript.push(entry);
     }
 
     /// Writes one line (a newline is added) to the program's stdin.
@@ -705,10 +722,22 @@ impl Session {
         // Kill the group even after a clean exit: grandchildren may linger.
         let _ = self.child.start_kill();
         let _ = self.child.wait();
-        // Let the stderr reader drain what the program wrote before it died.
-        thread::sleep(Duration::from_millis(2));
+        // Let the stderr reader drain what the program wrote before it
+        // died (a panic message, say): it ends when the last writer is
+        // gone, which the group kill above ensures, give or take a moment.
+        let drained = Instant::now() + Duration::from_millis(250);
+        while Instant::now() < drained && !self.stderr.lock().map_or(true, |c| c.ended) {
+            thread::sleep(Duration::from_millis(1));
+        }
         let captured = self.stderr.lock().map(|c| c.text()).unwrap_or_default();
-        Finished { transcript: self.transcript, stderr: captured.0, stderr_dropped: captured.1 }
+        let mut transcript = self.transcript;
+        if self.dropped > 0 {
+            let line = format!("… {} more lines from the program not kept (the first {MAX_TRANSCRIPT} and the last {TRANSCRIPT_TAIL} are) …", self.dropped);
+            let time_ms = self.tail.front().map_or(0, |e| e.time_ms);
+            transcript.push(TranscriptEntry { dir: Direction::FromLearner, line, id: None, time_ms, kind: EntryKind::Junk });
+        }
+        transcript.extend(self.tail);
+        Finished { transcript, stderr: captured.0, stderr_dropped: captured.1 }
     }
 }
 
@@ -783,7 +812,12 @@ fn read_capped(mut stderr: impl Read, sink: Arc<Mutex<Captured>>) {
     let mut buf = [0u8; 8192];
     loop {
         let n = match stderr.read(&mut buf) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => {
+                if let Ok(mut c) = sink.lock() {
+                    c.ended = true;
+                }
+                return;
+            }
             Ok(n) => n,
         };
         let Ok(mut c) = sink.lock() else { return };

@@ -142,7 +142,8 @@ fn load_locked(file: &Path) -> Loaded {
     };
     let (value, problem) = match problem {
         Problem::NotJson(e) => match std::str::from_utf8(&bytes).ok().and_then(repair) {
-            Some(value) => (Some(value), format!("is cut off ({e})")),
+            Some(value) if e.is_eof() => (Some(value), format!("is cut off ({e})")),
+            Some(value) => (Some(value), format!("is damaged ({e})")),
             None => (None, format!("is not valid JSON ({e})")),
         },
         Problem::Newer(n) => (serde_json::from_slice(&bytes).ok(), format!("was written by a newer mcplings (format {n})")),
@@ -150,11 +151,11 @@ fn load_locked(file: &Path) -> Loaded {
     };
     let backup = backup_path(file);
     let (kept, moved) = match fs::rename(file, &backup) {
-        Ok(()) => (format!("kept as {}", backup.display()), true),
-        Err(e) => (format!("could not be backed up ({e}) and was left in place"), false),
+        Ok(()) => (format!("a copy is kept as {}", short(&backup)), true),
+        Err(e) => (format!("it could not be backed up ({e}) and is left in place"), false),
     };
     let progress = recover(&value.unwrap_or(Value::Null));
-    let mut warning = format!("progress file {} {problem}: it was {kept}; recovered what could be read", file.display());
+    let mut warning = format!("Your progress file {} {problem}: {kept}, and what could be read is recovered.", short(file));
     if moved && let Err(e) = write(file, &progress) {
         warning.push_str(&format!(" (but cannot write it back: {e})"));
     }
@@ -162,6 +163,14 @@ fn load_locked(file: &Path) -> Loaded {
 }
 
 /// Why a file is not a progress file of this version.
+/// `.mcplings/progress.json`: a path by its folder and name, short enough
+/// for a one-line notice.
+fn short(path: &Path) -> String {
+    let mut parts: Vec<String> = path.iter().rev().take(2).map(|p| p.to_string_lossy().into_owned()).collect();
+    parts.reverse();
+    parts.join("/")
+}
+
 enum Problem {
     NotJson(serde_json::Error),
     Newer(u64),
@@ -326,10 +335,19 @@ mod tests {
         assert!(!loaded.progress.exercises.contains_key("02-b"));
         let kept = backups(&file);
         assert_eq!(kept.len(), 1);
-        assert!(loaded.warning.as_deref().unwrap().contains(&kept[0].display().to_string()), "{loaded:?}");
+        // Named by its folder and file name, short enough for the footer.
+        assert!(loaded.warning.as_deref().unwrap().contains(&short(&kept[0])), "{loaded:?}");
+        assert!(short(&kept[0]).ends_with(&kept[0].file_name().unwrap().to_string_lossy().to_string()));
         assert_eq!(fs::read_to_string(&kept[0]).unwrap(), text);
         // What was recovered is on disk now: the next load is quiet.
         assert_eq!(load(&file), Loaded { progress: loaded.progress, warning: None });
+    }
+
+    #[test]
+    fn a_file_broken_in_the_middle_is_called_damaged_not_cut_off() {
+        let (_dir, file) = with_file(r#"{"format_version":1,"exercises":{"01-a":{"done":true}},"lessons":{"1":{"read":true}}, oops}"#);
+        let warning = load(&file).warning.unwrap();
+        assert!(warning.contains("is damaged (") && !warning.contains("cut off"), "{warning}");
     }
 
     #[test]
