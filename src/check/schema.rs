@@ -297,7 +297,7 @@ fn closer_look(message: &str, value: &Value, types: Lookup) -> Option<Problem> {
     if message.contains("enum RequestId") || message.contains("enum ProgressToken") {
         return here(format!("is {}, expected a string or an integer", kind_of(value)));
     }
-    if !(message.contains("enum ContentBlock") || message.contains("ContentBlock")) {
+    if !message.contains("enum ContentBlock") {
         return None;
     }
     let Some(object) = value.as_object() else { return here(format!("is {}, expected a content block (an object with `type`)", kind_of(value))) };
