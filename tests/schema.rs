@@ -33,8 +33,9 @@ struct Official {
 }
 
 impl Official {
-    fn load(dir: &Path, revision: Revision) -> Official {
-        let text = fs::read_to_string(dir.join(revision.date()).join("schema.json")).expect("the schema reads");
+    /// The official schema of `revision` (its date, e.g. `2025-11-25`).
+    fn load(dir: &Path, revision: &str) -> Official {
+        let text = fs::read_to_string(dir.join(revision).join("schema.json")).expect("the schema reads");
         Official { document: serde_json::from_str(&text).expect("the schema is JSON"), validators: Default::default() }
     }
 
@@ -105,7 +106,7 @@ fn the_official_examples_pass_and_their_mutants_get_the_official_verdict() {
     let mut checked = 0;
     let mut disagreements = Vec::new();
     for revision in [Revision::Modern, Revision::Legacy] {
-        let official = Official::load(&dir, revision);
+        let official = Official::load(&dir, revision.date());
         for (definition, values) in &examples {
             // The check reports violations under the definition's name, so
             // a &'static str is needed: leak the few dozen names once.
@@ -327,8 +328,7 @@ fn every_frame_the_lessons_show_is_valid_in_its_revision() {
     for s in &shown {
         let official = officials.entry(s.revision.clone()).or_insert_with(|| {
             assert!(dir.join(&s.revision).join("schema.json").is_file(), "{}: no schema for revision {}", s.at, s.revision);
-            let text = fs::read_to_string(dir.join(&s.revision).join("schema.json")).unwrap();
-            Official { document: serde_json::from_str(&text).unwrap(), validators: Default::default() }
+            Official::load(&dir, &s.revision)
         });
         let definitions = official.definitions_for(&s.frame, s.answers.as_ref());
         if definitions.len() == 2 || s.frame.get("method").is_some() || s.frame.get("error").is_some() { by_method += 1 } else { generic += 1 }
@@ -354,7 +354,7 @@ fn every_frame_the_quizzes_and_exercises_quote_is_valid() {
         eprintln!("skipped: no mcp-schema folder");
         return;
     };
-    let officials: Vec<(Revision, Official)> = [Revision::Legacy, Revision::Modern].into_iter().map(|r| (r, Official::load(&dir, r))).collect();
+    let officials: Vec<(Revision, Official)> = [Revision::Legacy, Revision::Modern].into_iter().map(|r| (r, Official::load(&dir, r.date()))).collect();
     let mut texts: Vec<(String, String)> = Vec::new();
     for part in fs::read_dir(common::root().join("lessons")).unwrap().flatten().map(|e| e.path()) {
         for (file, keys) in [("quiz.toml", &["explanation"][..]), ("exercises.toml", &["task", "hints"][..])] {

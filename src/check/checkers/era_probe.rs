@@ -24,7 +24,7 @@ use crate::jsonrpc::{Kind, classify};
 
 const MODERN: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
-const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+use crate::check::schema::META_PROTOCOL_VERSION as META_VERSION;
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 

@@ -11,7 +11,7 @@ use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
 /// The `_meta` key of a modern request's protocol version.
-pub(crate) const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) use crate::check::schema::META_PROTOCOL_VERSION as META_VERSION;
 
 /// The modern `_meta` this client puts on every request.
 pub(crate) fn modern_meta() -> Value {
