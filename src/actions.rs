@@ -13,7 +13,8 @@ pub fn reset_files(course: &Course, exercise: &Exercise) -> Result<(), String> {
     for file in &exercise.files {
         let from = exercise.stub_dir(&course.root).join(file);
         let to = exercise.dir(&course.root).join(file);
-        std::fs::copy(&from, &to).map_err(|e| format!("cannot restore {} from {}: {e}", to.display(), from.display()))?;
+        std::fs::copy(&from, &to)
+            .map_err(|e| format!("cannot restore {} from {}: {e}", to.display(), from.display()))?;
     }
     Ok(())
 }

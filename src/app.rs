@@ -147,8 +147,15 @@ impl App {
     /// Opens where the learner left off.
     pub fn new(course: Course, progress: Progress, size: (u16, u16)) -> App {
         let part = progress.position.part.unwrap_or(1);
-        let map = MapView { selected: course.parts.iter().position(|p| p.number == part).unwrap_or(0) };
-        let exercise_index = progress.position.exercise.as_deref().and_then(|id| course.exercise_index(id)).unwrap_or(0);
+        let map = MapView {
+            selected: course.parts.iter().position(|p| p.number == part).unwrap_or(0),
+        };
+        let exercise_index = progress
+            .position
+            .exercise
+            .as_deref()
+            .and_then(|id| course.exercise_index(id))
+            .unwrap_or(0);
         App {
             lesson: LessonView::new(part),
             exercise: ExerciseView::new(exercise_index),
@@ -238,7 +245,11 @@ impl App {
         }
         self.notice = None;
         if let Some(confirm) = self.confirm.take() {
-            return if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) { self.confirmed(confirm) } else { Vec::new() };
+            return if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
+                self.confirmed(confirm)
+            } else {
+                Vec::new()
+            };
         }
         if self.help {
             self.help = false;
@@ -274,7 +285,10 @@ impl App {
             }
             Confirm::ResetProgress => {
                 let position = self.progress.position.clone();
-                self.progress = Progress { position, ..Progress::default() };
+                self.progress = Progress {
+                    position,
+                    ..Progress::default()
+                };
                 self.exercise.check = CheckState::Idle;
                 self.notice = Some("All progress is reset. Your exercise files are unchanged.".into());
                 vec![Effect::SaveProgress]
@@ -299,7 +313,9 @@ impl App {
 
     /// Opens the exercise at `index` in course order.
     pub fn open_exercise(&mut self, index: usize) -> Vec<Effect> {
-        let Some(ex) = self.course.exercises.get(index) else { return Vec::new() };
+        let Some(ex) = self.course.exercises.get(index) else {
+            return Vec::new();
+        };
         let mut effects = self.exercise.cancel_effects();
         let id = ex.id.clone();
         self.progress.position.exercise = Some(id.clone());
@@ -330,7 +346,9 @@ impl App {
 
     /// Starts a check of the open exercise (cancelling a running one).
     pub fn start_check(&mut self) -> Vec<Effect> {
-        let Some(ex) = self.course.exercises.get(self.exercise.index) else { return Vec::new() };
+        let Some(ex) = self.course.exercises.get(self.exercise.index) else {
+            return Vec::new();
+        };
         let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
         let mut effects = self.exercise.cancel_effects();
         // A new check makes any message about the last state stale.
@@ -338,7 +356,10 @@ impl App {
         self.runs += 1;
         let run = self.runs;
         self.exercise.begin_run(run, cases);
-        effects.push(Effect::StartCheck { exercise: ex.id.clone(), run });
+        effects.push(Effect::StartCheck {
+            exercise: ex.id.clone(),
+            run,
+        });
         effects
     }
 
@@ -353,15 +374,25 @@ impl App {
         if report.passed && !was_done {
             let last = self.exercise.index + 1 >= self.course.exercises.len();
             let then = if last { "z the quiz" } else { "n the next exercise" };
-            self.notice = Some(format!("Every case passes: exercise done! s shows the solution, {then}."));
+            self.notice = Some(format!(
+                "Every case passes: exercise done! s shows the solution, {then}."
+            ));
         }
         self.exercise.finish(report);
         vec![Effect::SaveProgress]
     }
 
     fn file_changed(&mut self, id: &str) -> Vec<Effect> {
-        let open = self.course.exercises.get(self.exercise.index).is_some_and(|e| e.id == id);
-        if open && self.screen == Screen::Exercise { self.start_check() } else { Vec::new() }
+        let open = self
+            .course
+            .exercises
+            .get(self.exercise.index)
+            .is_some_and(|e| e.id == id);
+        if open && self.screen == Screen::Exercise {
+            self.start_check()
+        } else {
+            Vec::new()
+        }
     }
 
     /// Recomputes width-dependent layout (the lesson's lines).

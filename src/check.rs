@@ -91,19 +91,40 @@ pub fn path_target_dir(root: &Path, dir: &Path) -> PathBuf {
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let text = dir.to_string_lossy();
     // FNV-1a: stable from run to run, unlike std's hasher.
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    let name: String = text.chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-    target_dir(root).join("mcplings-path").join(format!("{}-{hash:016x}", name.trim_matches('-')))
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let name: String = text
+        .chars()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    target_dir(root)
+        .join("mcplings-path")
+        .join(format!("{}-{hash:016x}", name.trim_matches('-')))
 }
 
 /// Checks `source` against `exercise`'s checker, calling `on_event` as it
 /// goes. Never fails; see [`CheckReport::error`] for checks that could not
 /// be carried out.
-pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Options, on_event: &mut dyn FnMut(Event)) -> CheckReport {
+pub fn check(
+    course: &Course,
+    exercise: &Exercise,
+    source: &Source,
+    options: &Options,
+    on_event: &mut dyn FnMut(Event),
+) -> CheckReport {
     let started = Instant::now();
     let (crate_dir, target) = match source {
         Source::Exercise => (exercise.dir(&course.root), Target::Package(exercise.package())),
-        Source::Solution => (exercise.solution_dir(&course.root), Target::Package(exercise.solution_package())),
+        Source::Solution => (
+            exercise.solution_dir(&course.root),
+            Target::Package(exercise.solution_package()),
+        ),
         Source::Path(dir) => (dir.clone(), Target::Dir(dir.clone())),
     };
     let checker = checkers::find(&exercise.checker);
@@ -111,7 +132,11 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         format_version: report::REPORT_FORMAT_VERSION,
         exercise: exercise.id.clone(),
         source: source.name().to_string(),
-        crate_dir: crate_dir.strip_prefix(&course.root).unwrap_or(&crate_dir).display().to_string(),
+        crate_dir: crate_dir
+            .strip_prefix(&course.root)
+            .unwrap_or(&crate_dir)
+            .display()
+            .to_string(),
         passed: false,
         build: BuildReport::default(),
         cases: Vec::new(),
@@ -119,7 +144,10 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         error: None,
     };
     let Some(checker) = checker else {
-        report.error = Some(format!("exercise {} names an unknown checker `{}`", exercise.id, exercise.checker));
+        report.error = Some(format!(
+            "exercise {} names an unknown checker `{}`",
+            exercise.id, exercise.checker
+        ));
         return report;
     };
     let target_dir = match (&options.target_dir, source) {
@@ -127,8 +155,18 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
         (None, Source::Path(dir)) => path_target_dir(&course.root, dir),
         (None, _) => target_dir(&course.root),
     };
-    let built = build::build(&course.root, &target, &target_dir, options.color, options.cancel.as_ref());
-    report.build = BuildReport { ok: built.ok, output: built.output.clone(), duration_ms: built.duration.as_millis() as u64 };
+    let built = build::build(
+        &course.root,
+        &target,
+        &target_dir,
+        options.color,
+        options.cancel.as_ref(),
+    );
+    report.build = BuildReport {
+        ok: built.ok,
+        output: built.output.clone(),
+        duration_ms: built.duration.as_millis() as u64,
+    };
     report.error = built.error.clone();
     on_event(Event::Built(report.build.clone()));
 
@@ -161,7 +199,13 @@ pub fn check(course: &Course, exercise: &Exercise, source: &Source, options: &Op
 }
 
 /// Runs one case in a fresh process; also says whether it hung (timed out).
-fn run_case(checker: &checkers::Checker, case: &checkers::Case, exe: &Path, exercise: &Exercise, options: &Options) -> (CaseReport, bool) {
+fn run_case(
+    checker: &checkers::Checker,
+    case: &checkers::Case,
+    exe: &Path,
+    exercise: &Exercise,
+    options: &Options,
+) -> (CaseReport, bool) {
     let started = Instant::now();
     let session = match checker.shape {
         checkers::Shape::Program => Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()),
@@ -200,7 +244,11 @@ fn run_case(checker: &checkers::Checker, case: &checkers::Case, exe: &Path, exer
         let mut reason = failure.reason;
         if let Some(Stop::Exited(_)) = failure.stop {
             if let Some(panic) = panic_line(&report.stderr) {
-                let todo = if panic.contains(": not yet implemented") { " (a TODO still to write)" } else { "" };
+                let todo = if panic.contains(": not yet implemented") {
+                    " (a TODO still to write)"
+                } else {
+                    ""
+                };
                 reason = format!("the program panicked at {panic}{todo}");
             } else if report.stderr.contains("has overflowed its stack") {
                 reason = "the program overflowed its stack and was killed: a function calls itself without end (endless recursion)".into();
@@ -226,7 +274,9 @@ fn run_case(checker: &checkers::Checker, case: &checkers::Case, exe: &Path, exer
 fn schema_failure(transcript: &[TranscriptEntry]) -> Option<Failure> {
     let checked = schema::check_transcript(transcript);
     let violation = checked.violation?;
-    let mut failure = Failure::new(format!("a frame your program sent breaks the official MCP schema at {violation}"));
+    let mut failure = Failure::new(format!(
+        "a frame your program sent breaks the official MCP schema at {violation}"
+    ));
     failure.actual = checked.offending;
     Some(failure)
 }
@@ -251,7 +301,10 @@ mod tests {
     #[test]
     fn reads_the_panic_location_and_message() {
         let stderr = "starting\nthread 'main' panicked at src/lib.rs:12:5:\nnot yet implemented\nnote: run with `RUST_BACKTRACE=1`\n";
-        assert_eq!(panic_line(stderr).as_deref(), Some("src/lib.rs:12:5: not yet implemented"));
+        assert_eq!(
+            panic_line(stderr).as_deref(),
+            Some("src/lib.rs:12:5: not yet implemented")
+        );
         assert_eq!(panic_line("all fine\n"), None);
     }
 }

@@ -111,13 +111,19 @@ pub enum Command {
 /// Parses the command line and runs it.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    let json = matches!(cli.command, Some(Command::List { json: true } | Command::Check { json: true, .. }));
+    let json = matches!(
+        cli.command,
+        Some(Command::List { json: true } | Command::Check { json: true, .. })
+    );
     let code = match execute(cli) {
         Ok(code) => code,
         Err(message) => {
             if json {
                 // --json promises a report on stdout whatever happens.
-                println!("{}", serde_json::json!({"format_version": crate::check::report::REPORT_FORMAT_VERSION, "passed": false, "error": message}));
+                println!(
+                    "{}",
+                    serde_json::json!({"format_version": crate::check::report::REPORT_FORMAT_VERSION, "passed": false, "error": message})
+                );
             }
             eprintln!("mcplings: {message}");
             EXIT_ERROR
@@ -147,7 +153,12 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         }
         Some(Command::List { json }) => commands::list(&load(root)?, json),
         Some(Command::Lesson { part }) => commands::lesson(&load(root)?, part),
-        Some(Command::Check { exercise, solution, path, json }) => commands::check(&load(root)?, &exercise, solution, path, json),
+        Some(Command::Check {
+            exercise,
+            solution,
+            path,
+            json,
+        }) => commands::check(&load(root)?, &exercise, solution, path, json),
         Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),

@@ -147,7 +147,11 @@ impl Course {
     /// Errors: every problem found, each as `file:line: reason` with the
     /// file relative to `root`.
     pub fn load(root: &Path) -> Result<Course, ContentErrors> {
-        Loader { root, errors: Vec::new() }.load()
+        Loader {
+            root,
+            errors: Vec::new(),
+        }
+        .load()
     }
 
     /// Finds an exercise by id, number or slug.
@@ -184,7 +188,9 @@ impl Loader<'_> {
 
     fn load(mut self) -> Result<Course, ContentErrors> {
         let manifest = Path::new(MANIFEST);
-        let Some(source) = self.read(manifest) else { return Err(ContentErrors(self.errors)) };
+        let Some(source) = self.read(manifest) else {
+            return Err(ContentErrors(self.errors));
+        };
         let file: CourseFile = match parse_toml(manifest, &source) {
             Ok(f) => f,
             Err(e) => return Err(ContentErrors(vec![e])),
@@ -202,19 +208,54 @@ impl Loader<'_> {
         for (i, entry) in file.parts.into_iter().enumerate() {
             let number = *entry.number.get_ref();
             if usize::from(number) != i + 1 {
-                self.errors.push(ContentError::at_offset(manifest, &source, entry.number.span().start, format!("part number {number} is out of order; parts are numbered 1, 2, 3… and this is part {}", i + 1)));
+                self.errors.push(ContentError::at_offset(
+                    manifest,
+                    &source,
+                    entry.number.span().start,
+                    format!(
+                        "part number {number} is out of order; parts are numbered 1, 2, 3… and this is part {}",
+                        i + 1
+                    ),
+                ));
             }
-            let mut part = Part { number, title: entry.title, lesson: None, quiz: None, exercises: Vec::new() };
+            let mut part = Part {
+                number,
+                title: entry.title,
+                lesson: None,
+                quiz: None,
+                exercises: Vec::new(),
+            };
             if let Some(dir) = entry.dir {
                 let dir_rel = Path::new("lessons").join(dir.get_ref());
                 if !self.root.join(&dir_rel).is_dir() {
-                    self.errors.push(ContentError::at_offset(manifest, &source, dir.span().start, format!("part folder {} does not exist", dir_rel.display())));
+                    self.errors.push(ContentError::at_offset(
+                        manifest,
+                        &source,
+                        dir.span().start,
+                        format!("part folder {} does not exist", dir_rel.display()),
+                    ));
                 } else {
                     // A missing file is reported where the course names its folder.
-                    let missing: Vec<&str> = PART_FILES.iter().copied().filter(|f| !self.root.join(&dir_rel).join(f).exists()).collect();
+                    let missing: Vec<&str> = PART_FILES
+                        .iter()
+                        .copied()
+                        .filter(|f| !self.root.join(&dir_rel).join(f).exists())
+                        .collect();
                     if !missing.is_empty() {
-                        let which = missing.iter().map(|f| dir_rel.join(f).display().to_string()).collect::<Vec<_>>().join(", ");
-                        self.errors.push(ContentError::at_offset(manifest, &source, dir.span().start, format!("part {number}'s folder lacks {which}; a written part has {}", PART_FILES.join(", "))));
+                        let which = missing
+                            .iter()
+                            .map(|f| dir_rel.join(f).display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        self.errors.push(ContentError::at_offset(
+                            manifest,
+                            &source,
+                            dir.span().start,
+                            format!(
+                                "part {number}'s folder lacks {which}; a written part has {}",
+                                PART_FILES.join(", ")
+                            ),
+                        ));
                     }
                     let has = |f: &str| !missing.contains(&f);
                     if has("lesson.md") {
@@ -224,7 +265,11 @@ impl Loader<'_> {
                         part.quiz = self.quiz(&dir_rel.join("quiz.toml"));
                     }
                     let rel = dir_rel.join("exercises.toml");
-                    let found = if has("exercises.toml") { self.exercises(&rel, number, dir.get_ref(), &members) } else { Vec::new() };
+                    let found = if has("exercises.toml") {
+                        self.exercises(&rel, number, dir.get_ref(), &members)
+                    } else {
+                        Vec::new()
+                    };
                     for (ex, line) in found {
                         match first_use.get(&ex.id) {
                             Some(first) => self.errors.push(ContentError::at(&rel, line, format!("duplicate exercise id `{}`: {first} already uses it; each exercise needs an id of its own", ex.id))),
@@ -240,7 +285,12 @@ impl Loader<'_> {
             parts.push(part);
         }
         if self.errors.is_empty() {
-            Ok(Course { root: self.root.to_path_buf(), title: file.title, parts, exercises })
+            Ok(Course {
+                root: self.root.to_path_buf(),
+                title: file.title,
+                parts,
+                exercises,
+            })
         } else {
             Err(ContentErrors(self.errors))
         }
@@ -258,7 +308,9 @@ impl Loader<'_> {
 
     /// The valid exercises of `rel`, each with the line of its id.
     fn exercises(&mut self, rel: &Path, part: u8, part_dir: &str, members: &[String]) -> Vec<(Exercise, usize)> {
-        let Some(source) = self.read(rel) else { return Vec::new() };
+        let Some(source) = self.read(rel) else {
+            return Vec::new();
+        };
         let file: ExercisesFile = match parse_toml(rel, &source) {
             Ok(f) => f,
             Err(e) => {
@@ -268,25 +320,46 @@ impl Loader<'_> {
         };
         let at = |offset: usize, reason: String| ContentError::at_offset(rel, &source, offset, reason);
         if *file.format_version.get_ref() != FORMAT_VERSION {
-            self.errors.push(at(file.format_version.span().start, format!("format_version {} is not supported; this mcplings reads {FORMAT_VERSION}", file.format_version.get_ref())));
+            self.errors.push(at(
+                file.format_version.span().start,
+                format!(
+                    "format_version {} is not supported; this mcplings reads {FORMAT_VERSION}",
+                    file.format_version.get_ref()
+                ),
+            ));
         }
         let mut out = Vec::new();
         for entry in file.exercises {
             let id = entry.id.get_ref().clone();
             let id_at = entry.id.span().start;
             if !is_exercise_id(&id) {
-                self.errors.push(at(id_at, format!("exercise id `{id}` must look like `01-encode-frames` (two digits, a dash, kebab-case)")));
+                self.errors.push(at(
+                    id_at,
+                    format!("exercise id `{id}` must look like `01-encode-frames` (two digits, a dash, kebab-case)"),
+                ));
                 continue;
             }
             if entry.hints.get_ref().len() < 2 || entry.hints.get_ref().iter().any(|h| h.trim().is_empty()) {
-                self.errors.push(at(entry.hints.span().start, format!("exercise `{id}` needs at least two non-empty hints, from a nudge to nearly the answer")));
+                self.errors.push(at(
+                    entry.hints.span().start,
+                    format!("exercise `{id}` needs at least two non-empty hints, from a nudge to nearly the answer"),
+                ));
             }
             if entry.files.get_ref().is_empty() {
-                self.errors.push(at(entry.files.span().start, format!("exercise `{id}` lists no files for the learner to edit")));
+                self.errors.push(at(
+                    entry.files.span().start,
+                    format!("exercise `{id}` lists no files for the learner to edit"),
+                ));
             }
             let checker = entry.checker.get_ref();
             if crate::check::checkers::find(checker).is_none() {
-                self.errors.push(at(entry.checker.span().start, format!("unknown checker `{checker}`; known: {}", crate::check::checkers::names().join(", "))));
+                self.errors.push(at(
+                    entry.checker.span().start,
+                    format!(
+                        "unknown checker `{checker}`; known: {}",
+                        crate::check::checkers::names().join(", ")
+                    ),
+                ));
             }
             let ex = Exercise {
                 id: id.clone(),
@@ -299,7 +372,10 @@ impl Loader<'_> {
                 timeout: Duration::from_millis(entry.timeout_ms.unwrap_or(3000)),
                 part_dir: part_dir.to_string(),
             };
-            for (dir, package) in [(ex.dir(self.root), ex.package()), (ex.solution_dir(self.root), ex.solution_package())] {
+            for (dir, package) in [
+                (ex.dir(self.root), ex.package()),
+                (ex.solution_dir(self.root), ex.solution_package()),
+            ] {
                 let rel_dir = dir.strip_prefix(self.root).unwrap_or(&dir).to_path_buf();
                 self.check_crate(rel, &source, id_at, &rel_dir, &package, members);
             }
@@ -308,7 +384,10 @@ impl Loader<'_> {
                     if !base.join(f).is_file() {
                         let shown = base.join(f);
                         let shown = shown.strip_prefix(self.root).unwrap_or(&shown);
-                        self.errors.push(at(entry.files.span().start, format!("exercise `{id}`: file {} is missing", shown.display())));
+                        self.errors.push(at(
+                            entry.files.span().start,
+                            format!("exercise `{id}`: file {} is missing", shown.display()),
+                        ));
                     }
                 }
             }
@@ -320,18 +399,29 @@ impl Loader<'_> {
     fn check_crate(&mut self, rel: &Path, source: &str, offset: usize, dir: &Path, package: &str, members: &[String]) {
         let manifest = dir.join("Cargo.toml");
         let Ok(text) = std::fs::read_to_string(self.root.join(&manifest)) else {
-            self.errors.push(ContentError::at_offset(rel, source, offset, format!("{} is missing", manifest.display())));
+            self.errors.push(ContentError::at_offset(
+                rel,
+                source,
+                offset,
+                format!("{} is missing", manifest.display()),
+            ));
             return;
         };
         let name = toml::from_str::<toml::Table>(&text)
             .ok()
             .and_then(|t| t.get("package")?.get("name")?.as_str().map(str::to_string));
         if name.as_deref() != Some(package) {
-            self.errors.push(ContentError::file(&manifest, format!("package name must be `{package}`")));
+            self.errors.push(ContentError::file(
+                &manifest,
+                format!("package name must be `{package}`"),
+            ));
         }
         let member = dir.to_string_lossy().replace('\\', "/");
         if !members.contains(&member) {
-            self.errors.push(ContentError::file(Path::new("Cargo.toml"), format!("`{member}` must be listed in [workspace] members")));
+            self.errors.push(ContentError::file(
+                Path::new("Cargo.toml"),
+                format!("`{member}` must be listed in [workspace] members"),
+            ));
         }
     }
 }
@@ -342,7 +432,9 @@ fn is_exercise_id(id: &str) -> bool {
         && b[0].is_ascii_digit()
         && b[1].is_ascii_digit()
         && b[2] == b'-'
-        && b[3..].iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b[3..]
+            .iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
 }
 
 fn workspace_members(root: &Path) -> Vec<String> {

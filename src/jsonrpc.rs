@@ -107,14 +107,18 @@ impl Kind {
 }
 
 fn invalid(reason: &str) -> Kind {
-    Kind::Invalid { reason: reason.to_string() }
+    Kind::Invalid {
+        reason: reason.to_string(),
+    }
 }
 
 /// Classifies one line as read from the wire (without its line ending).
 pub fn classify_line(line: &str) -> Kind {
     match serde_json::from_str::<Value>(line) {
         Ok(value) => classify(&value),
-        Err(e) => Kind::Invalid { reason: format!("not JSON ({e}): a peer answers with a parse error (-32700)") },
+        Err(e) => Kind::Invalid {
+            reason: format!("not JSON ({e}): a peer answers with a parse error (-32700)"),
+        },
     }
 }
 
@@ -149,10 +153,17 @@ pub fn classify(value: &Value) -> Kind {
             return invalid("\"params\" must be an object in MCP");
         }
         return match obj.get("id") {
-            None => Kind::Notification { method: method.to_string() },
-            Some(Value::Null) => invalid("\"id\" is null: MCP forbids null ids; a notification has no \"id\" member at all"),
+            None => Kind::Notification {
+                method: method.to_string(),
+            },
+            Some(Value::Null) => {
+                invalid("\"id\" is null: MCP forbids null ids; a notification has no \"id\" member at all")
+            }
             Some(id) => match Id::from_value(id) {
-                Some(id) => Kind::Request { id, method: method.to_string() },
+                Some(id) => Kind::Request {
+                    id,
+                    method: method.to_string(),
+                },
                 None => invalid("\"id\" must be a string or an integer"),
             },
         };
@@ -181,7 +192,9 @@ pub fn classify(value: &Value) -> Kind {
                 },
             }
         }
-        (false, false) => invalid("no \"method\", \"result\" or \"error\": neither a request, a notification nor a response"),
+        (false, false) => {
+            invalid("no \"method\", \"result\" or \"error\": neither a request, a notification nor a response")
+        }
     }
 }
 
@@ -203,23 +216,39 @@ mod tests {
     fn the_four_frames_of_part_one() {
         assert_eq!(
             kind(json!({"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add"}})),
-            Kind::Request { id: Id::Int(11), method: "tools/call".into() }
+            Kind::Request {
+                id: Id::Int(11),
+                method: "tools/call".into()
+            }
         );
-        assert_eq!(kind(json!({"jsonrpc":"2.0","id":11,"result":{"content":[]}})), Kind::Success { id: Id::Int(11) });
+        assert_eq!(
+            kind(json!({"jsonrpc":"2.0","id":11,"result":{"content":[]}})),
+            Kind::Success { id: Id::Int(11) }
+        );
         assert_eq!(
             kind(json!({"jsonrpc":"2.0","id":"x","error":{"code":-32601,"message":"Method not found"}})),
-            Kind::Error { id: Some(Id::Str("x".into())), code: -32601 }
+            Kind::Error {
+                id: Some(Id::Str("x".into())),
+                code: -32601
+            }
         );
         assert_eq!(
-            kind(json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}})),
-            Kind::Notification { method: "notifications/progress".into() }
+            kind(
+                json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}})
+            ),
+            Kind::Notification {
+                method: "notifications/progress".into()
+            }
         );
     }
 
     #[test]
     fn null_id_with_a_method_is_invalid_not_a_notification() {
         // Implementer mistake C02.
-        assert_eq!(kind(json!({"jsonrpc":"2.0","id":null,"method":"tools/list"})).name(), "invalid");
+        assert_eq!(
+            kind(json!({"jsonrpc":"2.0","id":null,"method":"tools/list"})).name(),
+            "invalid"
+        );
     }
 
     #[test]

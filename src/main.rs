@@ -5,7 +5,11 @@ fn main() -> std::process::ExitCode {
     // println!; end quietly instead, as a program killed by SIGPIPE would.
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info.payload().downcast_ref::<String>().map(String::as_str).unwrap_or("");
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or("");
         if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
             std::process::exit(141);
         }

@@ -12,11 +12,17 @@ use crate::content::MANIFEST;
 ///
 /// Errors: a message saying where mcplings looked.
 pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
-    if let Some(dir) = explicit.map(Path::to_path_buf).or_else(|| std::env::var_os("MCPLINGS_ROOT").map(PathBuf::from)) {
+    if let Some(dir) = explicit
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("MCPLINGS_ROOT").map(PathBuf::from))
+    {
         return if dir.join(MANIFEST).is_file() {
             Ok(absolute(&dir))
         } else {
-            Err(format!("{} holds no {MANIFEST}: point --root (or MCPLINGS_ROOT) at the mcplings checkout", dir.display()))
+            Err(format!(
+                "{} holds no {MANIFEST}: point --root (or MCPLINGS_ROOT) at the mcplings checkout",
+                dir.display()
+            ))
         };
     }
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
@@ -27,7 +33,10 @@ pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if built_from.join(MANIFEST).is_file() {
         return Ok(built_from.to_path_buf());
     }
-    Err(format!("no {MANIFEST} here or above {}: run mcplings inside the mcplings checkout", cwd.display()))
+    Err(format!(
+        "no {MANIFEST} here or above {}: run mcplings inside the mcplings checkout",
+        cwd.display()
+    ))
 }
 
 fn absolute(dir: &Path) -> PathBuf {

@@ -119,7 +119,13 @@ impl Progress {
 
     /// Records a pick on question `question` of part `part`'s quiz.
     pub fn record_pick(&mut self, part: u8, question: &str, pick: usize, correct: bool) {
-        let answer = self.quizzes.entry(part.to_string()).or_default().answers.entry(question.to_string()).or_default();
+        let answer = self
+            .quizzes
+            .entry(part.to_string())
+            .or_default()
+            .answers
+            .entry(question.to_string())
+            .or_default();
         if answer.solved {
             return;
         }
@@ -149,4 +155,3 @@ impl Progress {
         self.lessons.entry(part.to_string()).or_default()
     }
 }
-

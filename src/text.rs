@@ -54,7 +54,10 @@ pub struct Piece {
 impl Piece {
     /// A piece.
     pub fn new(text: impl Into<String>, tone: Tone) -> Piece {
-        Piece { text: text.into(), tone }
+        Piece {
+            text: text.into(),
+            tone,
+        }
     }
 }
 
@@ -169,21 +172,41 @@ fn push(line: &mut Line, text: &str, tone: Tone) {
 /// written as JSON escapes such as `\u2028`. Learners' output can hold
 /// anything; drawn raw, such characters move the cursor or hide text.
 pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
-    let hidden = |c: char| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    };
     if !s.chars().any(hidden) {
         return std::borrow::Cow::Borrowed(s);
     }
-    std::borrow::Cow::Owned(s.chars().map(|c| if hidden(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() }).collect())
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if hidden(c) {
+                    format!("\\u{:04x}", c as u32)
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Plain text whose `backtick` spans are code (quiz text, hints, checker
 /// reasons), as pieces: the backticks go, the code gets [`Tone::Code`].
 pub fn inline_code(text: &str, tone: Tone) -> Vec<Piece> {
-    text.split('`').enumerate().filter(|(_, t)| !t.is_empty()).map(|(i, t)| Piece::new(t, if i % 2 == 1 { Tone::Code } else { tone })).collect()
+    text.split('`')
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(i, t)| Piece::new(t, if i % 2 == 1 { Tone::Code } else { tone }))
+        .collect()
 }
 
 fn pieces(inlines: &[Inline]) -> Vec<Piece> {
-    inlines.iter().map(|i| Piece::new(i.text.clone(), tone_of(i.style))).collect()
+    inlines
+        .iter()
+        .map(|i| Piece::new(i.text.clone(), tone_of(i.style)))
+        .collect()
 }
 
 /// A lesson laid out for a given width.
@@ -200,7 +223,11 @@ pub fn lay_out_lesson(lesson: &Lesson, width: usize) -> LaidOut {
     let mut lines: Vec<Line> = vec![vec![Piece::new(lesson.title.clone(), Tone::Title)], Vec::new()];
     let mut sections = Vec::new();
     for section in &lesson.sections {
-        let title = if section.title.is_empty() { "Introduction".to_string() } else { section.title.clone() };
+        let title = if section.title.is_empty() {
+            "Introduction".to_string()
+        } else {
+            section.title.clone()
+        };
         sections.push((lines.len(), title));
         if !section.title.is_empty() {
             lines.push(vec![Piece::new(section.title.clone(), Tone::Heading)]);
@@ -229,7 +256,12 @@ fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
             lines.extend(wrap(&[Piece::new(text, Tone::Subheading)], width, none(), none()));
         }
         Block::Paragraph(inlines) => lines.extend(wrap(&pieces(inlines), width, none(), none())),
-        Block::Quote(inlines) => lines.extend(wrap(&pieces(inlines), width, Piece::new("│ ", Tone::Marker), Piece::new("│ ", Tone::Marker))),
+        Block::Quote(inlines) => lines.extend(wrap(
+            &pieces(inlines),
+            width,
+            Piece::new("│ ", Tone::Marker),
+            Piece::new("│ ", Tone::Marker),
+        )),
         Block::ListItem { depth, marker, content } => {
             let pad = "  ".repeat(*depth);
             let first = Piece::new(format!("{pad}{marker} "), Tone::Marker);
@@ -253,10 +285,19 @@ fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
     let (label, tone) = code_label(code);
     lines.push(vec![Piece::new(format!("┌ {label}"), tone)]);
     for text in code.text.trim_end_matches('\n').lines() {
-        let highlighted = if code.lang == "json" { highlight_json(text) } else { vec![Piece::new(text, Tone::Verbatim)] };
+        let highlighted = if code.lang == "json" {
+            highlight_json(text)
+        } else {
+            vec![Piece::new(text, Tone::Verbatim)]
+        };
         // A line too wide for the screen continues after a dotted bar, so a
         // one-line frame never looks like two.
-        lines.extend(hard_wrap(highlighted, width, Piece::new("│ ", tone), Piece::new("┆ ", tone)));
+        lines.extend(hard_wrap(
+            highlighted,
+            width,
+            Piece::new("│ ", tone),
+            Piece::new("┆ ", tone),
+        ));
     }
 }
 
@@ -303,7 +344,15 @@ pub fn highlight_json(text: &str) -> Line {
             i = (i + 1).min(chars.len());
             let s: String = chars[start..i].iter().collect();
             let next = chars[i..].iter().find(|c| !c.is_whitespace());
-            push(&mut out, &s, if next == Some(&':') { Tone::JsonKey } else { Tone::JsonString });
+            push(
+                &mut out,
+                &s,
+                if next == Some(&':') {
+                    Tone::JsonKey
+                } else {
+                    Tone::JsonString
+                },
+            );
         } else if c.is_ascii_digit() || c == '-' || c.is_ascii_alphabetic() {
             let start = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || "+-.".contains(chars[i])) {
@@ -313,7 +362,15 @@ pub fn highlight_json(text: &str) -> Line {
             push(&mut out, &s, Tone::JsonLiteral);
         } else {
             let mut buf = [0u8; 4];
-            push(&mut out, c.encode_utf8(&mut buf), if c.is_whitespace() { Tone::Plain } else { Tone::JsonPunct });
+            push(
+                &mut out,
+                c.encode_utf8(&mut buf),
+                if c.is_whitespace() {
+                    Tone::Plain
+                } else {
+                    Tone::JsonPunct
+                },
+            );
             i += 1;
         }
     }
@@ -345,23 +402,43 @@ mod tests {
 
     #[test]
     fn wraps_words_and_keeps_styles() {
-        let pieces = [p("A request has an "), Piece::new("id", Tone::Code), p(", a response carries it back.")];
+        let pieces = [
+            p("A request has an "),
+            Piece::new("id", Tone::Code),
+            p(", a response carries it back."),
+        ];
         let lines = wrap(&pieces, 20, p(""), p(""));
         let texts: Vec<String> = lines.iter().map(plain).collect();
         assert_eq!(texts, ["A request has an id,", "a response carries", "it back."]);
-        assert!(lines[0].iter().any(|piece| piece.tone == Tone::Code && piece.text == "id"));
+        assert!(
+            lines[0]
+                .iter()
+                .any(|piece| piece.tone == Tone::Code && piece.text == "id")
+        );
     }
 
     #[test]
     fn punctuation_stays_with_the_code_before_it() {
-        let pieces = [p("It has a member called "), Piece::new("method", Tone::Code), p(". Next")];
+        let pieces = [
+            p("It has a member called "),
+            Piece::new("method", Tone::Code),
+            p(". Next"),
+        ];
         let lines = wrap(&pieces, 29, p(""), p(""));
-        assert_eq!(lines.iter().map(plain).collect::<Vec<_>>(), ["It has a member called", "method. Next"]);
+        assert_eq!(
+            lines.iter().map(plain).collect::<Vec<_>>(),
+            ["It has a member called", "method. Next"]
+        );
     }
 
     #[test]
     fn list_items_hang_under_their_marker() {
-        let lines = wrap(&[p("one two three four five")], 12, Piece::new("- ", Tone::Marker), p("  "));
+        let lines = wrap(
+            &[p("one two three four five")],
+            12,
+            Piece::new("- ", Tone::Marker),
+            p("  "),
+        );
         let texts: Vec<String> = lines.iter().map(plain).collect();
         assert_eq!(texts, ["- one two", "  three four", "  five"]);
     }
@@ -369,7 +446,10 @@ mod tests {
     #[test]
     fn long_words_are_broken() {
         let lines = wrap(&[p("abcdefghijklmnopqrstuvwxyz")], 10, p(""), p(""));
-        assert_eq!(lines.iter().map(plain).collect::<Vec<_>>(), ["abcdefghij", "klmnopqrst", "uvwxyz"]);
+        assert_eq!(
+            lines.iter().map(plain).collect::<Vec<_>>(),
+            ["abcdefghij", "klmnopqrst", "uvwxyz"]
+        );
     }
 
     #[test]

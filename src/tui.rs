@@ -64,14 +64,25 @@ pub fn run(course: Course) -> Result<(), String> {
         };
         spawn_prebuild(&app.course, tx.clone());
         app.prebuilding = true;
-        let mut runtime = Runtime { tx, cancel: None, progress_file, input, known };
+        let mut runtime = Runtime {
+            tx,
+            cancel: None,
+            progress_file,
+            input,
+            known,
+        };
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
     })();
     ratatui::restore();
     result
 }
 
-fn run_loop(terminal: &mut DefaultTerminal, app: &mut App, rx: &Receiver<Msg>, runtime: &mut Runtime) -> Result<(), String> {
+fn run_loop(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    rx: &Receiver<Msg>,
+    runtime: &mut Runtime,
+) -> Result<(), String> {
     // Draw only after something happened: an idle workbook uses no CPU.
     let mut changed = true;
     while !app.quitting() {
@@ -180,11 +191,19 @@ impl Runtime {
                 let color = !app.no_color;
                 thread::spawn(move || {
                     let Some(ex) = course.exercise(&exercise) else { return };
-                    let options = Options { color, cancel: Some(flag), target_dir: None, relay: None };
+                    let options = Options {
+                        color,
+                        cancel: Some(flag),
+                        target_dir: None,
+                        relay: None,
+                    };
                     let report = check::check(&course, ex, &Source::Exercise, &options, &mut |event| {
                         let _ = tx.send(Msg::Check { run, event });
                     });
-                    let _ = tx.send(Msg::CheckDone { run, report: Box::new(report) });
+                    let _ = tx.send(Msg::CheckDone {
+                        run,
+                        report: Box::new(report),
+                    });
                 });
             }
             Effect::CancelCheck => self.cancel(),
@@ -200,7 +219,10 @@ impl Runtime {
                     }
                 }
                 Err(e) => {
-                    app.update(Msg::Failed(format!("cannot save progress to {}: {e}", self.progress_file.display())));
+                    app.update(Msg::Failed(format!(
+                        "cannot save progress to {}: {e}",
+                        self.progress_file.display()
+                    )));
                 }
             },
             Effect::ResetExercise(id) => {
@@ -221,10 +243,21 @@ impl Runtime {
     /// Hands the terminal to `$VISUAL`/`$EDITOR` on `paths` (every file
     /// of the exercise, the first one shown first), then takes it back.
     fn edit(&mut self, paths: &[std::path::PathBuf], terminal: &mut DefaultTerminal) -> Result<(), String> {
-        let editor = ["VISUAL", "EDITOR"].iter().find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()));
+        let editor = ["VISUAL", "EDITOR"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()));
         let Some(editor) = editor else {
             let cwd = std::env::current_dir().ok();
-            let shown: Vec<String> = paths.iter().map(|p| cwd.as_ref().and_then(|d| p.strip_prefix(d).ok()).unwrap_or(p).display().to_string()).collect();
+            let shown: Vec<String> = paths
+                .iter()
+                .map(|p| {
+                    cwd.as_ref()
+                        .and_then(|d| p.strip_prefix(d).ok())
+                        .unwrap_or(p)
+                        .display()
+                        .to_string()
+                })
+                .collect();
             return Err(format!("No $EDITOR set: edit {} in your editor.", shown.join(" and ")));
         };
         self.input.store(INPUT_PAUSE, Ordering::Release);
@@ -236,7 +269,12 @@ impl Runtime {
         }
         ratatui::restore();
         // Through the shell, so that EDITOR="code --wait" works.
-        let status = std::process::Command::new("sh").arg("-c").arg(format!("{editor} \"$@\"")).arg("sh").args(paths).status();
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("{editor} \"$@\""))
+            .arg("sh")
+            .args(paths)
+            .status();
         *terminal = ratatui::init();
         let _ = terminal.clear();
         self.input.store(INPUT_RUNNING, Ordering::Release);

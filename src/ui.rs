@@ -25,12 +25,26 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     let theme = Theme::new(app.no_color);
     if app.too_small() || area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
-        let text = format!("Terminal too small: mcplings needs {}×{}, this is {}×{}. Enlarge it, or press q to quit.", MIN_SIZE.0, MIN_SIZE.1, area.width, area.height);
-        frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }).style(theme.warn), area);
+        let text = format!(
+            "Terminal too small: mcplings needs {}×{}, this is {}×{}. Enlarge it, or press q to quit.",
+            MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
+        );
+        frame.render_widget(
+            Paragraph::new(text)
+                .wrap(ratatui::widgets::Wrap { trim: true })
+                .style(theme.warn),
+            area,
+        );
         return;
     }
-    let [header, rule1, body, rule2, footer] =
-        Layout::vertical([Constraint::Length(1), Constraint::Length(1), Constraint::Min(1), Constraint::Length(1), Constraint::Length(1)]).areas(area);
+    let [header, rule1, body, rule2, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
     let (title, right) = match app.screen {
         Screen::Map => (format!("mcplings · {}", app.course.title), "? help  q quit".to_string()),
         Screen::Lesson => lesson::header(app),
@@ -75,9 +89,18 @@ fn draw_notice(frame: &mut Frame, footer: Rect, notice: &str, theme: &Theme) {
         0 | 1 => 1,
         n => (n + 1).min(5) as u16,
     };
-    let area = Rect { y: (footer.y + 1).saturating_sub(rows), height: rows, ..footer };
+    let area = Rect {
+        y: (footer.y + 1).saturating_sub(rows),
+        height: rows,
+        ..footer
+    };
     frame.render_widget(ratatui::widgets::Clear, area);
-    frame.render_widget(Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: false }).style(theme.notice), area);
+    frame.render_widget(
+        Paragraph::new(text)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .style(theme.notice),
+        area,
+    );
 }
 
 /// A one-line bar: `left` from the left edge, `right` against the right;
@@ -87,12 +110,21 @@ fn draw_bar(frame: &mut Frame, area: Rect, left: &str, right: &str, theme: &Them
     let [l, r] = Layout::horizontal([Constraint::Min(1), Constraint::Length(right_width)]).areas(area);
     let left = fit(&format!(" {left}"), l.width.saturating_sub(1) as usize);
     frame.render_widget(Paragraph::new(Line::from(Span::styled(left, theme.bar))), l);
-    frame.render_widget(Paragraph::new(fit(right, r.width as usize)).alignment(Alignment::Right).style(theme.dim), r);
+    frame.render_widget(
+        Paragraph::new(fit(right, r.width as usize))
+            .alignment(Alignment::Right)
+            .style(theme.dim),
+        r,
+    );
 }
 
 /// Converts a laid-out line of [`crate::text`] into a styled ratatui line.
 pub fn styled(line: &crate::text::Line, theme: &Theme) -> Line<'static> {
-    Line::from(line.iter().map(|p| Span::styled(p.text.clone(), theme.tone(p.tone))).collect::<Vec<_>>())
+    Line::from(
+        line.iter()
+            .map(|p| Span::styled(p.text.clone(), theme.tone(p.tone)))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// The course map's footer: key help on the left; progress, or that the
@@ -131,7 +163,12 @@ pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
     let mut current: Vec<Span<'static>> = Vec::new();
     let mut used = 0;
     // Continuations start with a dotted bar, as wrapped frames do.
-    let marker = || Span::styled("┆ ", ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::DIM));
+    let marker = || {
+        Span::styled(
+            "┆ ",
+            ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::DIM),
+        )
+    };
     for span in line.spans {
         let mut text = String::new();
         for c in span.content.chars() {
@@ -159,12 +196,25 @@ pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
 /// to `width`: the first line starts with `first`, the others with `rest`,
 /// and `style` is laid over it all. Characters a terminal would not show
 /// are escaped ([`crate::text::visible`]): some of this text is learners'.
-pub fn paragraphs(text: &str, width: usize, first: &str, rest: &str, tone: crate::text::Tone, style: ratatui::style::Style, theme: &Theme) -> Vec<Line<'static>> {
+pub fn paragraphs(
+    text: &str,
+    width: usize,
+    first: &str,
+    rest: &str,
+    tone: crate::text::Tone,
+    style: ratatui::style::Style,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     use crate::text::{Piece, Tone, inline_code, visible, wrap};
     let mut out = Vec::new();
     for paragraph in text.split('\n') {
         let paragraph = visible(paragraph);
-        for l in wrap(&inline_code(&paragraph, tone), width, Piece::new(first, Tone::Plain), Piece::new(rest, Tone::Plain)) {
+        for l in wrap(
+            &inline_code(&paragraph, tone),
+            width,
+            Piece::new(first, Tone::Plain),
+            Piece::new(rest, Tone::Plain),
+        ) {
             out.push(styled(&l, theme).patch_style(style));
         }
     }

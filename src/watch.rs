@@ -31,10 +31,14 @@ pub struct Watcher {
 pub fn exercise_of(exercises_dir: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(exercises_dir).ok()?;
     let mut parts = rel.components();
-    let Some(Component::Normal(id)) = parts.next() else { return None };
+    let Some(Component::Normal(id)) = parts.next() else {
+        return None;
+    };
     let file = path.file_name()?.to_string_lossy();
     let relevant = file.ends_with(".rs") || file == "Cargo.toml";
-    let hidden = rel.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.') || c.as_os_str() == "target");
+    let hidden = rel
+        .components()
+        .any(|c| c.as_os_str().to_string_lossy().starts_with('.') || c.as_os_str() == "target");
     (relevant && !hidden).then(|| id.to_string_lossy().into_owned())
 }
 
@@ -58,7 +62,9 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
             if matches!(event.kind, EventKind::Access(_)) {
                 continue;
             }
-            progress_changed |= event.paths.iter().any(|p| p.file_name() == progress_name.as_deref() && p.parent().is_some_and(|d| d.ends_with(".mcplings")));
+            progress_changed |= event.paths.iter().any(|p| {
+                p.file_name() == progress_name.as_deref() && p.parent().is_some_and(|d| d.ends_with(".mcplings"))
+            });
             for path in &event.paths {
                 let path = path.canonicalize().unwrap_or_else(|_| path.clone());
                 if let Some(id) = exercise_of(&base, &path).filter(|id| !ids.contains(id)) {
@@ -73,8 +79,11 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
             let _ = tx.send(Msg::ProgressFileChanged);
         }
     };
-    let mut debouncer = new_debouncer(DEBOUNCE, Some(DEBOUNCE), handler).map_err(|e| format!("cannot start watching files: {e}"))?;
-    debouncer.watch(&dir, RecursiveMode::Recursive).map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+    let mut debouncer =
+        new_debouncer(DEBOUNCE, Some(DEBOUNCE), handler).map_err(|e| format!("cannot start watching files: {e}"))?;
+    debouncer
+        .watch(&dir, RecursiveMode::Recursive)
+        .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
     // Not fatal: without it, only changes made by other mcplings go unseen.
     let _ = debouncer.watch(&progress_dir, RecursiveMode::NonRecursive);
     Ok(Watcher { _debouncer: debouncer })
@@ -87,8 +96,14 @@ mod tests {
     #[test]
     fn maps_paths_to_exercises() {
         let base = Path::new("/c/exercises");
-        assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs")).as_deref(), Some("01-a"));
-        assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/Cargo.toml")).as_deref(), Some("01-a"));
+        assert_eq!(
+            exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs")).as_deref(),
+            Some("01-a")
+        );
+        assert_eq!(
+            exercise_of(base, Path::new("/c/exercises/01-a/Cargo.toml")).as_deref(),
+            Some("01-a")
+        );
         assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/.lib.rs.swp")), None);
         assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs~")), None);
         assert_eq!(exercise_of(base, Path::new("/c/lessons/x.rs")), None);

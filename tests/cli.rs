@@ -37,8 +37,17 @@ fn quiz_answers(root: &Path) -> Vec<(usize, Vec<String>)> {
         .iter()
         .map(|q| {
             let options = q["options"].as_array().unwrap();
-            let correct = options.iter().position(|o| o["correct"].as_bool() == Some(true)).expect("a correct option");
-            (correct, options.iter().map(|o| o["explanation"].as_str().unwrap_or("").to_string()).collect())
+            let correct = options
+                .iter()
+                .position(|o| o["correct"].as_bool() == Some(true))
+                .expect("a correct option");
+            (
+                correct,
+                options
+                    .iter()
+                    .map(|o| o["explanation"].as_str().unwrap_or("").to_string())
+                    .collect(),
+            )
         })
         .collect()
 }
@@ -47,7 +56,12 @@ fn hints(root: &Path) -> Vec<String> {
     let exercises = read_toml(&root.join(PART1).join("exercises.toml"));
     let first = &exercises["exercises"].as_array().unwrap()[0];
     assert_eq!(first["id"].as_str(), Some(ENCODE));
-    first["hints"].as_array().unwrap().iter().map(|h| h.as_str().unwrap().to_string()).collect()
+    first["hints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().to_string())
+        .collect()
 }
 
 fn progress_file(root: &Path) -> PathBuf {
@@ -74,7 +88,24 @@ fn list_prints_parts_and_exercises() {
     let course = common::course_copy();
     let r = at(course.path(), &["list"]);
     assert_eq!(r.code, 0, "{r:?}");
-    for text in ["Model Context Protocol from the ground up", "Part 1 · JSON-RPC messages", "01-encode-frames", "02-id-router", "Part 2 · Lifecycle in two eras", "03-handshake-gate", "04-era-probe", "Part 3 · Transports", "05-stdio-codec", "06-http-front-door", "Part 4 · What a server offers", "08-pagination-walker", "Part 5 · Long calls and asking back", "10-input-required", "11-capstone-server", "0 of 11 exercises done."] {
+    for text in [
+        "Model Context Protocol from the ground up",
+        "Part 1 · JSON-RPC messages",
+        "01-encode-frames",
+        "02-id-router",
+        "Part 2 · Lifecycle in two eras",
+        "03-handshake-gate",
+        "04-era-probe",
+        "Part 3 · Transports",
+        "05-stdio-codec",
+        "06-http-front-door",
+        "Part 4 · What a server offers",
+        "08-pagination-walker",
+        "Part 5 · Long calls and asking back",
+        "10-input-required",
+        "11-capstone-server",
+        "0 of 11 exercises done.",
+    ] {
         assert!(r.stdout.contains(text), "missing {text:?}: {r:?}");
     }
 }
@@ -91,14 +122,25 @@ fn list_json_has_a_stable_shape() {
     assert_eq!(parts.len(), 5);
     for (i, part) in parts.iter().enumerate() {
         assert_eq!(part["number"], i + 1, "{part:#}");
-        assert!(part["title"].is_string() && part["written"].is_boolean() && part["lesson_read"].is_boolean(), "{part:#}");
+        assert!(
+            part["title"].is_string() && part["written"].is_boolean() && part["lesson_read"].is_boolean(),
+            "{part:#}"
+        );
         assert!(part["exercises"].is_array(), "{part:#}");
     }
     assert_eq!(parts[0]["written"], true);
     assert!(parts.iter().all(|p| p["written"] == true), "{parts:#?}");
     let questions = quiz_answers(course.path()).len();
-    assert_eq!(parts[0]["quiz"], serde_json::json!({"questions": questions, "answered": 0, "first_try": 0}));
-    let ids: Vec<&str> = parts[0]["exercises"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        parts[0]["quiz"],
+        serde_json::json!({"questions": questions, "answered": 0, "first_try": 0})
+    );
+    let ids: Vec<&str> = parts[0]["exercises"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, [ENCODE, "02-id-router"]);
     for e in parts[0]["exercises"].as_array().unwrap() {
         assert!(e["title"].is_string(), "{e:#}");
@@ -113,15 +155,26 @@ fn lesson_1_prints_its_title_and_sections() {
     let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "1"]));
     assert_eq!(r.code, 0, "{r:?}");
     let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
-    let title = source.lines().find_map(|l| l.strip_prefix("# ")).expect("lesson.md has a # title");
-    assert_eq!(r.stdout.lines().next(), Some(title), "the first line is the lesson's title");
+    let title = source
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .expect("lesson.md has a # title");
+    assert_eq!(
+        r.stdout.lines().next(),
+        Some(title),
+        "the first line is the lesson's title"
+    );
     assert!(title.starts_with("Part 1"), "{title}");
     let headings: Vec<&str> = source.lines().filter_map(|l| l.strip_prefix("## ")).collect();
     assert!(headings.len() >= 3, "{headings:?}");
     let lines: Vec<&str> = r.stdout.lines().collect();
     for heading in headings {
         let heading = heading.replace('`', "");
-        assert!(lines.contains(&format!("## {heading}").as_str()), "section heading {heading:?} missing from:\n{}", r.stdout);
+        assert!(
+            lines.contains(&format!("## {heading}").as_str()),
+            "section heading {heading:?} missing from:\n{}",
+            r.stdout
+        );
     }
 }
 
@@ -157,11 +210,16 @@ fn check_of_the_stub_fails_with_a_json_report() {
     let mut failed = 0;
     let mut transcript_lines = 0;
     for case in cases {
-        let status = case["status"].as_str().unwrap_or_else(|| panic!("a case without status: {case:#}"));
+        let status = case["status"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a case without status: {case:#}"));
         assert!(["passed", "failed", "not_run"].contains(&status), "{case:#}");
         assert!(case["name"].is_string() && case["about"].is_string(), "{case:#}");
         for entry in case["transcript"].as_array().unwrap() {
-            assert!(["to_learner", "from_learner"].contains(&entry["dir"].as_str().unwrap_or("")), "{entry:#}");
+            assert!(
+                ["to_learner", "from_learner"].contains(&entry["dir"].as_str().unwrap_or("")),
+                "{entry:#}"
+            );
             assert!(entry["line"].is_string(), "{entry:#}");
             assert!(entry["time_ms"].is_u64(), "{entry:#}");
             transcript_lines += 1;
@@ -172,16 +230,39 @@ fn check_of_the_stub_fails_with_a_json_report() {
         failed += 1;
         // "`encode_request` panicked at exercises/01-encode-frames/src/lib.rs:59:5:
         // not yet implemented: encode a request (a TODO still to write)"
-        let reason = case["reason"].as_str().unwrap_or_else(|| panic!("a failed case without reason: {case:#}"));
-        let function = reason.strip_prefix('`').and_then(|r| r.split_once('`')).map(|(f, _)| f).unwrap_or_else(|| panic!("no function named: {reason}"));
-        assert!(stub.contains(&format!("pub fn {function}(")), "`{function}` is not a function of src/lib.rs: {reason}");
+        let reason = case["reason"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a failed case without reason: {case:#}"));
+        let function = reason
+            .strip_prefix('`')
+            .and_then(|r| r.split_once('`'))
+            .map(|(f, _)| f)
+            .unwrap_or_else(|| panic!("no function named: {reason}"));
+        assert!(
+            stub.contains(&format!("pub fn {function}(")),
+            "`{function}` is not a function of src/lib.rs: {reason}"
+        );
         // The path is as rustc wrote it: relative to the workspace root.
-        let location = reason.split_once(" panicked at ").unwrap_or_else(|| panic!("no location: {reason}")).1;
+        let location = reason
+            .split_once(" panicked at ")
+            .unwrap_or_else(|| panic!("no location: {reason}"))
+            .1;
         let (path, location) = location.split_once(':').unwrap();
-        assert!(["exercises/01-encode-frames/src/lib.rs", "src/lib.rs"].contains(&path), "not a location in src/lib.rs: {reason}");
-        let line: usize = location.split(':').next().unwrap().parse().unwrap_or_else(|_| panic!("no line number: {reason}"));
+        assert!(
+            ["exercises/01-encode-frames/src/lib.rs", "src/lib.rs"].contains(&path),
+            "not a location in src/lib.rs: {reason}"
+        );
+        let line: usize = location
+            .split(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap_or_else(|_| panic!("no line number: {reason}"));
         let source_line = stub_lines.get(line - 1).copied().unwrap_or("");
-        assert!(source_line.contains("todo!") || source_line.contains("panic!") || source_line.contains("expect("), "{reason} points at `{source_line}`");
+        assert!(
+            source_line.contains("todo!") || source_line.contains("panic!") || source_line.contains("expect("),
+            "{reason} points at `{source_line}`"
+        );
         assert!(reason.contains("not yet implemented"), "{reason}");
     }
     assert!(failed > 0, "{report:#}");
@@ -191,13 +272,20 @@ fn check_of_the_stub_fails_with_a_json_report() {
     let list = at(course.path(), &["list", "--json"]).json();
     let entry = exercise_entry(&list, ENCODE);
     assert_eq!(entry["done"], false);
-    assert_eq!(entry["last_check"], serde_json::json!({"passed": cases.len() - failed, "total": cases.len()}));
+    assert_eq!(
+        entry["last_check"],
+        serde_json::json!({"passed": cases.len() - failed, "total": cases.len()})
+    );
 
     // The same check as text says what to do next.
     let r = at(course.path(), &["check", "01"]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("✗ request frame"), "{r:?}");
-    assert!(r.stdout.contains("Edit exercises/01-encode-frames/src/lib.rs and run `mcplings check 01` again."), "{r:?}");
+    assert!(
+        r.stdout
+            .contains("Edit exercises/01-encode-frames/src/lib.rs and run `mcplings check 01` again."),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -211,9 +299,17 @@ fn check_of_the_solution_passes() {
     assert_eq!(report["source"], "solution");
     let cases = report["cases"].as_array().unwrap();
     assert!(!cases.is_empty());
-    assert!(cases.iter().all(|c| c["status"] == "passed" && c.get("reason").is_none()), "{report:#}");
+    assert!(
+        cases
+            .iter()
+            .all(|c| c["status"] == "passed" && c.get("reason").is_none()),
+        "{report:#}"
+    );
     // A check of the solution is not progress.
-    assert!(!progress_file(course.path()).exists(), "checking the solution wrote progress");
+    assert!(
+        !progress_file(course.path()).exists(),
+        "checking the solution wrote progress"
+    );
 }
 
 #[test]
@@ -259,7 +355,11 @@ fn a_path_copy_with_the_same_package_name_does_not_shadow_the_exercise() {
     let _ = fs::remove_dir_all(&copy);
     common::copy_tree(&course.path().join("exercises").join(ENCODE), &copy);
     fs::copy(course.path().join("Cargo.lock"), copy.join("Cargo.lock")).unwrap();
-    fs::copy(course.path().join("solutions").join(ENCODE).join("src/lib.rs"), copy.join("src/lib.rs")).unwrap();
+    fs::copy(
+        course.path().join("solutions").join(ENCODE).join("src/lib.rs"),
+        copy.join("src/lib.rs"),
+    )
+    .unwrap();
     assert_eq!(at(course.path(), &["check", "01"]).code, 1, "the stub fails first");
     let r = at(course.path(), &["check", "01", "--path", copy.to_str().unwrap()]);
     assert_eq!(r.code, 0, "the copy holds the solution: {r:?}");
@@ -275,12 +375,20 @@ fn check_of_a_path_records_no_progress() {
     let find = "pub fn encode_notification(method: &str, params: Option<Value>) -> String {\n    let mut frame = Map::new();\n";
     let replace = format!("{find}    frame.insert(\"id\".into(), Value::Null);\n");
     let crate_dir = common::mutant(ENCODE, "cli-mutant-01-null-id", &[("src/lib.rs", find, &replace)]);
-    let r = at(course.path(), &["check", "01", "--path", crate_dir.path().to_str().unwrap(), "--json"]);
+    let r = at(
+        course.path(),
+        &["check", "01", "--path", crate_dir.path().to_str().unwrap(), "--json"],
+    );
     assert_eq!(r.code, 1, "{r:?}");
     let report = r.json();
     assert_eq!(report["source"], "path");
     assert_eq!(report["build"]["ok"], true, "{report:#}");
-    let case = report["cases"].as_array().unwrap().iter().find(|c| c["name"] == "notification has no id").unwrap();
+    let case = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "notification has no id")
+        .unwrap();
     assert_eq!(case["status"], "failed", "{case:#}");
     assert!(!progress_file(course.path()).exists(), "checking --path wrote progress");
     let entry = exercise_entry(&at(course.path(), &["list", "--json"]).json(), ENCODE);
@@ -292,7 +400,11 @@ fn a_passing_check_marks_the_exercise_done() {
     let _build = common::build_lock();
     let course = common::course_copy();
     let root = course.path();
-    fs::copy(root.join("solutions").join(ENCODE).join("src/lib.rs"), root.join("exercises").join(ENCODE).join("src/lib.rs")).unwrap();
+    fs::copy(
+        root.join("solutions").join(ENCODE).join("src/lib.rs"),
+        root.join("exercises").join(ENCODE).join("src/lib.rs"),
+    )
+    .unwrap();
     let r = at(root, &["check", "01"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("cases pass."), "{r:?}");
@@ -324,7 +436,10 @@ fn hint_reveals_one_more_hint_each_time() {
     assert!(!first.stdout.contains("Hint 2 of"), "{first:?}");
     let second = at(course.path(), &["hint", "01"]);
     assert_eq!(second.code, 0, "{second:?}");
-    assert!(second.stdout.contains(&format!("Hint 1 of {n}:")) && second.stdout.contains(&format!("Hint 2 of {n}:")), "{second:?}");
+    assert!(
+        second.stdout.contains(&format!("Hint 1 of {n}:")) && second.stdout.contains(&format!("Hint 2 of {n}:")),
+        "{second:?}"
+    );
     assert!(words(&second.stdout).contains(&words(&hints[1])), "{second:?}");
     assert!(!second.stdout.contains("Hint 3 of"), "{second:?}");
 }
@@ -338,7 +453,10 @@ fn reset_with_yes_restores_the_stub_byte_for_byte() {
     assert_eq!(r.code, 0, "{r:?}");
     let stub = fs::read(course.path().join(PART1).join("stubs").join(ENCODE).join("src/lib.rs")).unwrap();
     assert_eq!(fs::read(&lib).unwrap(), stub, "lib.rs is not the shipped stub");
-    assert_eq!(exercise_entry(&at(course.path(), &["list", "--json"]).json(), ENCODE)["edited"], false);
+    assert_eq!(
+        exercise_entry(&at(course.path(), &["list", "--json"]).json(), ENCODE)["edited"],
+        false
+    );
 }
 
 #[test]
@@ -374,16 +492,31 @@ fn quiz_explains_a_wrong_answer_and_scores_first_tries_only() {
     // with the mark's word, which the front end may or may not repeat.)
     let out = words(&r.stdout);
     let bare = |e: &str| words(e.trim_start_matches("Right.").trim_start_matches("Not quite."));
-    let find_after = |from: usize, text: &str| out[from..].find(text).map(|i| from + i).unwrap_or_else(|| panic!("no {text:?} after byte {from} of:\n{out}"));
+    let find_after = |from: usize, text: &str| {
+        out[from..]
+            .find(text)
+            .map(|i| from + i)
+            .unwrap_or_else(|| panic!("no {text:?} after byte {from} of:\n{out}"))
+    };
     let not_quite = find_after(0, "✗ Not quite.");
     let why_not = find_after(not_quite, &bare(&explanations[wrong]));
     let right_mark = find_after(why_not, "✓ Right.");
     find_after(right_mark, &bare(&explanations[*right]));
-    assert!(out[..not_quite].find("✓ Right.").is_none(), "the wrong pick was marked right: {r:?}");
+    assert!(
+        out[..not_quite].find("✓ Right.").is_none(),
+        "the wrong pick was marked right: {r:?}"
+    );
     let total = answers.len();
-    assert!(r.stdout.contains(&format!("Done: {} of {total} right at the first try.", total - 1)), "{r:?}");
+    assert!(
+        r.stdout
+            .contains(&format!("Done: {} of {total} right at the first try.", total - 1)),
+        "{r:?}"
+    );
     let list = at(course.path(), &["list", "--json"]).json();
-    assert_eq!(list["parts"][0]["quiz"], serde_json::json!({"questions": total, "answered": total, "first_try": total - 1}));
+    assert_eq!(
+        list["parts"][0]["quiz"],
+        serde_json::json!({"questions": total, "answered": total, "first_try": total - 1})
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -397,9 +530,27 @@ fn verify_passes_on_the_shipped_course() {
     let r = at(course.path(), &["verify"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("passed, 0 failed"), "{r:?}");
-    for id in [ENCODE, "02-id-router", "03-handshake-gate", "04-era-probe", "05-stdio-codec", "06-http-front-door", "07-tool-server", "08-pagination-walker", "09-progress-cancel", "10-input-required"] {
-        let line = r.stdout.lines().find(|l| l.starts_with(id)).unwrap_or_else(|| panic!("no line for {id}: {r:?}"));
-        assert!(line.contains("stub fails") && line.contains("solution passes"), "{line}");
+    for id in [
+        ENCODE,
+        "02-id-router",
+        "03-handshake-gate",
+        "04-era-probe",
+        "05-stdio-codec",
+        "06-http-front-door",
+        "07-tool-server",
+        "08-pagination-walker",
+        "09-progress-cancel",
+        "10-input-required",
+    ] {
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(id))
+            .unwrap_or_else(|| panic!("no line for {id}: {r:?}"));
+        assert!(
+            line.contains("stub fails") && line.contains("solution passes"),
+            "{line}"
+        );
     }
 }
 
@@ -416,14 +567,20 @@ fn a_corrupt_progress_file_is_kept_and_list_still_works() {
     let r = at(course.path(), &["list"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("Part 1 · JSON-RPC messages"), "{r:?}");
-    assert!(r.stderr.contains(".corrupt-"), "the warning should say where the file was kept: {r:?}");
+    assert!(
+        r.stderr.contains(".corrupt-"),
+        "the warning should say where the file was kept: {r:?}"
+    );
     let backups: Vec<PathBuf> = fs::read_dir(file.parent().unwrap())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap().to_string_lossy().contains(".corrupt-"))
         .collect();
     assert_eq!(backups.len(), 1, "{backups:?}");
-    assert_eq!(fs::read_to_string(&backups[0]).unwrap(), "{\"format_version\": 1, \"exerc");
+    assert_eq!(
+        fs::read_to_string(&backups[0]).unwrap(),
+        "{\"format_version\": 1, \"exerc"
+    );
 }
 
 #[test]
@@ -442,17 +599,29 @@ fn a_frame_that_breaks_the_schema_is_named_by_its_path() {
     let course = common::course_copy();
     let gate = course.path().join("exercises/03-handshake-gate");
     for file in ["src/lib.rs", "src/main.rs"] {
-        fs::copy(course.path().join("solutions/03-handshake-gate").join(file), gate.join(file)).unwrap();
+        fs::copy(
+            course.path().join("solutions/03-handshake-gate").join(file),
+            gate.join(file),
+        )
+        .unwrap();
     }
     let lib = fs::read_to_string(gate.join("src/lib.rs")).unwrap();
-    let broken = lib.replace(r#""serverInfo": {"name": "handshake-gate", "version": "0.1.0"},"#, r#""serverInfo": {"name": "handshake-gate"},"#);
+    let broken = lib.replace(
+        r#""serverInfo": {"name": "handshake-gate", "version": "0.1.0"},"#,
+        r#""serverInfo": {"name": "handshake-gate"},"#,
+    );
     assert_ne!(lib, broken, "the solution's serverInfo line moved");
     fs::write(gate.join("src/lib.rs"), broken).unwrap();
     let said = "breaks the official MCP schema at result.serverInfo: missing `version` (InitializeResult, 2025-11-25)";
     let r = at(course.path(), &["check", "03", "--json"]);
     assert_eq!(r.code, 1, "{r:?}");
     let report = r.json();
-    let reasons: Vec<&str> = report["cases"].as_array().unwrap().iter().filter_map(|c| c["reason"].as_str()).collect();
+    let reasons: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["reason"].as_str())
+        .collect();
     assert!(reasons.iter().any(|r| r.contains(said)), "{reasons:#?}");
     let r = at(course.path(), &["check", "03"]);
     assert!(words(&r.stdout).contains(said), "{r:?}");

@@ -18,7 +18,12 @@ const PART2: &str = "lessons/02-lifecycle-two-eras";
 /// line `after` that satisfies `pick`.
 fn line_after(root: &Path, file: &str, after: usize, pick: impl Fn(&str) -> bool) -> usize {
     let text = fs::read_to_string(root.join(file)).unwrap();
-    text.lines().enumerate().skip(after).find(|(_, l)| pick(l)).map(|(i, _)| i + 1).unwrap_or_else(|| panic!("no such line in {file} below line {after}"))
+    text.lines()
+        .enumerate()
+        .skip(after)
+        .find(|(_, l)| pick(l))
+        .map(|(i, _)| i + 1)
+        .unwrap_or_else(|| panic!("no such line in {file} below line {after}"))
 }
 
 /// Replaces line `line` (1-based) of `file` under `root` with `with`
@@ -38,11 +43,17 @@ fn assert_reported(root: &Path, file: &str, line: usize, reason: &str) {
     let names_it = |out: &str| out.lines().any(|l| l.starts_with(&place) && l.contains(reason));
     let list = at(root, &["list"]);
     assert_eq!(list.code, 2, "list must refuse broken content: {list:?}");
-    assert!(names_it(&list.stderr), "list should report `{place} …{reason}…`: {list:?}");
+    assert!(
+        names_it(&list.stderr),
+        "list should report `{place} …{reason}…`: {list:?}"
+    );
     assert!(!list.stderr.contains("panicked"), "{list:?}");
     let verify = at(root, &["verify"]);
     assert_eq!(verify.code, 1, "verify must fail on broken content: {verify:?}");
-    assert!(names_it(&verify.stdout), "verify should report `{place} …{reason}…`: {verify:?}");
+    assert!(
+        names_it(&verify.stdout),
+        "verify should report `{place} …{reason}…`: {verify:?}"
+    );
     assert!(!verify.stderr.contains("panicked"), "{verify:?}");
 }
 
@@ -95,7 +106,9 @@ fn a_missing_quiz_names_the_manifest_line_of_its_part() {
     let course = common::course_copy();
     let root = course.path();
     fs::remove_file(root.join(PART1).join("quiz.toml")).unwrap();
-    let line = line_after(root, "lessons/course.toml", 0, |l| l == "dir = \"01-json-rpc-messages\"");
+    let line = line_after(root, "lessons/course.toml", 0, |l| {
+        l == "dir = \"01-json-rpc-messages\""
+    });
     assert_reported(root, "lessons/course.toml", line, &format!("lacks {PART1}/quiz.toml"));
 }
 
@@ -103,11 +116,18 @@ fn a_missing_quiz_names_the_manifest_line_of_its_part() {
 fn a_duplicate_exercise_id_names_both_places() {
     let course = common::course_copy();
     let root = course.path();
-    let first = line_after(root, &format!("{PART1}/exercises.toml"), 0, |l| l == "id = \"01-encode-frames\"");
+    let first = line_after(root, &format!("{PART1}/exercises.toml"), 0, |l| {
+        l == "id = \"01-encode-frames\""
+    });
     let file = format!("{PART2}/exercises.toml");
     let line = line_after(root, &file, 0, |l| l.starts_with("id = "));
     replace_line(root, &file, line, &["id = \"01-encode-frames\""]);
-    assert_reported(root, &file, line, &format!("duplicate exercise id `01-encode-frames`: {PART1}/exercises.toml:{first} already uses it"));
+    assert_reported(
+        root,
+        &file,
+        line,
+        &format!("duplicate exercise id `01-encode-frames`: {PART1}/exercises.toml:{first} already uses it"),
+    );
 }
 
 #[test]
@@ -120,9 +140,17 @@ fn a_question_without_a_correct_option_names_the_question() {
     let header = line_after(root, &file, first, |l| l == "[[questions]]");
     let correct = line_after(root, &file, header, |l| l == "correct = true");
     let next = line_after(root, &file, header, |l| l == "[[questions]]");
-    assert!(correct < next, "the second question has no `correct = true` line of its own");
+    assert!(
+        correct < next,
+        "the second question has no `correct = true` line of its own"
+    );
     replace_line(root, &file, correct, &["correct = false"]);
-    assert_reported(root, &file, header, "has 0 correct options; exactly one must have `correct = true`");
+    assert_reported(
+        root,
+        &file,
+        header,
+        "has 0 correct options; exactly one must have `correct = true`",
+    );
 }
 
 #[test]
@@ -133,7 +161,10 @@ fn an_option_without_an_explanation_names_the_option() {
     let option = line_after(root, &file, 0, |l| l == "[[questions.options]]");
     let explanation = line_after(root, &file, option, |l| l.starts_with("explanation = "));
     let next = line_after(root, &file, option, |l| l.starts_with("[["));
-    assert!(explanation < next, "the first option has no explanation line of its own");
+    assert!(
+        explanation < next,
+        "the first option has no explanation line of its own"
+    );
     replace_line(root, &file, explanation, &[]);
     assert_reported(root, &file, option, "has no explanation");
 }

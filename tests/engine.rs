@@ -21,27 +21,58 @@ const CLIENT: &str = r#"printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/l
 
 #[test]
 fn the_checker_plays_the_server_a_client_launches() {
-    let mut s = Session::spawn_client(Path::new("sh"), &["-c", CLIENT, "client"], relay(), Duration::from_secs(5), None).expect("the client launches the relay");
+    let mut s = Session::spawn_client(
+        Path::new("sh"),
+        &["-c", CLIENT, "client"],
+        relay(),
+        Duration::from_secs(5),
+        None,
+    )
+    .expect("the client launches the relay");
     let request = s.recv().expect("the client's request arrives");
     assert_eq!(request.value, json!({"jsonrpc":"2.0","id":1,"method":"tools/list"}));
-    s.send_json(&json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}})).unwrap();
+    s.send_json(&json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}}))
+        .unwrap();
     // The client printed the server's answer on its own stdout: its report.
-    let printed = s.recv_output(Duration::from_secs(2)).expect("no stop").expect("a report line");
+    let printed = s
+        .recv_output(Duration::from_secs(2))
+        .expect("no stop")
+        .expect("a report line");
     assert_eq!(printed.value, json!({"jsonrpc":"2.0","id":1,"result":{"tools":[]}}));
     let finished = s.finish();
     let dirs: Vec<(Direction, EntryKind)> = finished.transcript.iter().map(|e| (e.dir, e.kind)).collect();
-    assert_eq!(dirs, [(Direction::FromLearner, EntryKind::Frame), (Direction::ToLearner, EntryKind::Frame), (Direction::FromLearner, EntryKind::Harness)]);
+    assert_eq!(
+        dirs,
+        [
+            (Direction::FromLearner, EntryKind::Frame),
+            (Direction::ToLearner, EntryKind::Frame),
+            (Direction::FromLearner, EntryKind::Harness)
+        ]
+    );
     assert_eq!(finished.transcript[0].id, Some(json!(1)));
 }
 
 #[test]
 fn a_client_that_never_launches_its_server_is_reported_at_once() {
     let started = Instant::now();
-    let mut s = Session::spawn_client(Path::new("sh"), &["-c", "echo '{\"said\":\"no server for me\"}'", "client"], relay(), Duration::from_secs(5), None).expect("a session without a server side");
-    let stop = s.recv().err().expect("no frame");
-    assert!(matches!(stop, Stop::Exited(Some(status)) if status.success()), "{stop:?}");
+    let mut s = Session::spawn_client(
+        Path::new("sh"),
+        &["-c", "echo '{\"said\":\"no server for me\"}'", "client"],
+        relay(),
+        Duration::from_secs(5),
+        None,
+    )
+    .expect("a session without a server side");
+    let stop = s.recv().expect_err("no frame");
+    assert!(
+        matches!(stop, Stop::Exited(Some(status)) if status.success()),
+        "{stop:?}"
+    );
     // What the client printed before it left is still there to read.
-    let printed = s.recv_output(Duration::from_secs(1)).expect("no stop").expect("its report");
+    let printed = s
+        .recv_output(Duration::from_secs(1))
+        .expect("no stop")
+        .expect("its report");
     assert_eq!(printed.value, json!({"said": "no server for me"}));
     assert!(started.elapsed() < Duration::from_secs(2));
 }
@@ -49,7 +80,15 @@ fn a_client_that_never_launches_its_server_is_reported_at_once() {
 #[test]
 fn a_client_that_hangs_before_launching_is_stopped_at_the_timeout() {
     let started = Instant::now();
-    let stop = Session::spawn_client(Path::new("sh"), &["-c", "sleep 30", "client"], relay(), Duration::from_millis(300), None).err().expect("no session");
+    let stop = Session::spawn_client(
+        Path::new("sh"),
+        &["-c", "sleep 30", "client"],
+        relay(),
+        Duration::from_millis(300),
+        None,
+    )
+    .err()
+    .expect("no session");
     assert!(matches!(stop, Stop::Timeout(_)), "{stop:?}");
     assert!(started.elapsed() < Duration::from_secs(2));
 }

@@ -41,7 +41,17 @@ fn shipped(rel: &str) -> String {
 fn lesson_source(index: usize) -> String {
     let parts: Vec<_> = course().parts.iter().filter(|p| p.is_written()).collect();
     let part = parts[index % parts.len()];
-    let dir = std::fs::read_dir(root().join("lessons")).unwrap().flatten().map(|e| e.path()).find(|p| p.file_name().unwrap().to_string_lossy().starts_with(&format!("{:02}-", part.number))).unwrap();
+    let dir = std::fs::read_dir(root().join("lessons"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&format!("{:02}-", part.number))
+        })
+        .unwrap();
     std::fs::read_to_string(dir.join("lesson.md")).unwrap()
 }
 
@@ -75,7 +85,10 @@ fn edit() -> impl Strategy<Value = Edit> {
         Just("é😀\u{200b}\t\r".to_string()),
         ".{0,12}",
     ];
-    prop_oneof![(any::<usize>(), 0usize..40).prop_map(|(at, n)| Edit::Delete(at, n)), (any::<usize>(), piece).prop_map(|(at, s)| Edit::Insert(at, s)),]
+    prop_oneof![
+        (any::<usize>(), 0usize..40).prop_map(|(at, n)| Edit::Delete(at, n)),
+        (any::<usize>(), piece).prop_map(|(at, s)| Edit::Insert(at, s)),
+    ]
 }
 
 fn apply(text: &str, edits: &[Edit]) -> String {
@@ -133,7 +146,12 @@ fn frame_like() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(4, 32, 6, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((key.clone(), inner), 0..7).prop_map(|members| Value::Object(members.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>())),
+            prop::collection::vec((key.clone(), inner), 0..7).prop_map(|members| Value::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect::<Map<_, _>>()
+            )),
         ]
     })
 }

@@ -51,7 +51,9 @@ fn hostile(exercise: &str, package: &str, code: &str) -> TempDir {
 fn timed_check(exercise: &str, dir: &Path, label: &str) -> (CheckReport, Duration) {
     let started = Instant::now();
     let report = check_dir(exercise, dir);
-    let checking = started.elapsed().saturating_sub(Duration::from_millis(report.build.duration_ms));
+    let checking = started
+        .elapsed()
+        .saturating_sub(Duration::from_millis(report.build.duration_ms));
     let first = report.cases.iter().find(|c| c.status != Status::Passed);
     eprintln!(
         "[hostile] {label} ({exercise}): first verdict {} ms, whole check {} ms: {}",
@@ -65,15 +67,28 @@ fn timed_check(exercise: &str, dir: &Path, label: &str) -> (CheckReport, Duratio
 /// The first case, which must have failed; its reason must contain every
 /// fragment, and its verdict must have come within `within`.
 fn first_failed<'a>(report: &'a CheckReport, fragments: &[&str], within: Duration) -> &'a CaseReport {
-    assert!(report.error.is_none() && report.build.ok, "the check should run:\n{}", summary(report));
+    assert!(
+        report.error.is_none() && report.build.ok,
+        "the check should run:\n{}",
+        summary(report)
+    );
     assert!(!report.passed, "a hostile program passed:\n{}", summary(report));
     let case = &report.cases[0];
     assert_eq!(case.status, Status::Failed, "{}", summary(report));
     let reason = case.reason.as_deref().unwrap_or("");
     for fragment in fragments {
-        assert!(reason.contains(fragment), "the reason should contain {fragment:?} but is:\n  {reason}\n\n{}", summary(report));
+        assert!(
+            reason.contains(fragment),
+            "the reason should contain {fragment:?} but is:\n  {reason}\n\n{}",
+            summary(report)
+        );
     }
-    assert!(Duration::from_millis(case.duration_ms) <= within, "the verdict took {} ms (allowed {within:?}):\n{}", case.duration_ms, summary(report));
+    assert!(
+        Duration::from_millis(case.duration_ms) <= within,
+        "the verdict took {} ms (allowed {within:?}):\n{}",
+        case.duration_ms,
+        summary(report)
+    );
     case
 }
 
@@ -81,7 +96,11 @@ fn first_failed<'a>(report: &'a CheckReport, fragments: &[&str], within: Duratio
 fn rest_not_run(report: &CheckReport) {
     for case in &report.cases[1..] {
         assert_eq!(case.status, Status::NotRun, "{}", summary(report));
-        assert!(case.reason.as_deref().unwrap_or("").contains("an earlier case hung"), "{}", summary(report));
+        assert!(
+            case.reason.as_deref().unwrap_or("").contains("an earlier case hung"),
+            "{}",
+            summary(report)
+        );
     }
 }
 
@@ -93,13 +112,17 @@ fn timeout(exercise: &str) -> Duration {
 
 /// Code that writes this process's id to `file`.
 fn write_pid(file: &Path) -> String {
-    format!("        std::fs::write({:?}, std::process::id().to_string()).unwrap();\n", file.display().to_string())
+    format!(
+        "        std::fs::write({:?}, std::process::id().to_string()).unwrap();\n",
+        file.display().to_string()
+    )
 }
 
 /// Whether process `pid` (read from `file`) still runs; a zombie (`Z`,
 /// waiting for whoever adopted it to reap it) no longer does.
 fn alive(file: &Path) -> bool {
-    let pid = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("the fixture wrote no pid to {}: {e}", file.display()));
+    let pid =
+        std::fs::read_to_string(file).unwrap_or_else(|e| panic!("the fixture wrote no pid to {}: {e}", file.display()));
     match std::fs::read_to_string(Path::new("/proc").join(pid.trim()).join("stat")) {
         Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
         Err(_) => false,
@@ -116,7 +139,11 @@ fn none_left(files: &[&Path]) {
             std::thread::sleep(Duration::from_millis(20));
         }
         for file in files {
-            assert!(!alive(file), "the process in {} is still running after the check", file.display());
+            assert!(
+                !alive(file),
+                "the process in {} is still running after the check",
+                file.display()
+            );
         }
     }
 }
@@ -136,9 +163,23 @@ fn server_spins_forever() {
     let (report, checking) = timed_check(GATE, dir.path(), "infinite loop");
     // 03 gives initialize one second: its cases fail on the missing
     // response, each in about that second, not at the timeout.
-    first_failed(&report, &["no response to `initialize` (id 1) within 1.0 s"], Duration::from_secs(1) + MARGIN);
-    assert!(report.cases.iter().all(|c| c.status == Status::Failed && c.duration_ms < (timeout(GATE) + MARGIN).as_millis() as u64), "{}", summary(&report));
-    assert!(checking < (timeout(GATE) + MARGIN) * report.cases.len() as u32, "checking took {checking:?}");
+    first_failed(
+        &report,
+        &["no response to `initialize` (id 1) within 1.0 s"],
+        Duration::from_secs(1) + MARGIN,
+    );
+    assert!(
+        report
+            .cases
+            .iter()
+            .all(|c| c.status == Status::Failed && c.duration_ms < (timeout(GATE) + MARGIN).as_millis() as u64),
+        "{}",
+        summary(&report)
+    );
+    assert!(
+        checking < (timeout(GATE) + MARGIN) * report.cases.len() as u32,
+        "checking took {checking:?}"
+    );
     none_left(&[&pid]);
 }
 
@@ -147,10 +188,17 @@ fn server_spins_forever() {
 fn server_never_reads_stdin() {
     let scratch = tempfile::tempdir().unwrap();
     let pid = scratch.path().join("pid");
-    let code = format!("{}        std::thread::sleep(std::time::Duration::from_secs(3600));", write_pid(&pid));
+    let code = format!(
+        "{}        std::thread::sleep(std::time::Duration::from_secs(3600));",
+        write_pid(&pid)
+    );
     let dir = hostile(TOOLS, "hostile-07-never-reads", &code);
     let (report, _) = timed_check(TOOLS, dir.path(), "never reads stdin");
-    first_failed(&report, &["no answer within", "waiting for input that never comes?"], timeout(TOOLS) + MARGIN);
+    first_failed(
+        &report,
+        &["no answer within", "waiting for input that never comes?"],
+        timeout(TOOLS) + MARGIN,
+    );
     rest_not_run(&report);
     none_left(&[&pid]);
 }
@@ -160,7 +208,10 @@ fn server_never_reads_stdin() {
 fn client_spins_forever() {
     let scratch = tempfile::tempdir().unwrap();
     let pid = scratch.path().join("pid");
-    let code = format!("{}        loop {{ std::thread::sleep(std::time::Duration::from_millis(10)); }}", write_pid(&pid));
+    let code = format!(
+        "{}        loop {{ std::thread::sleep(std::time::Duration::from_millis(10)); }}",
+        write_pid(&pid)
+    );
     let dir = hostile(PROBE, "hostile-04-spin", &code);
     let (report, _) = timed_check(PROBE, dir.path(), "client infinite loop");
     first_failed(&report, &["no answer within 4.0 s", "stuck"], timeout(PROBE) + MARGIN);
@@ -175,7 +226,8 @@ fn client_spins_forever() {
 fn server_stops_reading_with_a_full_pipe() {
     let scratch = tempfile::tempdir().unwrap();
     let pid = scratch.path().join("pid");
-    let find = "        if writeln!(out, \"{reply}\").and_then(|_| out.flush()).is_err() {\n            break;\n        }\n";
+    let find =
+        "        if writeln!(out, \"{reply}\").and_then(|_| out.flush()).is_err() {\n            break;\n        }\n";
     let replace = format!(
         "{find}        if line.len() > 100_000 {{\n{}            loop {{ std::thread::sleep(std::time::Duration::from_millis(50)); }}\n        }}\n",
         write_pid(&pid)
@@ -183,13 +235,24 @@ fn server_stops_reading_with_a_full_pipe() {
     let dir = mutant(CODEC, "hostile-05-full-pipe", &[("src/main.rs", find, &replace)]);
     let (report, _) = timed_check(CODEC, dir.path(), "blocks on a full pipe");
     assert!(report.build.ok, "{}", summary(&report));
-    let large = report.cases.iter().position(|c| c.status != Status::Passed).expect("a case fails");
+    let large = report
+        .cases
+        .iter()
+        .position(|c| c.status != Status::Passed)
+        .expect("a case fails");
     let case = &report.cases[large];
     assert_eq!(case.status, Status::Failed, "{}", summary(&report));
     let reason = case.reason.as_deref().unwrap_or("");
-    let expected = format!("the program stopped reading its stdin: a message to it was still not delivered after {:.1} s (the pipe was full)", timeout(CODEC).as_secs_f64());
+    let expected = format!(
+        "the program stopped reading its stdin: a message to it was still not delivered after {:.1} s (the pipe was full)",
+        timeout(CODEC).as_secs_f64()
+    );
     assert!(reason.starts_with(&expected), "{}", summary(&report));
-    assert!(Duration::from_millis(case.duration_ms) <= timeout(CODEC) + MARGIN, "{}", summary(&report));
+    assert!(
+        Duration::from_millis(case.duration_ms) <= timeout(CODEC) + MARGIN,
+        "{}",
+        summary(&report)
+    );
     for later in &report.cases[large + 1..] {
         assert_eq!(later.status, Status::NotRun, "{}", summary(&report));
     }
@@ -205,8 +268,16 @@ fn server_stops_reading_with_a_full_pipe() {
 fn server_panics_at_start() {
     let dir = hostile(GATE, "hostile-03-panics", "        panic!(\"no config file\");");
     let (report, _) = timed_check(GATE, dir.path(), "panic at start");
-    first_failed(&report, &["the program panicked at src/main.rs:", "no config file"], MARGIN);
-    assert!(report.cases.iter().all(|c| c.status == Status::Failed), "{}", summary(&report));
+    first_failed(
+        &report,
+        &["the program panicked at src/main.rs:", "no config file"],
+        MARGIN,
+    );
+    assert!(
+        report.cases.iter().all(|c| c.status == Status::Failed),
+        "{}",
+        summary(&report)
+    );
 }
 
 /// A client that panics before launching its server.
@@ -230,7 +301,14 @@ fn server_exits_at_once() {
 fn client_exits_at_once() {
     let dir = hostile(PROBE, "hostile-04-exits", "        return;");
     let (report, _) = timed_check(PROBE, dir.path(), "client exit 0 at once");
-    first_failed(&report, &["the client exited (status 0) without sending", "launch the server command it is given"], MARGIN);
+    first_failed(
+        &report,
+        &[
+            "the client exited (status 0) without sending",
+            "launch the server command it is given",
+        ],
+        MARGIN,
+    );
 }
 
 /// A server that starts a grandchild holding its stdout and stderr open,
@@ -252,8 +330,18 @@ fn server_exits_leaving_a_grandchild_on_the_pipes() {
     let (report, checking) = timed_check(GATE, dir.path(), "grandchild holds the pipes");
     first_failed(&report, &["exited before answering"], Duration::from_secs(2));
     // Every case saw the exit within the grace, none waited for a timeout.
-    assert!(report.cases.iter().all(|c| c.status == Status::Failed && c.duration_ms < 2500), "{}", summary(&report));
-    assert!(checking < Duration::from_secs(3) * report.cases.len() as u32, "{checking:?}");
+    assert!(
+        report
+            .cases
+            .iter()
+            .all(|c| c.status == Status::Failed && c.duration_ms < 2500),
+        "{}",
+        summary(&report)
+    );
+    assert!(
+        checking < Duration::from_secs(3) * report.cases.len() as u32,
+        "{checking:?}"
+    );
     none_left(&[&pid, &grandchild]);
 }
 
@@ -273,9 +361,23 @@ fn server_floods_stdout() {
     );
     let dir = hostile(GATE, "hostile-03-stdout-flood", &code);
     let (report, _) = timed_check(GATE, dir.path(), "100 MB to stdout");
-    let case = first_failed(&report, &["printed more than 8 MiB to stdout without a newline and was stopped", "one line ending in \\n"], MARGIN);
+    let case = first_failed(
+        &report,
+        &[
+            "printed more than 8 MiB to stdout without a newline and was stopped",
+            "one line ending in \\n",
+        ],
+        MARGIN,
+    );
     let last = case.transcript.last().expect("the flood is in the transcript");
-    assert!(last.line.starts_with("xxxxxxxx") && last.line.ends_with("… (more than 8 MiB of stdout; the rest is not kept)"), "{:?}", last.line);
+    assert!(
+        last.line.starts_with("xxxxxxxx")
+            && last
+                .line
+                .ends_with("… (more than 8 MiB of stdout; the rest is not kept)"),
+        "{:?}",
+        last.line
+    );
     assert!(last.line.len() < 400, "{} bytes kept", last.line.len());
     let size = serde_json::to_string(&report).unwrap().len();
     assert!(size < 64 << 10, "the report is {size} bytes");
@@ -305,13 +407,25 @@ fn server_floods_stdout_with_lines() {
 fn server_floods_stdout_with_valid_notifications() {
     let scratch = tempfile::tempdir().unwrap();
     let pid = scratch.path().join("pid");
-    let code = format!("{}        loop {{ println!(r#\"{{{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{{{\"level\":\"info\",\"data\":\"tick\"}}}}}}}}\"#); }}", write_pid(&pid));
+    let code = format!(
+        "{}        loop {{ println!(r#\"{{{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{{{\"level\":\"info\",\"data\":\"tick\"}}}}}}}}\"#); }}",
+        write_pid(&pid)
+    );
     let dir = hostile(GATE, "hostile-03-notification-flood", &code);
     let (report, _) = timed_check(GATE, dir.path(), "endless notifications");
     let case = first_failed(&report, &["printed more than 8 MiB to stdout and was stopped"], MARGIN);
     let cap = mcplings::check::session::MAX_TRANSCRIPT + mcplings::check::session::TRANSCRIPT_TAIL + 20;
-    assert!(case.transcript.len() <= cap, "{} transcript lines", case.transcript.len());
-    assert!(case.transcript.iter().any(|e| e.line.contains("more lines from the program not kept")), "no note of the cut");
+    assert!(
+        case.transcript.len() <= cap,
+        "{} transcript lines",
+        case.transcript.len()
+    );
+    assert!(
+        case.transcript
+            .iter()
+            .any(|e| e.line.contains("more lines from the program not kept")),
+        "no note of the cut"
+    );
     let size = serde_json::to_string(&report).unwrap().len();
     assert!(size < 2 << 20, "the report is {size} bytes");
     none_left(&[&pid]);
@@ -324,13 +438,34 @@ fn server_floods_stderr_then_panics() {
     let code = "        use std::io::Write;\n        let chunk = vec![b'.'; 1 << 20];\n        let mut err = std::io::stderr().lock();\n        for _ in 0..100 { err.write_all(&chunk).unwrap(); }\n        drop(err);\n        panic!(\"gave up after 100 MB of logs\");";
     let dir = hostile(GATE, "hostile-03-stderr-flood", code);
     let (report, _) = timed_check(GATE, dir.path(), "100 MB to stderr");
-    let case = first_failed(&report, &["the program panicked at src/main.rs:", "gave up after 100 MB of logs"], MARGIN);
-    assert!(case.stderr.len() <= MAX_STDERR + 200, "{} bytes of stderr kept", case.stderr.len());
-    assert!(case.stderr_dropped >= (100 << 20) - MAX_STDERR, "{} bytes dropped", case.stderr_dropped);
+    let case = first_failed(
+        &report,
+        &["the program panicked at src/main.rs:", "gave up after 100 MB of logs"],
+        MARGIN,
+    );
+    assert!(
+        case.stderr.len() <= MAX_STDERR + 200,
+        "{} bytes of stderr kept",
+        case.stderr.len()
+    );
+    assert!(
+        case.stderr_dropped >= (100 << 20) - MAX_STDERR,
+        "{} bytes dropped",
+        case.stderr_dropped
+    );
     let note = case.stderr.lines().find(|l| l.starts_with("… ")).unwrap_or("(no note)");
-    assert_eq!(note, format!("… {} bytes of stderr not kept (only the first and last 32 KiB are) …", case.stderr_dropped));
+    assert_eq!(
+        note,
+        format!(
+            "… {} bytes of stderr not kept (only the first and last 32 KiB are) …",
+            case.stderr_dropped
+        )
+    );
     let end = &case.stderr[case.stderr.len() - 300..];
-    assert!(end.contains("panicked at src/main.rs:17:9:\ngave up after 100 MB of logs\n"), "{end}");
+    assert!(
+        end.contains("panicked at src/main.rs:17:9:\ngave up after 100 MB of logs\n"),
+        "{end}"
+    );
 }
 
 /// A client that floods its own stdout (its report channel) before
@@ -346,7 +481,11 @@ fn client_floods_stdout() {
     );
     let dir = hostile(PROBE, "hostile-04-stdout-flood", &code);
     let (report, _) = timed_check(PROBE, dir.path(), "client 100 MB to stdout");
-    first_failed(&report, &["printed more than 8 MiB to stdout without a newline and was stopped"], MARGIN);
+    first_failed(
+        &report,
+        &["printed more than 8 MiB to stdout without a newline and was stopped"],
+        MARGIN,
+    );
     let size = serde_json::to_string(&report).unwrap().len();
     assert!(size < 64 << 10, "the report is {size} bytes");
     none_left(&[&pid]);
@@ -359,9 +498,21 @@ fn client_floods_stdout() {
 /// A startup banner on stdout before the first message.
 #[test]
 fn server_prints_a_banner() {
-    let dir = hostile(GATE, "hostile-03-banner", "        println!(\"handshake-gate v0.1 listening on stdio\");");
+    let dir = hostile(
+        GATE,
+        "hostile-03-banner",
+        "        println!(\"handshake-gate v0.1 listening on stdio\");",
+    );
     let (report, _) = timed_check(GATE, dir.path(), "banner line");
-    first_failed(&report, &["stdout line 1 is not JSON: `handshake-gate v0.1 listening on stdio`", "2025-11-25 basic/transports", "stderr (eprintln!)"], MARGIN);
+    first_failed(
+        &report,
+        &[
+            "stdout line 1 is not JSON: `handshake-gate v0.1 listening on stdio`",
+            "2025-11-25 basic/transports",
+            "stderr (eprintln!)",
+        ],
+        MARGIN,
+    );
 }
 
 const WRITE_REPLY: &str = "writeln!(stdout, \"{reply}\")";
@@ -369,19 +520,52 @@ const WRITE_REPLY: &str = "writeln!(stdout, \"{reply}\")";
 /// Messages written pretty-printed, over several lines.
 #[test]
 fn server_pretty_prints() {
-    let dir = mutant(GATE, "hostile-03-pretty", &[("src/main.rs", WRITE_REPLY, "writeln!(stdout, \"{}\", serde_json::to_string_pretty(&reply).unwrap())")]);
+    let dir = mutant(
+        GATE,
+        "hostile-03-pretty",
+        &[(
+            "src/main.rs",
+            WRITE_REPLY,
+            "writeln!(stdout, \"{}\", serde_json::to_string_pretty(&reply).unwrap())",
+        )],
+    );
     let (report, _) = timed_check(GATE, dir.path(), "pretty-printed JSON");
-    first_failed(&report, &["stdout line 1 is `{`, part of a message spread over several lines", "MUST NOT contain embedded newlines (2025-11-25 basic/transports › stdio)", "to_string_pretty"], MARGIN);
+    first_failed(
+        &report,
+        &[
+            "stdout line 1 is `{`, part of a message spread over several lines",
+            "MUST NOT contain embedded newlines (2025-11-25 basic/transports › stdio)",
+            "to_string_pretty",
+        ],
+        MARGIN,
+    );
 }
 
 /// Messages ended with `\r\n`.
 #[test]
 fn server_ends_lines_with_crlf() {
-    let dir = mutant(GATE, "hostile-03-crlf", &[("src/main.rs", WRITE_REPLY, "write!(stdout, \"{reply}\\r\\n\")")]);
+    let dir = mutant(
+        GATE,
+        "hostile-03-crlf",
+        &[("src/main.rs", WRITE_REPLY, "write!(stdout, \"{reply}\\r\\n\")")],
+    );
     let (report, _) = timed_check(GATE, dir.path(), "CRLF line ends");
-    let case = first_failed(&report, &["stdout line 1 ends in \\r\\n (CRLF): end each message with \\n alone", "2025-11-25 basic/transports › stdio"], MARGIN);
+    let case = first_failed(
+        &report,
+        &[
+            "stdout line 1 ends in \\r\\n (CRLF): end each message with \\n alone",
+            "2025-11-25 basic/transports › stdio",
+        ],
+        MARGIN,
+    );
     // The message itself was fine JSON and is shown as such.
-    assert!(case.transcript.iter().any(|e| e.line.starts_with("{\"id\":") || e.line.contains("\"result\"")), "{:?}", case.transcript);
+    assert!(
+        case.transcript
+            .iter()
+            .any(|e| e.line.starts_with("{\"id\":") || e.line.contains("\"result\"")),
+        "{:?}",
+        case.transcript
+    );
 }
 
 /// A message whose string holds a Latin-1 byte, not UTF-8. Read lossily it
@@ -391,8 +575,20 @@ fn server_writes_invalid_utf8() {
     let code = "        use std::io::Write;\n        std::io::stdout().write_all(b\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"method\\\":\\\"notifications/message\\\",\\\"params\\\":{\\\"level\\\":\\\"info\\\",\\\"data\\\":\\\"caf\\xe9\\\"}}\\n\").unwrap();";
     let dir = hostile(GATE, "hostile-03-not-utf8", code);
     let (report, _) = timed_check(GATE, dir.path(), "invalid UTF-8");
-    let case = first_failed(&report, &["stdout line 1 is not UTF-8 (from byte 86", "caf�", "2025-11-25 basic/transports › stdio"], MARGIN);
-    assert!(case.transcript.iter().any(|e| e.line.contains("caf\u{fffd}")), "{:?}", case.transcript);
+    let case = first_failed(
+        &report,
+        &[
+            "stdout line 1 is not UTF-8 (from byte 86",
+            "caf�",
+            "2025-11-25 basic/transports › stdio",
+        ],
+        MARGIN,
+    );
+    assert!(
+        case.transcript.iter().any(|e| e.line.contains("caf\u{fffd}")),
+        "{:?}",
+        case.transcript
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -404,21 +600,53 @@ fn server_writes_invalid_utf8() {
 /// were; no case runs.
 #[test]
 fn thousands_of_compile_errors() {
-    let errors: String = (0..3000).map(|n| format!("pub fn broken_{n}() -> u8 {{ \"not a number\" }}\n")).collect();
+    let errors: String = (0..3000)
+        .map(|n| format!("pub fn broken_{n}() -> u8 {{ \"not a number\" }}\n"))
+        .collect();
     let find = "use std::io::{BufRead, Write};\n";
-    let dir = mutant(GATE, "hostile-03-compile-errors", &[("src/main.rs", find, &format!("{find}{errors}"))]);
+    let dir = mutant(
+        GATE,
+        "hostile-03-compile-errors",
+        &[("src/main.rs", find, &format!("{find}{errors}"))],
+    );
     let started = Instant::now();
     let report = check_dir(GATE, dir.path());
-    eprintln!("[hostile] thousands of compile errors ({GATE}): build failed after {} ms, {} bytes of output kept", started.elapsed().as_millis(), report.build.output.len());
-    assert!(report.error.is_none() && !report.build.ok && !report.passed, "{}", summary(&report));
+    eprintln!(
+        "[hostile] thousands of compile errors ({GATE}): build failed after {} ms, {} bytes of output kept",
+        started.elapsed().as_millis(),
+        report.build.output.len()
+    );
+    assert!(
+        report.error.is_none() && !report.build.ok && !report.passed,
+        "{}",
+        summary(&report)
+    );
     let output = &report.build.output;
-    assert!(output.starts_with("error[E0308]: mismatched types"), "{}", &output[..200.min(output.len())]);
+    assert!(
+        output.starts_with("error[E0308]: mismatched types"),
+        "{}",
+        &output[..200.min(output.len())]
+    );
     let lines = output.lines().count();
     assert!(lines <= check::build::MAX_BUILD_LINES + 1 + 10, "{lines} lines kept");
-    let note = output.lines().find(|l| l.starts_with("… ")).unwrap_or_else(|| panic!("no note in:\n{}", &output[output.len() - 500..]));
-    assert!(note.contains("more lines of compiler messages not shown (") && note.contains("more errors): fix the first errors above"), "{note}");
+    let note = output
+        .lines()
+        .find(|l| l.starts_with("… "))
+        .unwrap_or_else(|| panic!("no note in:\n{}", &output[output.len() - 500..]));
+    assert!(
+        note.contains("more lines of compiler messages not shown (")
+            && note.contains("more errors): fix the first errors above"),
+        "{note}"
+    );
     assert!(output.len() < 64 << 10, "{} bytes kept", output.len());
-    assert!(report.cases.iter().all(|c| c.status == Status::NotRun && c.reason.as_deref().unwrap_or("").contains("the build failed")), "{}", summary(&report));
+    assert!(
+        report
+            .cases
+            .iter()
+            .all(|c| c.status == Status::NotRun && c.reason.as_deref().unwrap_or("").contains("the build failed")),
+        "{}",
+        summary(&report)
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -432,33 +660,63 @@ fn thousands_of_compile_errors() {
 fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
     let scratch = tempfile::tempdir().unwrap();
     let pid = scratch.path().join("pid");
-    let code = format!("{}        loop {{ std::thread::sleep(std::time::Duration::from_millis(10)); }}", write_pid(&pid));
+    let code = format!(
+        "{}        loop {{ std::thread::sleep(std::time::Duration::from_millis(10)); }}",
+        write_pid(&pid)
+    );
     let dir = hostile(GATE, "hostile-03-cancelled", &code);
     // Build it first, so the cancel lands in a case and not in the build.
     assert!(check_dir(GATE, dir.path()).build.ok);
     let course = Course::load(&common::root()).unwrap();
     let ex = course.exercise(GATE).unwrap();
     let cancel = Arc::new(AtomicBool::new(false));
-    let options = Options { target_dir: Some(common::target_dir().join("test-mutants")), cancel: Some(Arc::clone(&cancel)), ..Options::default() };
+    let options = Options {
+        target_dir: Some(common::target_dir().join("test-mutants")),
+        cancel: Some(Arc::clone(&cancel)),
+        ..Options::default()
+    };
     let cancelled_at = Arc::new(std::sync::Mutex::new(None));
     let started = Instant::now();
-    let report = check::check(&course, ex, &Source::Path(dir.path().to_path_buf()), &options, &mut |event| {
-        if let check::Event::CaseStarted(0) = event {
-            let (cancel, at) = (Arc::clone(&cancel), Arc::clone(&cancelled_at));
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(500));
-                *at.lock().unwrap() = Some(Instant::now());
-                cancel.store(true, Ordering::Relaxed);
-            });
-        }
-    });
+    let report = check::check(
+        &course,
+        ex,
+        &Source::Path(dir.path().to_path_buf()),
+        &options,
+        &mut |event| {
+            if let check::Event::CaseStarted(0) = event {
+                let (cancel, at) = (Arc::clone(&cancel), Arc::clone(&cancelled_at));
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(500));
+                    *at.lock().unwrap() = Some(Instant::now());
+                    cancel.store(true, Ordering::Relaxed);
+                });
+            }
+        },
+    );
     let after_cancel = cancelled_at.lock().unwrap().expect("the cancel was sent").elapsed();
-    eprintln!("[hostile] cancel ({GATE}): check over {} ms after the cancel (whole check {} ms)", after_cancel.as_millis(), started.elapsed().as_millis());
-    assert!(after_cancel < Duration::from_millis(1000), "the check ended {after_cancel:?} after the cancel");
+    eprintln!(
+        "[hostile] cancel ({GATE}): check over {} ms after the cancel (whole check {} ms)",
+        after_cancel.as_millis(),
+        started.elapsed().as_millis()
+    );
+    assert!(
+        after_cancel < Duration::from_millis(1000),
+        "the check ended {after_cancel:?} after the cancel"
+    );
     assert!(!report.passed);
-    assert!(report.cases.iter().all(|c| c.status == Status::NotRun), "{}", summary(&report));
+    assert!(
+        report.cases.iter().all(|c| c.status == Status::NotRun),
+        "{}",
+        summary(&report)
+    );
     assert_eq!(report.cases[0].reason.as_deref(), Some("the check was cancelled"));
-    assert!(report.cases[1..].iter().all(|c| c.reason.as_deref() == Some("not run: the check was cancelled")), "{}", summary(&report));
+    assert!(
+        report.cases[1..]
+            .iter()
+            .all(|c| c.reason.as_deref() == Some("not run: the check was cancelled")),
+        "{}",
+        summary(&report)
+    );
     none_left(&[&pid]);
 }
 
@@ -466,7 +724,10 @@ fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
 fn mcplings(root: &Path) -> assert_cmd::Command {
     #[allow(deprecated)]
     let mut cmd = assert_cmd::Command::cargo_bin("mcplings").expect("the mcplings binary is built");
-    cmd.env("CARGO_TARGET_DIR", common::course_target_dir()).env_remove("MCPLINGS_ROOT").arg("--root").arg(root);
+    cmd.env("CARGO_TARGET_DIR", common::course_target_dir())
+        .env_remove("MCPLINGS_ROOT")
+        .arg("--root")
+        .arg(root);
     cmd
 }
 
@@ -486,18 +747,35 @@ fn cli_check_of_a_spinning_server_with_a_grandchild() {
     );
     std::fs::write(course.path().join("exercises").join(GATE).join("src/main.rs"), program).unwrap();
     let started = Instant::now();
-    let out = mcplings(course.path()).args(["check", "03", "--json"]).output().unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
-    eprintln!("[hostile] CLI infinite loop + grandchild (03): {} ms with the build, {} ms checking", started.elapsed().as_millis(), report["duration_ms"].as_u64().unwrap() - report["build"]["duration_ms"].as_u64().unwrap());
+    let out = mcplings(course.path())
+        .args(["check", "03", "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    eprintln!(
+        "[hostile] CLI infinite loop + grandchild (03): {} ms with the build, {} ms checking",
+        started.elapsed().as_millis(),
+        report["duration_ms"].as_u64().unwrap() - report["build"]["duration_ms"].as_u64().unwrap()
+    );
     assert_eq!(out.status.code(), Some(1), "{report:#}");
     assert_eq!(report["passed"], false);
     assert_eq!(report["build"]["ok"], true, "{report:#}");
     let first = &report["cases"][0];
     assert_eq!(first["status"], "failed");
-    assert!(first["reason"].as_str().unwrap().starts_with("no response to `initialize` (id 1) within 1.0 s"), "{first:#}");
+    assert!(
+        first["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("no response to `initialize` (id 1) within 1.0 s"),
+        "{first:#}"
+    );
     for case in report["cases"].as_array().unwrap() {
         assert_eq!(case["status"], "failed", "{case:#}");
-        assert!(case["duration_ms"].as_u64().unwrap() < (timeout(GATE) + MARGIN).as_millis() as u64, "{case:#}");
+        assert!(
+            case["duration_ms"].as_u64().unwrap() < (timeout(GATE) + MARGIN).as_millis() as u64,
+            "{case:#}"
+        );
     }
     none_left(&[&pid, &grandchild]);
 }
@@ -513,7 +791,13 @@ fn cli_check_of_a_flooding_server_in_words() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.contains("printed more than 8 MiB to stdout without a newline and was stopped"), "{text}");
-    assert!(words.contains("… (more than 8 MiB of stdout; the rest is not kept)"), "{text}");
+    assert!(
+        words.contains("printed more than 8 MiB to stdout without a newline and was stopped"),
+        "{text}"
+    );
+    assert!(
+        words.contains("… (more than 8 MiB of stdout; the rest is not kept)"),
+        "{text}"
+    );
     assert!(text.len() < 32 << 10, "{} bytes printed", text.len());
 }

@@ -74,7 +74,11 @@ fn two_writers_at_once_lose_nothing_and_never_tear_the_file() {
     let mut reads = 0;
     while writers.iter_mut().any(|w| w.try_wait().unwrap().is_none()) {
         if file.exists() {
-            assert!(progress::read(&file).is_some(), "a reader saw a torn file: {:?}", std::fs::read_to_string(&file));
+            assert!(
+                progress::read(&file).is_some(),
+                "a reader saw a torn file: {:?}",
+                std::fs::read_to_string(&file)
+            );
             reads += 1;
         }
     }
@@ -128,7 +132,10 @@ fn a_writer_killed_mid_write_loses_at_most_that_update() {
         });
         // Let it get going, then kill it at a moment that varies by round.
         let first = rx.recv_timeout(Duration::from_secs(20)).expect("the writer saves");
-        assert!(first > last, "round {round}: the writer started from {first}, not above {last}");
+        assert!(
+            first > last,
+            "round {round}: the writer started from {first}, not above {last}"
+        );
         let until = Instant::now() + Duration::from_millis(3 + round * 7);
         while Instant::now() < until {
             std::hint::spin_loop();
@@ -140,8 +147,14 @@ fn a_writer_killed_mid_write_loses_at_most_that_update() {
         let loaded = progress::load(&file);
         assert_eq!(loaded.warning, None, "round {round}: the file was damaged");
         let on_disk = loaded.progress.hints_shown("count");
-        assert!(on_disk == confirmed || on_disk == confirmed + 1, "round {round}: {confirmed} saves were confirmed, the file holds {on_disk}");
+        assert!(
+            on_disk == confirmed || on_disk == confirmed + 1,
+            "round {round}: {confirmed} saves were confirmed, the file holds {on_disk}"
+        );
         last = on_disk;
     }
-    assert_eq!(progress::read(&file).map(|p: Progress| p.hints_shown("count")), Some(last));
+    assert_eq!(
+        progress::read(&file).map(|p: Progress| p.hints_shown("count")),
+        Some(last)
+    );
 }

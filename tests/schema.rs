@@ -22,8 +22,15 @@ use mcplings::check::schema::{self, Revision};
 use serde_json::{Value, json};
 
 fn schema_dir() -> Option<PathBuf> {
-    let candidates = [std::env::var_os("MCP_SCHEMA_DIR").map(PathBuf::from), Some(common::root().join("../shared/mcp-schema")), Some(PathBuf::from("/work/shared/mcp-schema"))];
-    candidates.into_iter().flatten().find(|d| d.join("2026-07-28/schema.json").is_file())
+    let candidates = [
+        std::env::var_os("MCP_SCHEMA_DIR").map(PathBuf::from),
+        Some(common::root().join("../shared/mcp-schema")),
+        Some(PathBuf::from("/work/shared/mcp-schema")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|d| d.join("2026-07-28/schema.json").is_file())
 }
 
 /// The official document of a revision, and validators for its definitions.
@@ -36,7 +43,10 @@ impl Official {
     /// The official schema of `revision` (its date, e.g. `2025-11-25`).
     fn load(dir: &Path, revision: &str) -> Official {
         let text = fs::read_to_string(dir.join(revision).join("schema.json")).expect("the schema reads");
-        Official { document: serde_json::from_str(&text).expect("the schema is JSON"), validators: Default::default() }
+        Official {
+            document: serde_json::from_str(&text).expect("the schema is JSON"),
+            validators: Default::default(),
+        }
     }
 
     fn defines(&self, definition: &str) -> bool {
@@ -45,30 +55,47 @@ impl Official {
 
     /// The official verdict on `value` as `definition`.
     fn accepts(&self, definition: &str, value: &Value) -> bool {
-        let validator = self.validators.borrow_mut().entry(definition.to_string()).or_insert_with(|| {
-            let mut root = self.document.clone();
-            root["$ref"] = json!(format!("#/$defs/{definition}"));
-            std::rc::Rc::new(jsonschema::validator_for(&root).expect("the schema compiles"))
-        }).clone();
+        let validator = self
+            .validators
+            .borrow_mut()
+            .entry(definition.to_string())
+            .or_insert_with(|| {
+                let mut root = self.document.clone();
+                root["$ref"] = json!(format!("#/$defs/{definition}"));
+                std::rc::Rc::new(jsonschema::validator_for(&root).expect("the schema compiles"))
+            })
+            .clone();
         validator.is_valid(value)
     }
 
     /// The required members of `definition`, when it is a plain object type.
     fn required(&self, definition: &str) -> Vec<String> {
         let def = &self.document["$defs"][definition];
-        def["required"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+        def["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
     }
 }
 
 /// Every example shipped with the 2026-07-28 schema: definition → values.
 fn examples(dir: &Path) -> BTreeMap<String, Vec<(String, Value)>> {
     let mut found = BTreeMap::<String, Vec<(String, Value)>>::new();
-    for folder in fs::read_dir(dir.join("2026-07-28/examples")).expect("the examples folder").flatten() {
+    for folder in fs::read_dir(dir.join("2026-07-28/examples"))
+        .expect("the examples folder")
+        .flatten()
+    {
         let definition = folder.file_name().to_string_lossy().to_string();
         for file in fs::read_dir(folder.path()).expect("an example folder").flatten() {
             let text = fs::read_to_string(file.path()).expect("the example reads");
             let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.path().display()));
-            found.entry(definition.clone()).or_default().push((file.file_name().to_string_lossy().to_string(), value));
+            found
+                .entry(definition.clone())
+                .or_default()
+                .push((file.file_name().to_string_lossy().to_string(), value));
         }
     }
     found
@@ -117,7 +144,10 @@ fn the_official_examples_pass_and_their_mutants_get_the_official_verdict() {
             for (file, value) in values {
                 let example_is_valid = official.accepts(definition, value);
                 if revision == Revision::Modern {
-                    assert!(example_is_valid, "the official example {definition}/{file} fails the official schema");
+                    assert!(
+                        example_is_valid,
+                        "the official example {definition}/{file} fails the official schema"
+                    );
                 }
                 if !example_is_valid {
                     continue; // a 2026-07-28 example that is not a 2025-11-25 value
@@ -130,15 +160,25 @@ fn the_official_examples_pass_and_their_mutants_get_the_official_verdict() {
                     checked += 1;
                     if theirs != ours.is_ok() {
                         let said = ours.err().map_or("accepted".to_string(), |v| v.to_string());
-                        disagreements.push(format!("{revision} {definition}/{file} {change}: official {}, ours: {said}", if theirs { "accepts" } else { "rejects" }));
+                        disagreements.push(format!(
+                            "{revision} {definition}/{file} {change}: official {}, ours: {said}",
+                            if theirs { "accepts" } else { "rejects" }
+                        ));
                     }
                 }
             }
         }
     }
-    eprintln!("schema: {checked} example values checked against both verdicts, {} disagreements", disagreements.len());
+    eprintln!(
+        "schema: {checked} example values checked against both verdicts, {} disagreements",
+        disagreements.len()
+    );
     assert!(checked > 200, "too few values checked: {checked}");
-    assert!(disagreements.is_empty(), "our check and the official schema disagree:\n{}", disagreements.join("\n"));
+    assert!(
+        disagreements.is_empty(),
+        "our check and the official schema disagree:\n{}",
+        disagreements.join("\n")
+    );
 }
 
 /// The example frames (requests, notifications, responses) pass the way a
@@ -155,11 +195,20 @@ fn the_official_example_frames_pass_as_frames() {
             let Some(method) = frame.get("method").and_then(Value::as_str).map(str::to_string) else {
                 if let Some(result) = definition.strip_suffix("ResultResponse") {
                     // The request this response answers, as a modern client sends it.
-                    let method = RESPONSES.iter().find(|(d, _)| *d == result).map(|(_, m)| *m).unwrap_or_else(|| panic!("no method for {definition}"));
+                    let method = RESPONSES
+                        .iter()
+                        .find(|(d, _)| *d == result)
+                        .map(|(_, m)| *m)
+                        .unwrap_or_else(|| panic!("no method for {definition}"));
                     let request = json!({"jsonrpc": "2.0", "id": frame["id"], "method": method, "params": {"_meta": {schema::META_PROTOCOL_VERSION: "2026-07-28"}}});
-                    let outcome = schema::check_response(&request, &frame).unwrap_or_else(|| panic!("{definition}/{file}: {method} not covered"));
+                    let outcome = schema::check_response(&request, &frame)
+                        .unwrap_or_else(|| panic!("{definition}/{file}: {method} not covered"));
                     if let Some((_, expected)) = KNOWN_BAD.iter().find(|(f, _)| *f == format!("{definition}/{file}")) {
-                        assert_eq!(outcome.map_err(|v| v.to_string()), Err(expected.to_string()), "{definition}/{file}");
+                        assert_eq!(
+                            outcome.map_err(|v| v.to_string()),
+                            Err(expected.to_string()),
+                            "{definition}/{file}"
+                        );
                         continue;
                     }
                     assert_eq!(outcome, Ok(()), "{definition}/{file}");
@@ -170,7 +219,8 @@ fn the_official_example_frames_pass_as_frames() {
             if frame.get("jsonrpc").is_none() {
                 continue; // a params object, not a frame
             }
-            let outcome = schema::check_message(Revision::Modern, &method, &frame).unwrap_or_else(|| panic!("{definition}/{file}: {method} not covered"));
+            let outcome = schema::check_message(Revision::Modern, &method, &frame)
+                .unwrap_or_else(|| panic!("{definition}/{file}: {method} not covered"));
             assert_eq!(outcome, Ok(()), "{definition}/{file}");
             frames += 1;
         }
@@ -187,7 +237,10 @@ fn the_official_example_frames_pass_as_frames() {
 /// `anyOf` requires only `resultType`, whatever its value. We read the
 /// result by its `resultType`, as 2026-07-28 server/utilities/input-required
 /// tells clients to, so `"complete"` means a `ReadResourceResult`.
-const KNOWN_BAD: &[(&str, &str)] = &[("ReadResourceResultResponse/read-resource-result-response.json", "result: missing `cacheScope` (ReadResourceResult, 2026-07-28)")];
+const KNOWN_BAD: &[(&str, &str)] = &[(
+    "ReadResourceResultResponse/read-resource-result-response.json",
+    "result: missing `cacheScope` (ReadResourceResult, 2026-07-28)",
+)];
 
 /// Result definitions and the methods they answer (2026-07-28).
 const RESPONSES: &[(&str, &str)] = &[
@@ -222,7 +275,12 @@ struct Shown {
 fn lesson_frames() -> Vec<Shown> {
     let mut out = Vec::new();
     let lessons = common::root().join("lessons");
-    let mut dirs: Vec<PathBuf> = fs::read_dir(&lessons).unwrap().flatten().map(|e| e.path()).filter(|p| p.join("lesson.md").is_file()).collect();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&lessons)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("lesson.md").is_file())
+        .collect();
     dirs.sort();
     for dir in dirs {
         let path = dir.join("lesson.md");
@@ -264,10 +322,20 @@ fn block_frames(file: &str, revision: &str, first_line: usize, body: &str) -> Ve
             Some(Err(e)) => panic!("{file}:{line}: not JSON frames: {e}"),
         };
         let answers = match frame.get("method") {
-            None => out.iter().rev().map(|s| &s.frame).find(|r| r.get("method").is_some() && r.get("id").is_some() && r.get("id") == frame.get("id")).cloned(),
+            None => out
+                .iter()
+                .rev()
+                .map(|s| &s.frame)
+                .find(|r| r.get("method").is_some() && r.get("id").is_some() && r.get("id") == frame.get("id"))
+                .cloned(),
             Some(_) => None,
         };
-        out.push(Shown { at: format!("{file}:{line}"), revision: revision.to_string(), frame, answers });
+        out.push(Shown {
+            at: format!("{file}:{line}"),
+            revision: revision.to_string(),
+            frame,
+            answers,
+        });
     }
     out
 }
@@ -277,7 +345,13 @@ impl Official {
     /// `CallToolRequest` for `tools/call`.
     fn definition_of(&self, method: &str) -> Option<String> {
         let defs = self.document["$defs"].as_object()?;
-        defs.iter().find(|(name, def)| def.pointer("/properties/method/const") == Some(&json!(method)) && !name.starts_with("Client") && !name.starts_with("Server")).map(|(name, _)| name.clone())
+        defs.iter()
+            .find(|(name, def)| {
+                def.pointer("/properties/method/const") == Some(&json!(method))
+                    && !name.starts_with("Client")
+                    && !name.starts_with("Server")
+            })
+            .map(|(name, _)| name.clone())
     }
 
     /// The definitions `frame` must meet: its method's own definition; for
@@ -287,7 +361,10 @@ impl Official {
     /// `CreateTaskResult` for a task-augmented request).
     fn definitions_for(&self, frame: &Value, answers: Option<&Value>) -> Vec<(String, Value)> {
         if let Some(method) = frame.get("method").and_then(Value::as_str) {
-            return vec![(self.definition_of(method).unwrap_or_else(|| "JSONRPCMessage".into()), frame.clone())];
+            return vec![(
+                self.definition_of(method).unwrap_or_else(|| "JSONRPCMessage".into()),
+                frame.clone(),
+            )];
         }
         if frame.get("error").is_some() {
             return vec![("JSONRPCErrorResponse".into(), frame.clone())];
@@ -327,18 +404,33 @@ fn every_frame_the_lessons_show_is_valid_in_its_revision() {
     let (mut by_method, mut generic) = (0, 0);
     for s in &shown {
         let official = officials.entry(s.revision.clone()).or_insert_with(|| {
-            assert!(dir.join(&s.revision).join("schema.json").is_file(), "{}: no schema for revision {}", s.at, s.revision);
+            assert!(
+                dir.join(&s.revision).join("schema.json").is_file(),
+                "{}: no schema for revision {}",
+                s.at,
+                s.revision
+            );
             Official::load(&dir, &s.revision)
         });
         let definitions = official.definitions_for(&s.frame, s.answers.as_ref());
-        if definitions.len() == 2 || s.frame.get("method").is_some() || s.frame.get("error").is_some() { by_method += 1 } else { generic += 1 }
+        if definitions.len() == 2 || s.frame.get("method").is_some() || s.frame.get("error").is_some() {
+            by_method += 1
+        } else {
+            generic += 1
+        }
         for (definition, value) in definitions {
             if !official.accepts(&definition, &value) {
-                problems.push(format!("{}: not a valid {definition} ({}): {}", s.at, s.revision, s.frame));
+                problems.push(format!(
+                    "{}: not a valid {definition} ({}): {}",
+                    s.at, s.revision, s.frame
+                ));
             }
         }
     }
-    eprintln!("lessons: {} frames valid in their revision ({by_method} against their method's definitions, {generic} responses without their request, as JSONRPCResultResponse)", shown.len());
+    eprintln!(
+        "lessons: {} frames valid in their revision ({by_method} against their method's definitions, {generic} responses without their request, as JSONRPCResultResponse)",
+        shown.len()
+    );
     assert!(shown.len() > 100, "too few lesson frames found: {}", shown.len());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -354,11 +446,23 @@ fn every_frame_the_quizzes_and_exercises_quote_is_valid() {
         eprintln!("skipped: no mcp-schema folder");
         return;
     };
-    let officials: Vec<(Revision, Official)> = [Revision::Legacy, Revision::Modern].into_iter().map(|r| (r, Official::load(&dir, r.date()))).collect();
+    let officials: Vec<(Revision, Official)> = [Revision::Legacy, Revision::Modern]
+        .into_iter()
+        .map(|r| (r, Official::load(&dir, r.date())))
+        .collect();
     let mut texts: Vec<(String, String)> = Vec::new();
-    for part in fs::read_dir(common::root().join("lessons")).unwrap().flatten().map(|e| e.path()) {
-        for (file, keys) in [("quiz.toml", &["explanation"][..]), ("exercises.toml", &["task", "hints"][..])] {
-            let Ok(text) = fs::read_to_string(part.join(file)) else { continue };
+    for part in fs::read_dir(common::root().join("lessons"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+    {
+        for (file, keys) in [
+            ("quiz.toml", &["explanation"][..]),
+            ("exercises.toml", &["task", "hints"][..]),
+        ] {
+            let Ok(text) = fs::read_to_string(part.join(file)) else {
+                continue;
+            };
             let doc: toml::Value = toml::from_str(&text).unwrap();
             let at = format!("{}/{file}", part.file_name().unwrap().to_string_lossy());
             collect_strings(&doc, keys, &at, &mut texts);
@@ -367,17 +471,33 @@ fn every_frame_the_quizzes_and_exercises_quote_is_valid() {
     let (mut valid, mut sketches, mut problems) = (0, 0, Vec::new());
     for (at, text) in &texts {
         for (offset, _) in text.match_indices("{\"jsonrpc\"") {
-            let Some(Ok(frame)) = serde_json::Deserializer::from_str(&text[offset..]).into_iter::<Value>().next() else {
+            let Some(Ok(frame)) = serde_json::Deserializer::from_str(&text[offset..])
+                .into_iter::<Value>()
+                .next()
+            else {
                 sketches += 1;
                 continue;
             };
-            let ok = officials.iter().any(|(_, o)| o.accepts("JSONRPCMessage", &frame) && o.definitions_for(&frame, None).iter().all(|(d, v)| o.defines(d) && o.accepts(d, v)));
-            if ok { valid += 1 } else { problems.push(format!("{at}: {frame}")) }
+            let ok = officials.iter().any(|(_, o)| {
+                o.accepts("JSONRPCMessage", &frame)
+                    && o.definitions_for(&frame, None)
+                        .iter()
+                        .all(|(d, v)| o.defines(d) && o.accepts(d, v))
+            });
+            if ok {
+                valid += 1
+            } else {
+                problems.push(format!("{at}: {frame}"))
+            }
         }
     }
     eprintln!("quizzes and exercises: {valid} quoted frames valid, {sketches} sketches skipped");
     assert!(valid >= 3, "too few quoted frames found: {valid}");
-    assert!(problems.is_empty(), "frames valid in no revision:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "frames valid in no revision:\n{}",
+        problems.join("\n")
+    );
 }
 
 /// Every string under `keys` in `doc` (arrays of strings too), and the text
@@ -390,7 +510,12 @@ fn collect_strings(doc: &toml::Value, keys: &[&str], at: &str, out: &mut Vec<(St
                 let wanted = keys.contains(&key.as_str()) || (correct && key == "text");
                 match value {
                     toml::Value::String(s) if wanted => out.push((at.to_string(), s.clone())),
-                    toml::Value::Array(items) if wanted => out.extend(items.iter().filter_map(toml::Value::as_str).map(|s| (at.to_string(), s.to_string()))),
+                    toml::Value::Array(items) if wanted => out.extend(
+                        items
+                            .iter()
+                            .filter_map(toml::Value::as_str)
+                            .map(|s| (at.to_string(), s.to_string())),
+                    ),
                     _ => collect_strings(value, keys, at, out),
                 }
             }

@@ -16,7 +16,10 @@ fn panic_in_a_terminal() -> Option<String> {
     }
     let course = common::course_copy();
     let bin = env!("CARGO_BIN_EXE_mcplings");
-    let shell = format!("stty cols 80 rows 24; '{bin}' --root '{}'; echo \"EXIT=$?\"; stty -a", course.path().display());
+    let shell = format!(
+        "stty cols 80 rows 24; '{bin}' --root '{}'; echo \"EXIT=$?\"; stty -a",
+        course.path().display()
+    );
     let out = Command::new("timeout")
         .args(["60", "script", "-qec", &shell, "/dev/null"])
         .env(mcplings::tui::PANIC_ENV, "1")
@@ -32,15 +35,25 @@ fn panic_in_a_terminal() -> Option<String> {
 #[test]
 fn a_panic_gives_the_terminal_back() {
     let Some(shown) = panic_in_a_terminal() else { return };
-    let at = |needle: &str| shown.rfind(needle).unwrap_or_else(|| panic!("the terminal never showed {needle:?}:\n{shown}"));
+    let at = |needle: &str| {
+        shown
+            .rfind(needle)
+            .unwrap_or_else(|| panic!("the terminal never showed {needle:?}:\n{shown}"))
+    };
     // It did draw on the alternate screen, then panicked.
     let drew = at("\x1b[?1049h");
     assert!(shown.contains("mcplings ·"), "no frame was drawn:\n{shown}");
     let panicked = at("panicking on purpose");
-    assert!(shown.contains("EXIT=101"), "the workbook should end with the panic's exit code 101:\n{shown}");
+    assert!(
+        shown.contains("EXIT=101"),
+        "the workbook should end with the panic's exit code 101:\n{shown}"
+    );
     // The main screen is back before the message, so the learner can read it.
     let left = at("\x1b[?1049l");
-    assert!(drew < left && left < panicked, "the alternate screen was not left before the panic message:\n{shown:?}");
+    assert!(
+        drew < left && left < panicked,
+        "the alternate screen was not left before the panic message:\n{shown:?}"
+    );
     // The cursor is shown again after it was hidden.
     assert!(at("\x1b[?25h") > at("\x1b[?25l"), "the cursor stays hidden:\n{shown:?}");
     // Raw mode is off: the terminal echoes and reads lines again.

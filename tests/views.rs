@@ -46,12 +46,24 @@ fn screen(app: &App) -> String {
 }
 
 fn entry(dir: Direction, line: &str, kind: EntryKind, time_ms: u64) -> TranscriptEntry {
-    let id = serde_json::from_str::<serde_json::Value>(line).ok().and_then(|v| v.get("id").cloned());
-    TranscriptEntry { dir, line: line.into(), id, time_ms, kind }
+    let id = serde_json::from_str::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("id").cloned());
+    TranscriptEntry {
+        dir,
+        line: line.into(),
+        id,
+        time_ms,
+        kind,
+    }
 }
 
 fn case(name: &str, status: Status) -> CaseReport {
-    CaseReport { status, reason: None, ..CaseReport::not_run(name, "", "") }
+    CaseReport {
+        status,
+        reason: None,
+        ..CaseReport::not_run(name, "", "")
+    }
 }
 
 /// A report as the id-router checker would give for a router that matches
@@ -60,20 +72,51 @@ fn failing_router_report() -> CheckReport {
     let expected = json!({"harness":"reply","tag":"c2","id":2,"result":{"content":[{"type":"text","text":"30"}]}});
     let actual = json!({"harness":"reply","tag":"c1","id":2,"result":{"content":[{"type":"text","text":"30"}]}});
     let mut failing = case("out-of-order responses", Status::Failed);
-    failing.about = "responses arriving in reverse order, with a notification between them, each reach their own call".into();
-    failing.reason = Some("the response with id 2 reached call c1, not c2: look the call up by the response's id, not by arrival order".into());
+    failing.about =
+        "responses arriving in reverse order, with a notification between them, each reach their own call".into();
+    failing.reason = Some(
+        "the response with id 2 reached call c1, not c2: look the call up by the response's id, not by arrival order"
+            .into(),
+    );
     failing.differences = diff(&expected, &actual);
     failing.expected = Some(expected);
     failing.actual = Some(actual);
     failing.transcript = vec![
-        entry(Direction::ToLearner, r#"{"harness":"call","tag":"c1","method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#, EntryKind::Harness, 1),
-        entry(Direction::FromLearner, r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#, EntryKind::Frame, 2),
-        entry(Direction::ToLearner, r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"30"}]}}"#, EntryKind::Frame, 3),
-        entry(Direction::FromLearner, r#"{"harness":"reply","tag":"c1","id":2,"result":{"content":[{"type":"text","text":"30"}]}}"#, EntryKind::Harness, 3),
+        entry(
+            Direction::ToLearner,
+            r#"{"harness":"call","tag":"c1","method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+            EntryKind::Harness,
+            1,
+        ),
+        entry(
+            Direction::FromLearner,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+            EntryKind::Frame,
+            2,
+        ),
+        entry(
+            Direction::ToLearner,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"30"}]}}"#,
+            EntryKind::Frame,
+            3,
+        ),
+        entry(
+            Direction::FromLearner,
+            r#"{"harness":"reply","tag":"c1","id":2,"result":{"content":[{"type":"text","text":"30"}]}}"#,
+            EntryKind::Harness,
+            3,
+        ),
     ];
     failing.stderr = "routing id 2\n".into();
     let mut cases = vec![case("two calls, two ids", Status::Passed), failing];
-    for name in ["notification not answered", "error reaches its call", "orphan logged and dropped", "ids never reused", "server request is not a response", "invalid lines dropped"] {
+    for name in [
+        "notification not answered",
+        "error reaches its call",
+        "orphan logged and dropped",
+        "ids never reused",
+        "server request is not a response",
+        "invalid lines dropped",
+    ] {
         cases.push(case(name, Status::Passed));
     }
     CheckReport {
@@ -82,7 +125,11 @@ fn failing_router_report() -> CheckReport {
         source: "exercise".into(),
         crate_dir: "exercises/02-id-router".into(),
         passed: false,
-        build: BuildReport { ok: true, output: String::new(), duration_ms: 210 },
+        build: BuildReport {
+            ok: true,
+            output: String::new(),
+            duration_ms: 210,
+        },
         cases,
         duration_ms: 400,
         error: None,
@@ -121,7 +168,10 @@ fn exercise_with_a_failing_case() {
     let mut app = app();
     press(&mut app, "e");
     press(&mut app, "n"); // on to 02-id-router: check run 2
-    app.update(Msg::CheckDone { run: 2, report: Box::new(failing_router_report()) });
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(failing_router_report()),
+    });
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -139,7 +189,10 @@ fn exercise_with_a_build_failure() {
     for c in &mut report.cases {
         *c = CaseReport::not_run(&c.name, "", "not run: the build failed; fix the compiler errors first");
     }
-    app.update(Msg::CheckDone { run: 1, report: Box::new(report) });
+    app.update(Msg::CheckDone {
+        run: 1,
+        report: Box::new(report),
+    });
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -203,16 +256,45 @@ fn failing_probe_report() -> CheckReport {
     failing.about = "an Invalid params answer also means legacy: the fallback is not keyed to one error code".into();
     failing.reason = Some("the client gave up (`no protocol version in common: the server offers `) where the fallback to initialize was due".into());
     failing.transcript = vec![
-        entry(Direction::FromLearner, r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"era-probe","version":"0.1.0"}}}}"#, EntryKind::Frame, 4),
-        entry(Direction::ToLearner, r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid request parameters"}}"#, EntryKind::Frame, 5),
-        entry(Direction::FromLearner, r#"{"harness":"failed","error":"no protocol version in common: the server offers ","incompatible":true,"offered":[]}"#, EntryKind::Harness, 6),
+        entry(
+            Direction::FromLearner,
+            r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"era-probe","version":"0.1.0"}}}}"#,
+            EntryKind::Frame,
+            4,
+        ),
+        entry(
+            Direction::ToLearner,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid request parameters"}}"#,
+            EntryKind::Frame,
+            5,
+        ),
+        entry(
+            Direction::FromLearner,
+            r#"{"harness":"failed","error":"no protocol version in common: the server offers ","incompatible":true,"offered":[]}"#,
+            EntryKind::Harness,
+            6,
+        ),
     ];
     let mut cases = Vec::new();
-    for name in ["probe first", "modern server: stay modern", "-32022: retry at shared", "-32022: nothing shared", "-32022: legacy version", "-32601: fall back"] {
+    for name in [
+        "probe first",
+        "modern server: stay modern",
+        "-32022: retry at shared",
+        "-32022: nothing shared",
+        "-32022: legacy version",
+        "-32601: fall back",
+    ] {
         cases.push(case(name, Status::Passed));
     }
     cases.push(failing);
-    for name in ["any other error: fall back", "log before the result", "counter-offer accepted", "counter-offer refused", "silence: fall back in time", "slow modern server"] {
+    for name in [
+        "any other error: fall back",
+        "log before the result",
+        "counter-offer accepted",
+        "counter-offer refused",
+        "silence: fall back in time",
+        "slow modern server",
+    ] {
         cases.push(case(name, Status::Passed));
     }
     CheckReport {
@@ -221,7 +303,11 @@ fn failing_probe_report() -> CheckReport {
         source: "exercise".into(),
         crate_dir: "exercises/04-era-probe".into(),
         passed: false,
-        build: BuildReport { ok: true, output: String::new(), duration_ms: 180 },
+        build: BuildReport {
+            ok: true,
+            output: String::new(),
+            duration_ms: 180,
+        },
         cases,
         duration_ms: 900,
         error: None,
@@ -246,7 +332,10 @@ fn part2_server_exercise_with_two_files() {
 fn part2_client_exercise_with_a_failing_case() {
     let mut app = app();
     press(&mut app, "↓en"); // 03, then on to 04: check run 2
-    app.update(Msg::CheckDone { run: 2, report: Box::new(failing_probe_report()) });
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(failing_probe_report()),
+    });
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -271,15 +360,37 @@ fn failing_http_report() -> CheckReport {
     failing.about = "a POSTed notification gets 202 Accepted and an empty body".into();
     failing.reason = Some("a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages)".into());
     failing.expected = Some(json!({"status": 202, "body": "", "…": "…"}));
-    failing.actual = Some(json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "result": {}}}));
+    failing.actual =
+        Some(json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "result": {}}}));
     failing.differences = diff(failing.expected.as_ref().unwrap(), failing.actual.as_ref().unwrap());
     failing.transcript = vec![
-        entry(Direction::ToLearner, r#"POST /mcp · Content-Type: application/json · Accept: application/json, text/event-stream · MCP-Protocol-Version: 2026-07-28 · Mcp-Method: notifications/cancelled · {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#, EntryKind::Http, 12),
-        entry(Direction::FromLearner, r#"200 · content-type: application/json · {"jsonrpc":"2.0","result":{}}"#, EntryKind::Http, 13),
+        entry(
+            Direction::ToLearner,
+            r#"POST /mcp · Content-Type: application/json · Accept: application/json, text/event-stream · MCP-Protocol-Version: 2026-07-28 · Mcp-Method: notifications/cancelled · {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+            EntryKind::Http,
+            12,
+        ),
+        entry(
+            Direction::FromLearner,
+            r#"200 · content-type: application/json · {"jsonrpc":"2.0","result":{}}"#,
+            EntryKind::Http,
+            13,
+        ),
     ];
     failing.stderr = "MCP endpoint: http://127.0.0.1:40123/mcp\n".into();
     let mut cases = vec![case("POST answered with JSON", Status::Passed), failing];
-    for name in ["only POST /mcp", "Mcp-Method must match", "Mcp-Name must match", "_meta fields required", "version header must match", "unsupported version", "unknown method: 404", "foreign Origin: 403", "base64 Mcp-Name decoded", "progress as an SSE stream"] {
+    for name in [
+        "only POST /mcp",
+        "Mcp-Method must match",
+        "Mcp-Name must match",
+        "_meta fields required",
+        "version header must match",
+        "unsupported version",
+        "unknown method: 404",
+        "foreign Origin: 403",
+        "base64 Mcp-Name decoded",
+        "progress as an SSE stream",
+    ] {
         cases.push(case(name, Status::NotRun));
     }
     CheckReport {
@@ -288,7 +399,11 @@ fn failing_http_report() -> CheckReport {
         source: "exercise".into(),
         crate_dir: "exercises/06-http-front-door".into(),
         passed: false,
-        build: BuildReport { ok: true, output: String::new(), duration_ms: 350 },
+        build: BuildReport {
+            ok: true,
+            output: String::new(),
+            duration_ms: 350,
+        },
         cases,
         duration_ms: 700,
         error: None,
@@ -306,7 +421,10 @@ fn part3_lesson_first_section() {
 fn part3_http_exercise_with_a_failing_case() {
     let mut app = app();
     press(&mut app, "↓↓en"); // 05, then on to 06: check run 2
-    app.update(Msg::CheckDone { run: 2, report: Box::new(failing_http_report()) });
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(failing_http_report()),
+    });
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -382,7 +500,12 @@ fn course_complete() {
         hints_for(&mut progress, part.number);
         for question in &part.quiz.as_ref().expect("every part has a quiz").questions {
             if misses > 0 {
-                progress.record_pick(part.number, &question.id, (question.correct() + 1) % question.options.len(), false);
+                progress.record_pick(
+                    part.number,
+                    &question.id,
+                    (question.correct() + 1) % question.options.len(),
+                    false,
+                );
                 misses -= 1;
             }
             progress.record_pick(part.number, &question.id, question.correct(), true);
@@ -392,7 +515,10 @@ fn course_complete() {
     assert!(app.course_complete());
     insta::assert_snapshot!(screen(&app));
     press(&mut app, "n");
-    assert_eq!(app.notice.as_deref(), Some("Course complete: your results are on the map."));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("Course complete: your results are on the map.")
+    );
 }
 
 /// Two hints used in Part 2's first exercise, to show they are counted.

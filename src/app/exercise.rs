@@ -67,17 +67,32 @@ pub struct ExerciseView {
 impl ExerciseView {
     /// The view for the exercise at `index`, no check yet.
     pub fn new(index: usize) -> ExerciseView {
-        ExerciseView { index, check: CheckState::Idle, selected: 0, pane: Pane::Task, scroll: 0 }
+        ExerciseView {
+            index,
+            check: CheckState::Idle,
+            selected: 0,
+            pane: Pane::Task,
+            scroll: 0,
+        }
     }
 
     /// Effects that stop a running check, if one runs.
     pub fn cancel_effects(&self) -> Vec<Effect> {
-        if matches!(self.check, CheckState::Running { .. }) { vec![Effect::CancelCheck] } else { Vec::new() }
+        if matches!(self.check, CheckState::Running { .. }) {
+            vec![Effect::CancelCheck]
+        } else {
+            Vec::new()
+        }
     }
 
     /// Starts tracking run `run`, of `cases` cases.
     pub fn begin_run(&mut self, run: u64, cases: usize) {
-        self.check = CheckState::Running { run, built: None, cases: vec![None; cases], current: None };
+        self.check = CheckState::Running {
+            run,
+            built: None,
+            cases: vec![None; cases],
+            current: None,
+        };
     }
 
     /// Whether `run` is the run being tracked.
@@ -87,7 +102,15 @@ impl ExerciseView {
 
     /// Applies a live event of run `run`.
     pub fn on_check_event(&mut self, run: u64, event: CheckEvent) {
-        let CheckState::Running { run: r, built, cases, current } = &mut self.check else { return };
+        let CheckState::Running {
+            run: r,
+            built,
+            cases,
+            current,
+        } = &mut self.check
+        else {
+            return;
+        };
         if *r != run {
             return;
         }
@@ -139,7 +162,9 @@ impl App {
         if let Some(effects) = self.quit_or_back(key) {
             return effects;
         }
-        let Some(ex) = self.course.exercises.get(self.exercise.index).cloned() else { return Vec::new() };
+        let Some(ex) = self.course.exercises.get(self.exercise.index).cloned() else {
+            return Vec::new();
+        };
         let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
         let page = self.body_rows().saturating_sub(2).max(1);
         let v = &mut self.exercise;
@@ -198,7 +223,9 @@ impl App {
                 }
                 self.notice = Some("That was the last exercise written so far: z takes the part's quiz.".into());
             }
-            KeyCode::Char('p') | KeyCode::Left if self.exercise.index > 0 => return self.open_exercise(self.exercise.index - 1),
+            KeyCode::Char('p') | KeyCode::Left if self.exercise.index > 0 => {
+                return self.open_exercise(self.exercise.index - 1);
+            }
             KeyCode::Char('l') => return self.open_lesson(ex.part),
             KeyCode::Char('z') => return self.open_quiz(ex.part),
             _ => {}

@@ -23,7 +23,13 @@ pub struct LessonView {
 impl LessonView {
     /// A reader for part `part`, not yet laid out.
     pub fn new(part: u8) -> LessonView {
-        LessonView { part, scroll: 0, laid: None, rows: 20, width: 0 }
+        LessonView {
+            part,
+            scroll: 0,
+            laid: None,
+            rows: 20,
+            width: 0,
+        }
     }
 
     /// Lays the lesson out for `width` columns, keeping the reader in the
@@ -45,7 +51,11 @@ impl LessonView {
     pub fn section(&self) -> usize {
         let Some(laid) = &self.laid else { return 0 };
         let at_end = self.scroll + self.rows >= laid.lines.len();
-        let line = if at_end { laid.lines.len().saturating_sub(1) } else { self.scroll };
+        let line = if at_end {
+            laid.lines.len().saturating_sub(1)
+        } else {
+            self.scroll
+        };
         laid.sections.iter().rposition(|(start, _)| *start <= line).unwrap_or(0)
     }
 
@@ -87,7 +97,12 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => v.scroll = 0,
             KeyCode::End | KeyCode::Char('G') => v.scroll = max,
             KeyCode::Char('n') | KeyCode::Char(']') | KeyCode::Right | KeyCode::Tab => {
-                let top = v.laid.as_ref().map_or(0, |l| l.sections.iter().rposition(|(start, _)| *start <= v.scroll).unwrap_or(0));
+                let top = v.laid.as_ref().map_or(0, |l| {
+                    l.sections
+                        .iter()
+                        .rposition(|(start, _)| *start <= v.scroll)
+                        .unwrap_or(0)
+                });
                 let next = top + 1;
                 match v.laid.as_ref().map_or(0, |l| l.sections.len()) {
                     count if next < count => v.jump_to_section(next),
@@ -98,7 +113,11 @@ impl App {
                 let current = v.section();
                 let start = v.laid.as_ref().and_then(|l| l.sections.get(current)).map_or(0, |s| s.0);
                 // Go to the start of this section first, then to the one before.
-                v.jump_to_section(if v.scroll > start { current } else { current.saturating_sub(1) });
+                v.jump_to_section(if v.scroll > start {
+                    current
+                } else {
+                    current.saturating_sub(1)
+                });
             }
             KeyCode::Char('e') => {
                 let first = self.course.part(part).and_then(|p| p.exercises.first().cloned());
@@ -116,6 +135,10 @@ impl App {
         let record = self.progress.lesson_mut(part);
         record.section = section;
         record.read |= at_end;
-        if (section, record.read) != before { vec![Effect::SaveProgress] } else { Vec::new() }
+        if (section, record.read) != before {
+            vec![Effect::SaveProgress]
+        } else {
+            Vec::new()
+        }
     }
 }

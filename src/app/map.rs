@@ -66,7 +66,9 @@ impl App {
         let part = self.selected_part();
         match key.code {
             KeyCode::Up | KeyCode::Char('k') => self.map.selected = self.map.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => self.map.selected = (self.map.selected + 1).min(self.course.parts.len().saturating_sub(1)),
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.map.selected = (self.map.selected + 1).min(self.course.parts.len().saturating_sub(1))
+            }
             KeyCode::Enter | KeyCode::Char('l') => return self.open_lesson(part),
             KeyCode::Char('e') => {
                 let ids = self.course.part(part).map(|p| p.exercises.clone()).unwrap_or_default();

@@ -4,8 +4,8 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect};
-use crate::content::quiz::option_of;
 use crate::content::Course;
+use crate::content::quiz::option_of;
 use crate::progress::Progress;
 
 /// Quiz state. The picks themselves live in [`Progress`], so a quiz can be
@@ -23,13 +23,24 @@ pub struct QuizView {
 impl QuizView {
     /// A quiz view at the first question.
     pub fn new(part: u8) -> QuizView {
-        QuizView { part, question: 0, finished: false }
+        QuizView {
+            part,
+            question: 0,
+            finished: false,
+        }
     }
 
     /// Moves to the first unsolved question, or the summary if none is left.
     pub fn resume(&mut self, course: &Course, progress: &Progress) {
-        let Some(quiz) = course.part(self.part).and_then(|p| p.quiz.as_ref()) else { return };
-        let solved = |id: &str| progress.quiz(self.part).and_then(|q| q.answers.get(id)).is_some_and(|a| a.solved);
+        let Some(quiz) = course.part(self.part).and_then(|p| p.quiz.as_ref()) else {
+            return;
+        };
+        let solved = |id: &str| {
+            progress
+                .quiz(self.part)
+                .and_then(|q| q.answers.get(id))
+                .is_some_and(|a| a.solved)
+        };
         match quiz.questions.iter().position(|q| !solved(&q.id)) {
             Some(i) => {
                 self.question = i;
@@ -46,7 +57,9 @@ impl App {
             return effects;
         }
         let part = self.quiz.part;
-        let Some(quiz) = self.course.part(part).and_then(|p| p.quiz.clone()) else { return Vec::new() };
+        let Some(quiz) = self.course.part(part).and_then(|p| p.quiz.clone()) else {
+            return Vec::new();
+        };
         let count = quiz.questions.len();
         if self.quiz.finished {
             match key.code {
@@ -59,8 +72,15 @@ impl App {
             }
             return Vec::new();
         }
-        let Some(question) = quiz.questions.get(self.quiz.question) else { return Vec::new() };
-        let answer = self.progress.quiz(part).and_then(|q| q.answers.get(&question.id)).cloned().unwrap_or_default();
+        let Some(question) = quiz.questions.get(self.quiz.question) else {
+            return Vec::new();
+        };
+        let answer = self
+            .progress
+            .quiz(part)
+            .and_then(|q| q.answers.get(&question.id))
+            .cloned()
+            .unwrap_or_default();
         let picked = match key.code {
             KeyCode::Char(c) => option_of(c),
             _ => None,
@@ -71,7 +91,8 @@ impl App {
                 && !answer.solved
                 && !answer.picks.contains(&pick) =>
             {
-                self.progress.record_pick(part, &question.id, pick, question.options[pick].correct);
+                self.progress
+                    .record_pick(part, &question.id, pick, question.options[pick].correct);
                 return vec![Effect::SaveProgress];
             }
             KeyCode::Enter | KeyCode::Right | KeyCode::Char('n') if answer.solved => {

@@ -25,7 +25,11 @@ fn report(exercise: &str, passed: bool) -> CheckReport {
         source: "exercise".into(),
         crate_dir: String::new(),
         passed,
-        build: BuildReport { ok: true, output: String::new(), duration_ms: 1 },
+        build: BuildReport {
+            ok: true,
+            output: String::new(),
+            duration_ms: 1,
+        },
         cases: Vec::new(),
         duration_ms: 1,
         error: None,
@@ -59,13 +63,37 @@ fn opening_an_exercise_starts_a_check_and_stale_runs_are_ignored() {
     let mut app = app();
     let effects = app.update(key('e'));
     assert_eq!(app.screen, Screen::Exercise);
-    assert!(effects.contains(&Effect::StartCheck { exercise: "01-encode-frames".into(), run: 1 }), "{effects:?}");
+    assert!(
+        effects.contains(&Effect::StartCheck {
+            exercise: "01-encode-frames".into(),
+            run: 1
+        }),
+        "{effects:?}"
+    );
     // A save while checking cancels the running check and starts run 2.
     let effects = app.update(Msg::FileChanged("01-encode-frames".into()));
-    assert_eq!(effects, vec![Effect::CancelCheck, Effect::StartCheck { exercise: "01-encode-frames".into(), run: 2 }]);
-    assert!(app.update(Msg::CheckDone { run: 1, report: Box::new(report("01-encode-frames", true)) }).is_empty());
+    assert_eq!(
+        effects,
+        vec![
+            Effect::CancelCheck,
+            Effect::StartCheck {
+                exercise: "01-encode-frames".into(),
+                run: 2
+            }
+        ]
+    );
+    assert!(
+        app.update(Msg::CheckDone {
+            run: 1,
+            report: Box::new(report("01-encode-frames", true))
+        })
+        .is_empty()
+    );
     assert!(!app.progress.is_done("01-encode-frames"));
-    app.update(Msg::CheckDone { run: 2, report: Box::new(report("01-encode-frames", true)) });
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(report("01-encode-frames", true)),
+    });
     assert!(app.progress.is_done("01-encode-frames"));
 }
 
@@ -99,7 +127,10 @@ fn reset_asks_first() {
     assert_eq!(app.confirm, None);
     app.update(key('r'));
     let effects = app.update(key('y'));
-    assert_eq!(effects, vec![Effect::ResetExercise("01-encode-frames".into()), Effect::SaveProgress]);
+    assert_eq!(
+        effects,
+        vec![Effect::ResetExercise("01-encode-frames".into()), Effect::SaveProgress]
+    );
 }
 
 #[test]
@@ -172,7 +203,11 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert!(app.update(Msg::Prebuilt).is_empty());
     assert!(!app.prebuilding);
     // After it: the course gauge (lessons, exercises and quizzes done).
-    assert!(crate::ui::map_footer(&app).1.ends_with(" 0/21"), "{:?}", crate::ui::map_footer(&app));
+    assert!(
+        crate::ui::map_footer(&app).1.ends_with(" 0/21"),
+        "{:?}",
+        crate::ui::map_footer(&app)
+    );
 }
 
 /// A hanging check does not hold the workbook: while it runs, keys still
@@ -185,8 +220,14 @@ fn keys_work_during_a_check_and_x_cancels_it() {
     let mut app = app();
     app.update(key('e'));
     assert!(matches!(app.exercise.check, CheckState::Running { run: 1, .. }));
-    app.update(Msg::Check { run: 1, event: CheckEvent::CaseStarted(0) });
-    assert!(matches!(app.exercise.check, CheckState::Running { current: Some(0), .. }));
+    app.update(Msg::Check {
+        run: 1,
+        event: CheckEvent::CaseStarted(0),
+    });
+    assert!(matches!(
+        app.exercise.check,
+        CheckState::Running { current: Some(0), .. }
+    ));
     app.update(key('j'));
     assert_eq!((app.exercise.selected, app.exercise.pane), (1, Pane::Case));
     app.update(key('b'));
@@ -198,16 +239,37 @@ fn keys_work_during_a_check_and_x_cancels_it() {
     app.update(key('?'));
     assert!(!app.help);
     app.update(Msg::Tick);
-    assert!(matches!(app.exercise.check, CheckState::Running { run: 1, .. }), "the check still runs");
+    assert!(
+        matches!(app.exercise.check, CheckState::Running { run: 1, .. }),
+        "the check still runs"
+    );
 
     assert_eq!(app.update(key('x')), vec![Effect::CancelCheck]);
     assert!(matches!(app.exercise.check, CheckState::Idle));
     assert_eq!(app.notice.as_deref(), Some("Check cancelled. c checks again."));
     // The engine's report of the cancelled run arrives late: ignored.
-    assert!(app.update(Msg::CheckDone { run: 1, report: Box::new(report("01-encode-frames", false)) }).is_empty());
+    assert!(
+        app.update(Msg::CheckDone {
+            run: 1,
+            report: Box::new(report("01-encode-frames", false))
+        })
+        .is_empty()
+    );
     assert!(matches!(app.exercise.check, CheckState::Idle));
-    assert_eq!(app.progress.exercises.get("01-encode-frames").and_then(|e| e.last_check), None);
+    assert_eq!(
+        app.progress
+            .exercises
+            .get("01-encode-frames")
+            .and_then(|e| e.last_check),
+        None
+    );
     // x with nothing running does nothing; c checks again.
     assert!(app.update(key('x')).is_empty());
-    assert_eq!(app.update(key('c')), vec![Effect::StartCheck { exercise: "01-encode-frames".into(), run: 2 }]);
+    assert_eq!(
+        app.update(key('c')),
+        vec![Effect::StartCheck {
+            exercise: "01-encode-frames".into(),
+            run: 2
+        }]
+    );
 }

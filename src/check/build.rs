@@ -70,7 +70,11 @@ pub fn prebuild(root: &Path, packages: &[String], target_dir: &Path) -> bool {
 /// that cannot be started sets `error`.
 pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cancel: Option<&Arc<AtomicBool>>) -> Built {
     let started = Instant::now();
-    let format = if color { "--message-format=json-diagnostic-rendered-ansi" } else { "--message-format=json" };
+    let format = if color {
+        "--message-format=json-diagnostic-rendered-ansi"
+    } else {
+        "--message-format=json"
+    };
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = CommandWrap::with_new(&cargo, |c| {
         c.current_dir(root).arg("build").arg("--quiet").arg(format);
@@ -95,16 +99,31 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
             } else {
                 format!("cannot run cargo: {e}")
             };
-            return Built { error: Some(error.clone()), output: error, duration: started.elapsed(), ..Built::default() };
+            return Built {
+                error: Some(error.clone()),
+                output: error,
+                duration: started.elapsed(),
+                ..Built::default()
+            };
         }
     };
-    let stdout = child.stdout().take().map(|s| thread::spawn(move || parse_messages(BufReader::new(s))));
-    let stderr = child.stderr().take().map(|s| thread::spawn(move || read_capped(s, MAX_CARGO_ERRORS)));
+    let stdout = child
+        .stdout()
+        .take()
+        .map(|s| thread::spawn(move || parse_messages(BufReader::new(s))));
+    let stderr = child
+        .stderr()
+        .take()
+        .map(|s| thread::spawn(move || read_capped(s, MAX_CARGO_ERRORS)));
     let status = loop {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             let _ = child.start_kill();
             let _ = child.wait();
-            return Built { error: Some("cancelled".into()), duration: started.elapsed(), ..Built::default() };
+            return Built {
+                error: Some("cancelled".into()),
+                duration: started.elapsed(),
+                ..Built::default()
+            };
         }
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
@@ -123,7 +142,13 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
         output.push('\n');
     }
     let ok = status.is_some_and(|s| s.success()) && executable.is_some();
-    Built { ok, output, executable, duration: started.elapsed(), error: None }
+    Built {
+        ok,
+        output,
+        executable,
+        duration: started.elapsed(),
+        error: None,
+    }
 }
 
 /// Reads `r` to its end, keeping the first `max` bytes (lossy UTF-8) and a
@@ -149,10 +174,14 @@ fn parse_messages(stream: impl BufRead) -> (String, Option<PathBuf>) {
     let (mut lines, mut more_lines, mut more_errors) = (0usize, 0usize, 0usize);
     for line in stream.split(b'\n') {
         let Ok(line) = line else { break };
-        let Ok(msg) = serde_json::from_slice::<Value>(&line) else { continue };
+        let Ok(msg) = serde_json::from_slice::<Value>(&line) else {
+            continue;
+        };
         match msg.get("reason").and_then(Value::as_str) {
             Some("compiler-message") => {
-                let Some(rendered) = msg.pointer("/message/rendered").and_then(Value::as_str) else { continue };
+                let Some(rendered) = msg.pointer("/message/rendered").and_then(Value::as_str) else {
+                    continue;
+                };
                 let count = rendered.lines().count();
                 if lines + count <= MAX_BUILD_LINES {
                     output.push_str(rendered);
@@ -207,7 +236,9 @@ mod tests {
 
     #[test]
     fn thousands_of_errors_are_cut_with_a_note() {
-        let error = |n: usize| serde_json::json!({"reason": "compiler-message", "message": {"level": "error", "rendered": format!("error[E0425]: cannot find value `x{n}`\n --> src/lib.rs:{n}:5\n\n")}}).to_string();
+        let error = |n: usize| {
+            serde_json::json!({"reason": "compiler-message", "message": {"level": "error", "rendered": format!("error[E0425]: cannot find value `x{n}`\n --> src/lib.rs:{n}:5\n\n")}}).to_string()
+        };
         let stream: Vec<String> = (1..=3000).map(error).collect();
         let (output, _) = parse_messages(stream.join("\n").as_bytes());
         // 3 lines each: 133 messages fit in 400 lines, 2867 do not.
@@ -220,6 +251,9 @@ mod tests {
     #[test]
     fn cargo_errors_are_capped() {
         let text = read_capped(&[b'e'; 20_000][..], 100);
-        assert_eq!(text, format!("{}\n… 19900 more bytes of cargo's output not shown", "e".repeat(100)));
+        assert_eq!(
+            text,
+            format!("{}\n… 19900 more bytes of cargo's output not shown", "e".repeat(100))
+        );
     }
 }

@@ -46,12 +46,22 @@ pub struct Failure {
 impl Failure {
     /// A failure with a reason only.
     pub fn new(reason: impl Into<String>) -> Failure {
-        Failure { reason: reason.into(), expected: None, actual: None, stop: None }
+        Failure {
+            reason: reason.into(),
+            expected: None,
+            actual: None,
+            stop: None,
+        }
     }
 
     /// A failure showing expected against actual.
     pub fn mismatch(reason: impl Into<String>, expected: Value, actual: Value) -> Failure {
-        Failure { reason: reason.into(), expected: Some(expected), actual: Some(actual), stop: None }
+        Failure {
+            reason: reason.into(),
+            expected: Some(expected),
+            actual: Some(actual),
+            stop: None,
+        }
     }
 
     /// Like [`Failure::mismatch`] for an `expected` that names only the
@@ -64,7 +74,12 @@ impl Failure {
 
 impl From<Stop> for Failure {
     fn from(stop: Stop) -> Failure {
-        Failure { reason: stop.reason(), expected: None, actual: None, stop: Some(stop) }
+        Failure {
+            reason: stop.reason(),
+            expected: None,
+            actual: None,
+            stop: Some(stop),
+        }
     }
 }
 
@@ -127,7 +142,19 @@ pub struct Checker {
     pub cases: &'static [Case],
 }
 
-static CHECKERS: &[&Checker] = &[&encode_frames::CHECKER, &id_router::CHECKER, &handshake_gate::CHECKER, &era_probe::CHECKER, &stdio_codec::CHECKER, &http_front_door::CHECKER, &tool_server::CHECKER, &pagination_walker::CHECKER, &progress_cancel::CHECKER, &input_required::CHECKER, &capstone_server::CHECKER];
+static CHECKERS: &[&Checker] = &[
+    &encode_frames::CHECKER,
+    &id_router::CHECKER,
+    &handshake_gate::CHECKER,
+    &era_probe::CHECKER,
+    &stdio_codec::CHECKER,
+    &http_front_door::CHECKER,
+    &tool_server::CHECKER,
+    &pagination_walker::CHECKER,
+    &progress_cancel::CHECKER,
+    &input_required::CHECKER,
+    &capstone_server::CHECKER,
+];
 
 /// The checker called `name`.
 pub fn find(name: &str) -> Option<&'static Checker> {
@@ -159,7 +186,11 @@ pub(crate) fn panic_failure(v: &Value) -> Failure {
     let function = v.get("function").and_then(Value::as_str).unwrap_or("your code");
     let message = v.get("message").and_then(Value::as_str).unwrap_or("");
     let location = v.get("location").and_then(Value::as_str).unwrap_or("");
-    let todo = if message.starts_with("not yet implemented") || message.starts_with("TODO") { " (a TODO still to write)" } else { "" };
+    let todo = if message.starts_with("not yet implemented") || message.starts_with("TODO") {
+        " (a TODO still to write)"
+    } else {
+        ""
+    };
     Failure::new(format!("`{function}` panicked at {location}: {message}{todo}"))
 }
 
@@ -180,15 +211,29 @@ pub(crate) fn same(expected: Value, actual: &Value, reason: &str) -> CaseResult 
 /// to fix a member that is right.
 pub(crate) fn same_at(expected: Value, actual: &Value, pointers: &[&str], reason: &str, call: &str) -> CaseResult {
     let differences = diff(&expected, actual);
-    let Some(first) = differences.first() else { return Ok(()) };
-    let about = |pointer: &str| pointers.iter().any(|p| pointer == *p || pointer.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')));
+    let Some(first) = differences.first() else {
+        return Ok(());
+    };
+    let about = |pointer: &str| {
+        pointers
+            .iter()
+            .any(|p| pointer == *p || pointer.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+    };
     if differences.iter().any(|d| about(&d.pointer)) {
         return Err(Failure::mismatch(reason, expected, actual.clone()));
     }
     let reason = match (&first.expected, &first.actual) {
         (None, Some(Value::Null)) => {
-            let member = first.pointer.rsplit('/').next().unwrap_or("").replace("~1", "/").replace("~0", "~");
-            format!("{call} wrote \"{member}\": null. A member that is absent is left out of the object, not written as null")
+            let member = first
+                .pointer
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .replace("~1", "/")
+                .replace("~0", "~");
+            format!(
+                "{call} wrote \"{member}\": null. A member that is absent is left out of the object, not written as null"
+            )
         }
         _ => format!("{call} gave a different frame: {}", first.describe()),
     };
@@ -206,7 +251,10 @@ pub(crate) fn frame(s: &mut Session, next: &str) -> Result<Value, Failure> {
 /// up, finished or went quiet instead (not when it panicked or crashed),
 /// to add the rule that applies where `next` was due.
 pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String) -> String) -> Result<Value, Failure> {
-    let stalled = |f: Failure| Failure { reason: on_stall(f.reason.clone()), ..f };
+    let stalled = |f: Failure| Failure {
+        reason: on_stall(f.reason.clone()),
+        ..f
+    };
     match s.recv() {
         Ok(got) => Ok(got.value),
         Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
@@ -217,7 +265,10 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
                     "the client gave up (`{}`) where {next} was due",
                     r["error"].as_str().unwrap_or("?")
                 ))),
-                (Some(r), _) => stalled(Failure { actual: Some(r), ..Failure::new(format!("the client finished without sending {next}")) }),
+                (Some(r), _) => stalled(Failure {
+                    actual: Some(r),
+                    ..Failure::new(format!("the client finished without sending {next}"))
+                }),
                 (None, Stop::Timeout(after)) => stalled(Failure {
                     stop: Some(Stop::Timeout(after)),
                     ..Failure::new(format!(
@@ -228,9 +279,15 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
                 (None, Stop::Exited(status)) => Failure {
                     stop: Some(Stop::Exited(status)),
                     ..Failure::new(match status.and_then(|s| s.code()) {
-                        Some(0) => format!("the client exited (status 0) without sending {next}: it must launch the server command it is given and talk to it until its work is done"),
-                        Some(code) => format!("the client exited with code {code} without sending {next}; see its stderr"),
-                        None => format!("the client was killed by a signal (or closed the connection) without sending {next}"),
+                        Some(0) => format!(
+                            "the client exited (status 0) without sending {next}: it must launch the server command it is given and talk to it until its work is done"
+                        ),
+                        Some(code) => {
+                            format!("the client exited with code {code} without sending {next}; see its stderr")
+                        }
+                        None => format!(
+                            "the client was killed by a signal (or closed the connection) without sending {next}"
+                        ),
                     })
                 },
                 (None, stop) => stop.into(),
@@ -242,7 +299,10 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
 
 /// The client's next report line (its own stdout), waiting up to 2 s.
 pub(crate) fn report(s: &mut Session) -> Result<Value, Failure> {
-    report_or(s, "the client printed no report where one was due: its call should have ended")
+    report_or(
+        s,
+        "the client printed no report where one was due: its call should have ended",
+    )
 }
 
 /// Like [`report`], with `missing` as the reason when no report comes.
@@ -318,10 +378,18 @@ mod tests {
     fn a_reason_about_one_member_is_kept_for_that_member_only() {
         let expected = serde_json::json!({"jsonrpc": "2.0", "id": 0, "result": {}});
         let wrong_id = serde_json::json!({"jsonrpc": "2.0", "id": "0", "result": {}});
-        assert_eq!(same_at(expected.clone(), &wrong_id, &["/id"], "echo the id", "f()").unwrap_err().reason, "echo the id");
+        assert_eq!(
+            same_at(expected.clone(), &wrong_id, &["/id"], "echo the id", "f()")
+                .unwrap_err()
+                .reason,
+            "echo the id"
+        );
         let null_error = serde_json::json!({"jsonrpc": "2.0", "id": 0, "result": {}, "error": null});
         let f = same_at(expected.clone(), &null_error, &["/id"], "echo the id", "f()").unwrap_err();
-        assert_eq!(f.reason, "f() wrote \"error\": null. A member that is absent is left out of the object, not written as null");
+        assert_eq!(
+            f.reason,
+            "f() wrote \"error\": null. A member that is absent is left out of the object, not written as null"
+        );
         let other = serde_json::json!({"jsonrpc": "2.0", "id": 0, "result": []});
         let f = same_at(expected.clone(), &other, &["/id"], "echo the id", "f()").unwrap_err();
         assert_eq!(f.reason, "f() gave a different frame: /result: expected {}, got []");
@@ -330,7 +398,12 @@ mod tests {
 
     #[test]
     fn a_todo_panic_names_the_function_and_place() {
-        let f = panic_failure(&serde_json::json!({"harness":"panic","function":"classify","message":"not yet implemented: classify a line","location":"src/lib.rs:80:5"}));
-        assert_eq!(f.reason, "`classify` panicked at src/lib.rs:80:5: not yet implemented: classify a line (a TODO still to write)");
+        let f = panic_failure(
+            &serde_json::json!({"harness":"panic","function":"classify","message":"not yet implemented: classify a line","location":"src/lib.rs:80:5"}),
+        );
+        assert_eq!(
+            f.reason,
+            "`classify` panicked at src/lib.rs:80:5: not yet implemented: classify a line (a TODO still to write)"
+        );
     }
 }

@@ -26,7 +26,11 @@ pub struct Difference {
 impl Difference {
     /// One line for a learner: "/id: expected 11, got \"11\"".
     pub fn describe(&self) -> String {
-        let at = if self.pointer.is_empty() { "the whole value" } else { &self.pointer };
+        let at = if self.pointer.is_empty() {
+            "the whole value"
+        } else {
+            &self.pointer
+        };
         match (&self.expected, &self.actual) {
             (Some(e), Some(a)) => format!("{at}: expected {}, got {}", short(e), short(a)),
             (Some(e), None) => format!("{at}: missing (expected {})", short(e)),
@@ -54,7 +58,8 @@ fn escape(key: &str) -> String {
 
 /// Whether `v` is a placeholder that matches any present value.
 fn is_wildcard(v: &Value) -> bool {
-    v.as_str().is_some_and(|s| s == "…" || (s.len() > 2 && s.starts_with('(') && s.ends_with(')')))
+    v.as_str()
+        .is_some_and(|s| s == "…" || (s.len() > 2 && s.starts_with('(') && s.ends_with(')')))
 }
 
 const OPEN: &str = "…";
@@ -70,13 +75,21 @@ fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Di
                 pointer.push_str(&escape(key));
                 match a.get(key) {
                     Some(av) => walk(ev, av, pointer, out),
-                    None => out.push(Difference { pointer: pointer.clone(), expected: Some(ev.clone()), actual: None }),
+                    None => out.push(Difference {
+                        pointer: pointer.clone(),
+                        expected: Some(ev.clone()),
+                        actual: None,
+                    }),
                 }
                 pointer.truncate(len);
             }
             for (key, av) in a {
                 if !open && !e.contains_key(key) {
-                    out.push(Difference { pointer: format!("{pointer}/{}", escape(key)), expected: None, actual: Some(av.clone()) });
+                    out.push(Difference {
+                        pointer: format!("{pointer}/{}", escape(key)),
+                        expected: None,
+                        actual: Some(av.clone()),
+                    });
                 }
             }
         }
@@ -85,14 +98,22 @@ fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Di
                 pointer.push_str(&format!("/{i}"));
                 match (e.get(i), a.get(i)) {
                     (Some(ev), Some(av)) => walk(ev, av, pointer, out),
-                    (ev, av) => out.push(Difference { pointer: pointer.clone(), expected: ev.cloned(), actual: av.cloned() }),
+                    (ev, av) => out.push(Difference {
+                        pointer: pointer.clone(),
+                        expected: ev.cloned(),
+                        actual: av.cloned(),
+                    }),
                 }
                 pointer.truncate(len);
             }
         }
         (Value::Number(e), Value::Number(a)) if e.as_f64() == a.as_f64() && e.is_f64() != a.is_f64() => {}
         (e, a) if e == a => {}
-        (e, a) => out.push(Difference { pointer: pointer.clone(), expected: Some(e.clone()), actual: Some(a.clone()) }),
+        (e, a) => out.push(Difference {
+            pointer: pointer.clone(),
+            expected: Some(e.clone()),
+            actual: Some(a.clone()),
+        }),
     }
 }
 
@@ -123,10 +144,23 @@ mod tests {
     #[test]
     fn placeholders_match_what_is_present_and_open_objects_allow_more() {
         let e = json!({"id": "(the request's id)", "error": {"code": -32020, "message": "…", "…": "…"}});
-        assert!(diff(&e, &json!({"id": 7, "error": {"code": -32020, "message": "bad", "data": {}}})).is_empty());
+        assert!(
+            diff(
+                &e,
+                &json!({"id": 7, "error": {"code": -32020, "message": "bad", "data": {}}})
+            )
+            .is_empty()
+        );
         let d = diff(&e, &json!({"error": {"code": -32022, "message": "bad"}, "extra": 1}));
         let described: Vec<_> = d.iter().map(Difference::describe).collect();
-        assert_eq!(described, ["/id: missing (expected \"(the request's id)\")", "/error/code: expected -32020, got -32022", "/extra: unexpected member (got 1)"]);
+        assert_eq!(
+            described,
+            [
+                "/id: missing (expected \"(the request's id)\")",
+                "/error/code: expected -32020, got -32022",
+                "/extra: unexpected member (got 1)"
+            ]
+        );
         // A string that is only text in parentheses by chance is still exact
         // when it is too short to be a placeholder.
         assert_eq!(diff(&json!("()"), &json!("x")).len(), 1);

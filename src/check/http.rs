@@ -41,12 +41,16 @@ pub struct Reply {
 impl Reply {
     /// Header `name` (any case).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The media type of `Content-Type`, lower-cased, without parameters.
     pub fn media_type(&self) -> Option<String> {
-        self.header("content-type").map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        self.header("content-type")
+            .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
     }
 
     /// The body as JSON, if it is JSON.
@@ -61,13 +65,23 @@ impl Reply {
 }
 
 /// Headers shown in the transcript; the rest are noise.
-const SHOWN: &[&str] = &["mcp-protocol-version", "mcp-method", "mcp-name", "origin", "accept", "content-type", "allow"];
+const SHOWN: &[&str] = &[
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "origin",
+    "accept",
+    "content-type",
+    "allow",
+];
 
 /// Waits until the server accepts connections on its port. Errors: the
 /// program exited, the check was cancelled, or nothing listened before the
 /// session's deadline.
 pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
-    let port = s.port().ok_or_else(|| Stop::Io("this session has no HTTP port".into()))?;
+    let port = s
+        .port()
+        .ok_or_else(|| Stop::Io("this session has no HTTP port".into()))?;
     let address = SocketAddr::from(([127, 0, 0, 1], port));
     loop {
         if TcpStream::connect_timeout(&address, Duration::from_millis(100)).is_ok() {
@@ -80,7 +94,9 @@ pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
             return Err(Stop::Exited(Some(status)));
         }
         if Instant::now() >= s.deadline() {
-            return Err(Stop::Io(format!("nothing listened on 127.0.0.1:{port}, the port given with --port; the server must bind exactly that address")));
+            return Err(Stop::Io(format!(
+                "nothing listened on 127.0.0.1:{port}, the port given with --port; the server must bind exactly that address"
+            )));
         }
         thread::sleep(Duration::from_millis(10));
     }
@@ -92,16 +108,30 @@ pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
 pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
     let address = wait_until_listening(s)?;
     s.note(Direction::ToLearner, &request_line(request), EntryKind::Http);
-    let left = s.deadline().saturating_duration_since(Instant::now()).max(Duration::from_millis(50));
-    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(left)).max_redirects(0).build().into();
+    let left = s
+        .deadline()
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_millis(50));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(left))
+        .max_redirects(0)
+        .build()
+        .into();
     let url = format!("http://{address}{}", request.path);
     let mut builder = ureq::http::Request::builder().method(request.method).uri(&url);
     for (name, value) in &request.headers {
         builder = builder.header(name, value);
     }
     let outcome = match &request.body {
-        Some(body) => builder.body(body.clone()).map_err(|e| e.to_string()).and_then(|r| agent.run(r).map_err(|e| e.to_string())),
-        None => builder.body(()).map_err(|e| e.to_string()).and_then(|r| agent.run(r).map_err(|e| e.to_string())),
+        Some(body) => builder
+            .body(body.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|r| agent.run(r).map_err(|e| e.to_string())),
+        None => builder
+            .body(())
+            .map_err(|e| e.to_string())
+            .and_then(|r| agent.run(r).map_err(|e| e.to_string())),
     };
     let response = match outcome {
         Ok(response) => response,
@@ -114,12 +144,30 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         }
     };
     let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response.headers().iter().map(|(n, v)| (n.as_str().to_ascii_lowercase(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect();
-    let body = response.into_body().with_config().limit(16 << 20).read_to_vec().map_err(|e| Stop::Io(format!("cannot read the response body: {e}")))?;
+    let headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_ascii_lowercase(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = response
+        .into_body()
+        .with_config()
+        .limit(16 << 20)
+        .read_to_vec()
+        .map_err(|e| Stop::Io(format!("cannot read the response body: {e}")))?;
     let reply = Reply { status, headers, body };
     if reply.media_type().as_deref() == Some("text/event-stream") {
         // An SSE stream reads best as its events, one JSON-RPC message each.
-        s.note(Direction::FromLearner, &format!("{}{} · an SSE stream:", reply.status, shown_headers(&reply.headers)), EntryKind::Http);
+        s.note(
+            Direction::FromLearner,
+            &format!("{}{} · an SSE stream:", reply.status, shown_headers(&reply.headers)),
+            EntryKind::Http,
+        );
         for event in parse_events(&reply.text()) {
             s.note(Direction::FromLearner, &event.data, EntryKind::Frame);
         }
@@ -130,16 +178,33 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
 }
 
 fn shown_headers(headers: &[(String, String)]) -> String {
-    headers.iter().filter(|(n, _)| SHOWN.contains(&n.to_ascii_lowercase().as_str())).map(|(n, v)| format!(" · {n}: {v}")).collect()
+    headers
+        .iter()
+        .filter(|(n, _)| SHOWN.contains(&n.to_ascii_lowercase().as_str()))
+        .map(|(n, v)| format!(" · {n}: {v}"))
+        .collect()
 }
 
 fn request_line(request: &Request) -> String {
-    let body = request.body.as_deref().map(|b| format!(" · {}", shorten(&String::from_utf8_lossy(b), 2000))).unwrap_or_default();
-    format!("{} {}{}{body}", request.method, request.path, shown_headers(&request.headers))
+    let body = request
+        .body
+        .as_deref()
+        .map(|b| format!(" · {}", shorten(&String::from_utf8_lossy(b), 2000)))
+        .unwrap_or_default();
+    format!(
+        "{} {}{}{body}",
+        request.method,
+        request.path,
+        shown_headers(&request.headers)
+    )
 }
 
 fn status_line(reply: &Reply) -> String {
-    let body = if reply.body.is_empty() { " · (no body)".to_string() } else { format!(" · {}", shorten(&reply.text(), 2000)) };
+    let body = if reply.body.is_empty() {
+        " · (no body)".to_string()
+    } else {
+        format!(" · {}", shorten(&reply.text(), 2000))
+    };
     format!("{}{}{body}", reply.status, shown_headers(&reply.headers))
 }
 
@@ -176,7 +241,10 @@ pub fn parse_events(stream: &str) -> Vec<Event> {
         if line.starts_with(':') {
             continue;
         }
-        let (field, value) = line.split_once(':').map(|(f, v)| (f, v.strip_prefix(' ').unwrap_or(v))).unwrap_or((line, ""));
+        let (field, value) = line
+            .split_once(':')
+            .map(|(f, v)| (f, v.strip_prefix(' ').unwrap_or(v)))
+            .unwrap_or((line, ""));
         match field {
             "event" => current.event = value.to_string(),
             "data" => data.push(value),
@@ -198,8 +266,16 @@ mod tests {
         assert_eq!(
             events,
             vec![
-                Event { event: "message".into(), data: "{\"a\":\n1}".into(), id: Some("7".into()) },
-                Event { event: "message".into(), data: "x".into(), id: None },
+                Event {
+                    event: "message".into(),
+                    data: "{\"a\":\n1}".into(),
+                    id: Some("7".into())
+                },
+                Event {
+                    event: "message".into(),
+                    data: "x".into(),
+                    id: None
+                },
             ]
         );
     }

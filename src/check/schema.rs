@@ -50,8 +50,15 @@ impl Revision {
     /// names a protocol version, or when it is `server/discover`
     /// (2026-07-28 basic/lifecycle); legacy otherwise.
     pub fn of_request(request: &Value) -> Revision {
-        let modern_meta = request.pointer("/params/_meta").and_then(Value::as_object).is_some_and(|m| m.contains_key(META_PROTOCOL_VERSION));
-        if modern_meta || request.get("method").and_then(Value::as_str) == Some("server/discover") { Revision::Modern } else { Revision::Legacy }
+        let modern_meta = request
+            .pointer("/params/_meta")
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.contains_key(META_PROTOCOL_VERSION));
+        if modern_meta || request.get("method").and_then(Value::as_str) == Some("server/discover") {
+            Revision::Modern
+        } else {
+            Revision::Legacy
+        }
     }
 }
 
@@ -77,7 +84,11 @@ pub struct Violation {
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} ({}, {})", self.at, self.problem, self.definition, self.revision)
+        write!(
+            f,
+            "{}: {} ({}, {})",
+            self.at, self.problem, self.definition, self.revision
+        )
     }
 }
 
@@ -104,7 +115,9 @@ pub fn check_transcript(transcript: &[TranscriptEntry]) -> Checked {
     let mut asked: Vec<Value> = Vec::new();
     let mut era = Revision::Legacy;
     for entry in transcript.iter().filter(|e| e.kind == EntryKind::Frame) {
-        let Ok(frame) = serde_json::from_str::<Value>(&entry.line) else { continue };
+        let Ok(frame) = serde_json::from_str::<Value>(&entry.line) else {
+            continue;
+        };
         let method = frame.get("method").and_then(Value::as_str);
         let is_request = method.is_some() && frame.get("id").is_some();
         if is_request {
@@ -118,7 +131,11 @@ pub fn check_transcript(transcript: &[TranscriptEntry]) -> Checked {
         }
         let outcome = match method {
             Some(method) => check_message(era, method, &frame),
-            None => match asked.iter().rev().find(|r| frame.get("id").is_some() && r.get("id") == frame.get("id")) {
+            None => match asked
+                .iter()
+                .rev()
+                .find(|r| frame.get("id").is_some() && r.get("id") == frame.get("id"))
+            {
                 Some(request) => check_response(request, &frame),
                 None => None,
             },
@@ -158,8 +175,13 @@ pub fn check_response(request: &Value, response: &Value) -> Option<Result<(), Vi
     let result = response.get("result").unwrap_or(&Value::Null);
     // 2026-07-28 lets three methods answer "ask the user first" instead
     // (server/utilities/input-required): the result names which by resultType.
-    let asks = revision == Revision::Modern && result.get("resultType").and_then(Value::as_str) == Some("input_required");
-    let definition = if asks && matches!(method, "tools/call" | "prompts/get" | "resources/read") { "InputRequiredResult" } else { result_type };
+    let asks =
+        revision == Revision::Modern && result.get("resultType").and_then(Value::as_str) == Some("input_required");
+    let definition = if asks && matches!(method, "tools/call" | "prompts/get" | "resources/read") {
+        "InputRequiredResult"
+    } else {
+        result_type
+    };
     Some(check(revision, definition, result, "result"))
 }
 
@@ -175,7 +197,12 @@ pub fn check(revision: Revision, definition: &'static str, value: &Value, prefix
         None | Some(Ok(())) => Ok(()),
         Some(Err(Problem { path, message })) => {
             let at = join(prefix, &path);
-            Err(Violation { at: if at.is_empty() { "(the frame)".into() } else { at }, problem: message, definition, revision })
+            Err(Violation {
+                at: if at.is_empty() { "(the frame)".into() } else { at },
+                problem: message,
+                definition,
+                revision,
+            })
         }
     }
 }
@@ -246,7 +273,9 @@ fn result_definition(revision: Revision, method: &str) -> Option<&'static str> {
         (_, "elicitation/create") => "ElicitResult",
         (_, "roots/list") => "ListRootsResult",
         (Revision::Legacy, "initialize") => "InitializeResult",
-        (Revision::Legacy, "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe") => "EmptyResult",
+        (Revision::Legacy, "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe") => {
+            "EmptyResult"
+        }
         (Revision::Modern, "server/discover") => "DiscoverResult",
         (Revision::Modern, "subscriptions/listen") => "SubscriptionsListenResult",
         _ => return None,
@@ -283,7 +312,16 @@ fn typed<T: DeserializeOwned>(value: &Value, types: Lookup) -> Result<(), Proble
                 _ => None,
             });
             match (message.contains("untagged enum"), at) {
-                (true, Some(at)) => Err(closer_look(&message, at, types).map_or(Problem { path: path.clone(), message }, |p| Problem { path: join(&path, &p.path), message: p.message })),
+                (true, Some(at)) => Err(closer_look(&message, at, types).map_or(
+                    Problem {
+                        path: path.clone(),
+                        message,
+                    },
+                    |p| Problem {
+                        path: join(&path, &p.path),
+                        message: p.message,
+                    },
+                )),
                 _ => Err(Problem { path, message }),
             }
         }
@@ -293,15 +331,27 @@ fn typed<T: DeserializeOwned>(value: &Value, types: Lookup) -> Result<(), Proble
 /// A better account of an untagged-enum failure at `value`, when the enum
 /// is one learners meet often.
 fn closer_look(message: &str, value: &Value, types: Lookup) -> Option<Problem> {
-    let here = |message: String| Some(Problem { path: String::new(), message });
+    let here = |message: String| {
+        Some(Problem {
+            path: String::new(),
+            message,
+        })
+    };
     if message.contains("enum RequestId") || message.contains("enum ProgressToken") {
         return here(format!("is {}, expected a string or an integer", kind_of(value)));
     }
     if !message.contains("enum ContentBlock") {
         return None;
     }
-    let Some(object) = value.as_object() else { return here(format!("is {}, expected a content block (an object with `type`)", kind_of(value))) };
-    let Some(kind) = object.get("type") else { return here("missing `type`".into()) };
+    let Some(object) = value.as_object() else {
+        return here(format!(
+            "is {}, expected a content block (an object with `type`)",
+            kind_of(value)
+        ));
+    };
+    let Some(kind) = object.get("type") else {
+        return here("missing `type`".into());
+    };
     const KINDS: &str = "`text`, `image`, `audio`, `resource_link` or `resource`";
     let definition = match kind.as_str() {
         Some("text") => "TextContent",
@@ -328,22 +378,40 @@ fn join(prefix: &str, path: &str) -> String {
 /// `invalid type: sequence, expected a map` → `is an array, expected an object`.
 fn plain(message: &str) -> String {
     let message = message.replace("missing field ", "missing ");
-    let Some(rest) = message.strip_prefix("invalid type: ") else { return message };
+    let Some(rest) = message.strip_prefix("invalid type: ") else {
+        return message;
+    };
     let got = |s: &str| match s {
         "map" => "an object".to_string(),
         "sequence" => "an array".to_string(),
         "unit value" => "null".to_string(),
-        _ => ["string ", "integer ", "floating point ", "boolean "].iter().find(|p| s.starts_with(*p)).map_or(s.to_string(), |p| {
-            let value = s[p.len()..].trim_matches('`');
-            format!("{} {value}", if *p == "floating point " { "the number" } else if *p == "integer " { "the integer" } else if *p == "boolean " { "the boolean" } else { "a string" })
-        }),
+        _ => ["string ", "integer ", "floating point ", "boolean "]
+            .iter()
+            .find(|p| s.starts_with(*p))
+            .map_or(s.to_string(), |p| {
+                let value = s[p.len()..].trim_matches('`');
+                format!(
+                    "{} {value}",
+                    if *p == "floating point " {
+                        "the number"
+                    } else if *p == "integer " {
+                        "the integer"
+                    } else if *p == "boolean " {
+                        "the boolean"
+                    } else {
+                        "a string"
+                    }
+                )
+            }),
     };
     let expected = |s: &str| match s {
         "a sequence" => "an array".to_string(),
         "a map" => "an object".to_string(),
         "i64" | "u64" | "i32" | "u32" | "i16" | "u16" | "i8" | "u8" => "an integer".to_string(),
         "f64" | "f32" => "a number".to_string(),
-        _ => s.strip_prefix("struct ").map_or(s.to_string(), |name| format!("an object ({name})")),
+        _ => s
+            .strip_prefix("struct ")
+            .map_or(s.to_string(), |name| format!("an object ({name})")),
     };
     match rest.split_once(", expected ") {
         Some((found, wanted)) => format!("is {}, expected {}", got(found), expected(wanted)),
@@ -527,57 +595,94 @@ mod tests {
     use serde_json::json;
 
     fn violation(revision: Revision, definition: &'static str, value: Value) -> String {
-        check(revision, definition, &value, "result").expect_err("a violation").to_string()
+        check(revision, definition, &value, "result")
+            .expect_err("a violation")
+            .to_string()
     }
 
     #[test]
     fn a_content_block_without_type_is_named_by_its_path() {
         let result = json!({"content": [{"text": "hi"}]});
-        assert_eq!(violation(Revision::Legacy, "CallToolResult", result), "result.content[0]: missing `type` (CallToolResult, 2025-11-25)");
+        assert_eq!(
+            violation(Revision::Legacy, "CallToolResult", result),
+            "result.content[0]: missing `type` (CallToolResult, 2025-11-25)"
+        );
     }
 
     #[test]
     fn a_content_block_of_a_known_kind_is_checked_as_that_kind() {
         let result = json!({"resultType": "complete", "content": [{"type": "image", "data": "aGk="}]});
-        assert_eq!(violation(Revision::Modern, "CallToolResult", result), "result.content[0]: missing `mimeType` (CallToolResult, 2026-07-28)");
+        assert_eq!(
+            violation(Revision::Modern, "CallToolResult", result),
+            "result.content[0]: missing `mimeType` (CallToolResult, 2026-07-28)"
+        );
         let result = json!({"content": [{"type": "txt", "text": "a"}]});
-        assert_eq!(violation(Revision::Legacy, "CallToolResult", result), "result.content[0]: `type` is \"txt\", expected `text`, `image`, `audio`, `resource_link` or `resource` (CallToolResult, 2025-11-25)");
+        assert_eq!(
+            violation(Revision::Legacy, "CallToolResult", result),
+            "result.content[0]: `type` is \"txt\", expected `text`, `image`, `audio`, `resource_link` or `resource` (CallToolResult, 2025-11-25)"
+        );
     }
 
     #[test]
     fn the_modern_result_needs_its_result_type() {
         let result = json!({"content": [{"type": "text", "text": "a"}]});
-        assert_eq!(violation(Revision::Modern, "CallToolResult", result.clone()), "result: missing `resultType` (CallToolResult, 2026-07-28)");
+        assert_eq!(
+            violation(Revision::Modern, "CallToolResult", result.clone()),
+            "result: missing `resultType` (CallToolResult, 2026-07-28)"
+        );
         assert!(check(Revision::Legacy, "CallToolResult", &result, "result").is_ok());
     }
 
     #[test]
     fn wrong_types_are_said_in_json_words() {
         let result = json!({"content": {"type": "text", "text": "a"}});
-        assert_eq!(violation(Revision::Legacy, "CallToolResult", result), "result.content: is an object, expected an array (CallToolResult, 2025-11-25)");
+        assert_eq!(
+            violation(Revision::Legacy, "CallToolResult", result),
+            "result.content: is an object, expected an array (CallToolResult, 2025-11-25)"
+        );
         let frame = json!({"jsonrpc": "2.0", "id": 1.5, "result": {}});
-        assert_eq!(check(Revision::Legacy, "JSONRPCResultResponse", &frame, "").unwrap_err().to_string(), "id: is a number, expected a string or an integer (JSONRPCResultResponse, 2025-11-25)");
+        assert_eq!(
+            check(Revision::Legacy, "JSONRPCResultResponse", &frame, "")
+                .unwrap_err()
+                .to_string(),
+            "id: is a number, expected a string or an integer (JSONRPCResultResponse, 2025-11-25)"
+        );
     }
 
     #[test]
     fn a_response_is_checked_against_the_result_of_the_request_it_answers() {
         let request = json!({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {}});
         let response = json!({"jsonrpc": "2.0", "id": 7, "result": {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s"}}});
-        let found = check_response(&request, &response).expect("initialize is defined").unwrap_err();
-        assert_eq!(found.to_string(), "result.serverInfo: missing `version` (InitializeResult, 2025-11-25)");
+        let found = check_response(&request, &response)
+            .expect("initialize is defined")
+            .unwrap_err();
+        assert_eq!(
+            found.to_string(),
+            "result.serverInfo: missing `version` (InitializeResult, 2025-11-25)"
+        );
         // A modern tools/call may answer input_required instead.
         let request = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "t", "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}}});
         let asks = json!({"jsonrpc": "2.0", "id": 8, "result": {"resultType": "input_required", "inputRequests": {}}});
         assert_eq!(check_response(&request, &asks), Some(Ok(())));
         // An error response is checked as one.
         let error = json!({"jsonrpc": "2.0", "id": 8, "error": {"code": "-32602", "message": "no"}});
-        assert_eq!(check_response(&request, &error).unwrap().unwrap_err().to_string(), "error.code: is a string \"-32602\", expected an integer (JSONRPCErrorResponse, 2026-07-28)");
+        assert_eq!(
+            check_response(&request, &error).unwrap().unwrap_err().to_string(),
+            "error.code: is a string \"-32602\", expected an integer (JSONRPCErrorResponse, 2026-07-28)"
+        );
     }
 
     #[test]
     fn requests_are_checked_in_the_revision_their_meta_names() {
-        let legacy = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": [1]}});
-        assert_eq!(check_message(Revision::of_request(&legacy), "tools/call", &legacy).unwrap().unwrap_err().to_string(), "params.arguments: is an array, expected an object (CallToolRequest, 2025-11-25)");
+        let legacy =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": [1]}});
+        assert_eq!(
+            check_message(Revision::of_request(&legacy), "tools/call", &legacy)
+                .unwrap()
+                .unwrap_err()
+                .to_string(),
+            "params.arguments: is an array, expected an object (CallToolRequest, 2025-11-25)"
+        );
         // Methods a revision does not define are left to the checkers.
         assert_eq!(check_message(Revision::Modern, "initialize", &legacy), None);
         assert_eq!(check_message(Revision::Legacy, "tools/frobnicate", &legacy), None);
@@ -585,17 +690,44 @@ mod tests {
 
     #[test]
     fn a_transcript_is_checked_frame_by_frame() {
-        let entry = |dir, line: Value| TranscriptEntry { dir, line: line.to_string(), id: None, time_ms: 0, kind: EntryKind::Frame };
+        let entry = |dir, line: Value| TranscriptEntry {
+            dir,
+            line: line.to_string(),
+            id: None,
+            time_ms: 0,
+            kind: EntryKind::Frame,
+        };
         let transcript = vec![
-            entry(Direction::ToLearner, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})),
-            entry(Direction::FromLearner, json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}})),
-            entry(Direction::ToLearner, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "a"}})),
-            entry(Direction::FromLearner, json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}})),
-            entry(Direction::FromLearner, json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text"}]}})),
-            entry(Direction::FromLearner, json!({"jsonrpc": "2.0", "id": 99, "result": {}})),
+            entry(
+                Direction::ToLearner,
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            ),
+            entry(
+                Direction::FromLearner,
+                json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}}),
+            ),
+            entry(
+                Direction::ToLearner,
+                json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "a"}}),
+            ),
+            entry(
+                Direction::FromLearner,
+                json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}),
+            ),
+            entry(
+                Direction::FromLearner,
+                json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text"}]}}),
+            ),
+            entry(
+                Direction::FromLearner,
+                json!({"jsonrpc": "2.0", "id": 99, "result": {}}),
+            ),
         ];
         let checked = check_transcript(&transcript);
         assert_eq!(checked.frames, 3);
-        assert_eq!(checked.violation.unwrap().to_string(), "result.content[0]: missing `text` (CallToolResult, 2025-11-25)");
+        assert_eq!(
+            checked.violation.unwrap().to_string(),
+            "result.content[0]: missing `text` (CallToolResult, 2025-11-25)"
+        );
     }
 }

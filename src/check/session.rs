@@ -114,7 +114,9 @@ impl Stop {
             ),
             Stop::Exited(status) => match status.and_then(|s| s.code()) {
                 Some(101) => "the program panicked before answering; its stderr shows where".to_string(),
-                Some(0) => "the program exited before answering: it must keep reading stdin until it closes".to_string(),
+                Some(0) => {
+                    "the program exited before answering: it must keep reading stdin until it closes".to_string()
+                }
                 Some(code) => format!("the program exited with code {code} before answering; see its stderr"),
                 None if status.is_some() => "the program was killed by a signal before answering".to_string(),
                 None => "the program closed stdout before answering".to_string(),
@@ -130,7 +132,10 @@ impl Stop {
                 "the program printed more than {} MiB to stdout without a newline and was stopped: a JSON-RPC message over stdio is one line ending in \\n (2025-11-25 basic/transports › stdio). Is something printing in a loop?",
                 MAX_STDOUT >> 20
             ),
-            Stop::Flood { newline: true } => format!("the program printed more than {} MiB to stdout and was stopped: is something printing in a loop?", MAX_STDOUT >> 20),
+            Stop::Flood { newline: true } => format!(
+                "the program printed more than {} MiB to stdout and was stopped: is something printing in a loop?",
+                MAX_STDOUT >> 20
+            ),
             Stop::NotReading(after) => format!(
                 "the program stopped reading its stdin: a message to it was still not delivered after {:.1} s (the pipe was full), so it was stopped. A stdio peer reads stdin line by line for as long as it runs",
                 after.as_secs_f64()
@@ -147,13 +152,23 @@ fn not_json_reason(number: usize, line: &str) -> String {
     const ONE_LINE: &str = "A JSON-RPC message over stdio is one line and MUST NOT contain embedded newlines (2025-11-25 basic/transports › stdio)";
     let trimmed = line.trim();
     if trimmed.is_empty() {
-        format!("stdout line {number} is empty: a message was followed by an extra newline (println! of text that already ends in \\n?). {ONE_LINE}")
+        format!(
+            "stdout line {number} is empty: a message was followed by an extra newline (println! of text that already ends in \\n?). {ONE_LINE}"
+        )
     } else if trimmed.to_ascii_lowercase().starts_with("content-length:") {
-        format!("stdout line {number} is `{line}`, an LSP-style header: MCP over stdio has no headers. {ONE_LINE}, ending in \\n")
-    } else if matches!(trimmed, "{" | "[" | "}" | "]" | "}," | "],") || line.starts_with([' ', '\t']) && trimmed.starts_with(['"', '{', '[', '}', ']']) {
-        format!("stdout line {number} is `{line}`, part of a message spread over several lines (pretty-printed?). {ONE_LINE}: write it with serde_json::to_string, not to_string_pretty")
+        format!(
+            "stdout line {number} is `{line}`, an LSP-style header: MCP over stdio has no headers. {ONE_LINE}, ending in \\n"
+        )
+    } else if matches!(trimmed, "{" | "[" | "}" | "]" | "}," | "],")
+        || line.starts_with([' ', '\t']) && trimmed.starts_with(['"', '{', '[', '}', ']'])
+    {
+        format!(
+            "stdout line {number} is `{line}`, part of a message spread over several lines (pretty-printed?). {ONE_LINE}: write it with serde_json::to_string, not to_string_pretty"
+        )
     } else {
-        format!("stdout line {number} is not JSON: `{line}`. stdout carries only JSON-RPC messages, one per line (2025-11-25 basic/transports › stdio): print banners and debug output to stderr (eprintln!)")
+        format!(
+            "stdout line {number} is not JSON: `{line}`. stdout carries only JSON-RPC messages, one per line (2025-11-25 basic/transports › stdio): print banners and debug output to stderr (eprintln!)"
+        )
     }
 }
 
@@ -167,10 +182,16 @@ pub struct Received {
 }
 
 enum Out {
-    Line { bytes: Vec<u8>, truncated: bool },
+    Line {
+        bytes: Vec<u8>,
+        truncated: bool,
+    },
     /// Past [`MAX_STDOUT`]: the start of the line being read, and whether
     /// any newline came at all.
-    Flood { start: Vec<u8>, newline: bool },
+    Flood {
+        start: Vec<u8>,
+        newline: bool,
+    },
     Eof,
 }
 
@@ -262,7 +283,10 @@ impl Captured {
             if !text.ends_with('\n') {
                 text.push('\n');
             }
-            text.push_str(&format!("… {dropped} bytes of stderr not kept (only the first and last {} KiB are) …\n", Self::HALF >> 10));
+            text.push_str(&format!(
+                "… {dropped} bytes of stderr not kept (only the first and last {} KiB are) …\n",
+                Self::HALF >> 10
+            ));
         }
         text.push_str(&String::from_utf8_lossy(tail));
         (text, dropped)
@@ -286,7 +310,12 @@ impl Session {
     /// Starts `program` with `args` in its own process group, stdin and
     /// stdout piped to us, stderr captured apart. `timeout` bounds the whole
     /// conversation; `cancel`, when set, stops it early.
-    pub fn spawn(program: &Path, args: &[&str], timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
+    pub fn spawn(
+        program: &Path,
+        args: &[&str],
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Session, Stop> {
         let mut child = start(program, args.iter().map(|a| a.to_string()).collect(), Stdio::piped())?;
         let stdin = child.stdin().take().map(|s| Box::new(s) as Box<dyn Write + Send>);
         let stdout = child.stdout().take().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
@@ -311,14 +340,28 @@ impl Session {
     /// Errors: [`Stop::Timeout`] when the client neither launches the server
     /// nor exits in time.
     #[cfg(unix)]
-    pub fn spawn_client(program: &Path, args: &[&str], relay: &Path, timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
+    pub fn spawn_client(
+        program: &Path,
+        args: &[&str],
+        relay: &Path,
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Session, Stop> {
         use std::os::unix::net::UnixListener;
-        let dir = tempfile::Builder::new().prefix("mcplings-relay-").tempdir().map_err(|e| Stop::Io(e.to_string()))?;
+        let dir = tempfile::Builder::new()
+            .prefix("mcplings-relay-")
+            .tempdir()
+            .map_err(|e| Stop::Io(e.to_string()))?;
         let socket = dir.path().join("server.sock");
-        let listener = UnixListener::bind(&socket).map_err(|e| Stop::Io(format!("cannot listen on {}: {e}", socket.display())))?;
+        let listener =
+            UnixListener::bind(&socket).map_err(|e| Stop::Io(format!("cannot listen on {}: {e}", socket.display())))?;
         listener.set_nonblocking(true).map_err(|e| Stop::Io(e.to_string()))?;
         let mut argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-        argv.extend([relay.display().to_string(), "__relay".to_string(), socket.display().to_string()]);
+        argv.extend([
+            relay.display().to_string(),
+            "__relay".to_string(),
+            socket.display().to_string(),
+        ]);
         let mut child = start(program, argv, Stdio::null())?;
         let captured = Arc::new(Mutex::new(Captured::default()));
         let output = child.stdout().take().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
@@ -372,20 +415,40 @@ impl Session {
 
     /// Client exercises need Unix sockets.
     #[cfg(not(unix))]
-    pub fn spawn_client(_program: &Path, _args: &[&str], _relay: &Path, _timeout: Duration, _cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
+    pub fn spawn_client(
+        _program: &Path,
+        _args: &[&str],
+        _relay: &Path,
+        _timeout: Duration,
+        _cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Session, Stop> {
         Err(Stop::Io("client exercises need Unix sockets (Linux or macOS)".into()))
     }
 
     /// Starts the HTTP server `program` with `args` and `--port N`, where N
     /// is a loopback port that was free a moment ago. Its stdout and stderr
     /// are both captured as its log; [`Session::port`] gives N.
-    pub fn spawn_http(program: &Path, args: &[&str], timeout: Duration, cancel: Option<Arc<AtomicBool>>) -> Result<Session, Stop> {
-        let port = std::net::TcpListener::bind(("127.0.0.1", 0)).and_then(|l| l.local_addr()).map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?.port();
+    pub fn spawn_http(
+        program: &Path,
+        args: &[&str],
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Session, Stop> {
+        let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .and_then(|l| l.local_addr())
+            .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?
+            .port();
         let mut argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         argv.extend(["--port".to_string(), port.to_string()]);
         let mut child = start(program, argv, Stdio::null())?;
         let captured = Arc::new(Mutex::new(Captured::default()));
-        for stream in [child.stdout().take().map(|s| Box::new(s) as Box<dyn Read + Send>), child.stderr().take().map(|s| Box::new(s) as Box<dyn Read + Send>)].into_iter().flatten() {
+        for stream in [
+            child.stdout().take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+            child.stderr().take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+        ]
+        .into_iter()
+        .flatten()
+        {
             let sink = Arc::clone(&captured);
             thread::spawn(move || read_capped(stream, sink));
         }
@@ -450,7 +513,13 @@ impl Session {
     }
 
     fn record(&mut self, direction: Direction, line: &str, value: Option<&Value>, kind: EntryKind) {
-        let entry = TranscriptEntry { dir: direction, line: line.to_string(), id: value.and_then(frame_id), time_ms: self.started.elapsed().as_millis() as u64, kind };
+        let entry = TranscriptEntry {
+            dir: direction,
+            line: line.to_string(),
+            id: value.and_then(frame_id),
+            time_ms: self.started.elapsed().as_millis() as u64,
+            kind,
+        };
         if direction == Direction::FromLearner && self.transcript.len() >= MAX_TRANSCRIPT {
             self.tail.push_back(entry);
             if self.tail.len() > TRANSCRIPT_TAIL {
@@ -477,7 +546,10 @@ impl Session {
     /// waiting until the program has taken it, up to the deadline.
     fn send_line(&mut self, line: &str, value: Option<&Value>) -> Result<(), Stop> {
         self.record(Direction::ToLearner, line, value, entry_kind(value));
-        let stdin = self.stdin.as_ref().ok_or_else(|| Stop::Io("stdin is already closed".into()))?;
+        let stdin = self
+            .stdin
+            .as_ref()
+            .ok_or_else(|| Stop::Io("stdin is already closed".into()))?;
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
@@ -492,8 +564,13 @@ impl Session {
             if now >= self.deadline {
                 return Err(Stop::NotReading(self.timeout));
             }
-            let Some(stdin) = &self.stdin else { return Err(Stop::Io("stdin is already closed".into())) };
-            match stdin.written.recv_timeout((self.deadline - now).min(Duration::from_millis(50))) {
+            let Some(stdin) = &self.stdin else {
+                return Err(Stop::Io("stdin is already closed".into()));
+            };
+            match stdin
+                .written
+                .recv_timeout((self.deadline - now).min(Duration::from_millis(50)))
+            {
                 Ok(Ok(())) => return Ok(()),
                 // A closed pipe means the program is gone: report how it ended.
                 Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => return Err(self.exit_stop()),
@@ -543,9 +620,16 @@ impl Session {
                 self.record_junk(&line, truncated);
                 // Show the bad byte with some of what comes before it.
                 let at = e.valid_up_to();
-                let from = (0..=at.saturating_sub(40)).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+                let from = (0..=at.saturating_sub(40))
+                    .rev()
+                    .find(|&i| line.is_char_boundary(i))
+                    .unwrap_or(0);
                 let shown = format!("{}{}", if from > 0 { "…" } else { "" }, shorten(&line[from..], 60));
-                return Err(Stop::NotUtf8 { number, line: shown, at });
+                return Err(Stop::NotUtf8 {
+                    number,
+                    line: shown,
+                    at,
+                });
             }
         };
         match serde_json::from_str::<Value>(text) {
@@ -560,7 +644,10 @@ impl Session {
             _ => {
                 let line = text.to_string();
                 self.record_junk(&line, truncated);
-                Err(Stop::NotJson { number, line: shorten(&line, 60) })
+                Err(Stop::NotJson {
+                    number,
+                    line: shorten(&line, 60),
+                })
             }
         }
     }
@@ -570,8 +657,15 @@ impl Session {
     fn record_junk(&mut self, line: &str, truncated: bool) {
         let shown = line.chars().count();
         let line = if shown > MAX_JUNK_SHOWN || truncated {
-            let more = if truncated { format!("over {} MiB", MAX_LINE >> 20) } else { format!("{} characters", shown) };
-            format!("{}… (the line is {more}; only its start is kept)", line.chars().take(MAX_JUNK_SHOWN).collect::<String>())
+            let more = if truncated {
+                format!("over {} MiB", MAX_LINE >> 20)
+            } else {
+                format!("{} characters", shown)
+            };
+            format!(
+                "{}… (the line is {more}; only its start is kept)",
+                line.chars().take(MAX_JUNK_SHOWN).collect::<String>()
+            )
         } else {
             line.to_string()
         };
@@ -581,7 +675,11 @@ impl Session {
     /// Records the start of a flood of stdout, then the stop it is.
     fn flood(&mut self, start: &[u8], newline: bool) -> Stop {
         let start = String::from_utf8_lossy(start);
-        let line = format!("{}… (more than {} MiB of stdout; the rest is not kept)", shorten(start.trim_end_matches('\r'), 200).trim_end_matches('…'), MAX_STDOUT >> 20);
+        let line = format!(
+            "{}… (more than {} MiB of stdout; the rest is not kept)",
+            shorten(start.trim_end_matches('\r'), 200).trim_end_matches('…'),
+            MAX_STDOUT >> 20
+        );
         self.record(Direction::FromLearner, &line, None, EntryKind::Junk);
         Stop::Flood { newline }
     }
@@ -732,12 +830,25 @@ impl Session {
         let captured = self.stderr.lock().map(|c| c.text()).unwrap_or_default();
         let mut transcript = self.transcript;
         if self.dropped > 0 {
-            let line = format!("… {} more lines from the program not kept (the first {MAX_TRANSCRIPT} and the last {TRANSCRIPT_TAIL} are) …", self.dropped);
+            let line = format!(
+                "… {} more lines from the program not kept (the first {MAX_TRANSCRIPT} and the last {TRANSCRIPT_TAIL} are) …",
+                self.dropped
+            );
             let time_ms = self.tail.front().map_or(0, |e| e.time_ms);
-            transcript.push(TranscriptEntry { dir: Direction::FromLearner, line, id: None, time_ms, kind: EntryKind::Junk });
+            transcript.push(TranscriptEntry {
+                dir: Direction::FromLearner,
+                line,
+                id: None,
+                time_ms,
+                kind: EntryKind::Junk,
+            });
         }
         transcript.extend(self.tail);
-        Finished { transcript, stderr: captured.0, stderr_dropped: captured.1 }
+        Finished {
+            transcript,
+            stderr: captured.0,
+            stderr_dropped: captured.1,
+        }
     }
 }
 
@@ -749,7 +860,9 @@ fn start(program: &Path, args: Vec<String>, stdin: Stdio) -> Result<Box<dyn Chil
         c.env("RUST_BACKTRACE", "0");
     });
     command.wrap(ProcessGroup::leader());
-    command.spawn().map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
+    command
+        .spawn()
+        .map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
 }
 
 fn entry_kind(value: Option<&Value>) -> EntryKind {
@@ -843,7 +956,9 @@ mod tests {
         assert_eq!(dropped, c.total - MAX_STDERR);
         assert!(text.starts_with("starting\n"));
         assert!(text.ends_with("panicked at src/main.rs:3:5:\nboom\n"));
-        assert!(text.contains(&format!("… {dropped} bytes of stderr not kept (only the first and last 32 KiB are) …")));
+        assert!(text.contains(&format!(
+            "… {dropped} bytes of stderr not kept (only the first and last 32 KiB are) …"
+        )));
         let mut small = Captured::default();
         small.push(b"a log line\n");
         assert_eq!(small.text(), ("a log line\n".to_string(), 0));
@@ -856,7 +971,10 @@ mod tests {
         assert!(not_json_reason(1, "Content-Length: 44").contains("LSP-style header"));
         assert!(not_json_reason(3, "").contains("is empty"));
         let banner = not_json_reason(1, "my-server v0.1 ready");
-        assert!(banner.starts_with("stdout line 1 is not JSON: `my-server v0.1 ready`"), "{banner}");
+        assert!(
+            banner.starts_with("stdout line 1 is not JSON: `my-server v0.1 ready`"),
+            "{banner}"
+        );
         assert!(banner.contains("eprintln!"));
     }
 }

@@ -31,8 +31,12 @@ pub(super) fn load_progress(course: &Course) -> progress::Progress {
 
 /// Applies `change` to the progress file under its lock (another mcplings
 /// may be saving too) and returns the progress written.
-pub(super) fn update_progress(course: &Course, change: impl FnOnce(&mut progress::Progress)) -> Result<progress::Progress, String> {
-    let saved = progress::update(&progress::path(&course.root), change).map_err(|e| format!("cannot save progress: {e}"))?;
+pub(super) fn update_progress(
+    course: &Course,
+    change: impl FnOnce(&mut progress::Progress),
+) -> Result<progress::Progress, String> {
+    let saved =
+        progress::update(&progress::path(&course.root), change).map_err(|e| format!("cannot save progress: {e}"))?;
     if let Some(w) = saved.warning {
         eprintln!("mcplings: {w}");
     }
@@ -68,7 +72,11 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&json!({"format_version": 1, "title": course.title, "parts": parts})).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"format_version": 1, "title": course.title, "parts": parts}))
+                .unwrap_or_default()
+        );
         return Ok(0);
     }
     println!("{}", course.title);
@@ -82,12 +90,20 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         for id in &part.exercises {
             let Some(e) = course.exercise(id) else { continue };
             let mark = if p.is_done(id) { "✓" } else { "·" };
-            let last = p.exercises.get(id).and_then(|x| x.last_check).map(|(a, b)| format!("  ({a}/{b} cases at the last check)")).unwrap_or_default();
+            let last = p
+                .exercises
+                .get(id)
+                .and_then(|x| x.last_check)
+                .map(|(a, b)| format!("  ({a}/{b} cases at the last check)"))
+                .unwrap_or_default();
             println!("{}", format!("  {mark} {:<18} {:<28}{last}", e.id, e.title).trim_end());
         }
         if let Some(quiz) = &part.quiz {
             let (first, answered) = p.quiz_score(part.number);
-            println!("  quiz: {answered}/{} answered, {first} right at the first try", quiz.questions.len());
+            println!(
+                "  quiz: {answered}/{} answered, {first} right at the first try",
+                quiz.questions.len()
+            );
         }
     }
     let done = course.exercises.iter().filter(|e| p.is_done(&e.id)).count();
@@ -97,8 +113,13 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
 
 /// `mcplings lesson <part>`.
 pub fn lesson(course: &Course, part: u8) -> Result<u8, String> {
-    let p = course.part(part).ok_or_else(|| format!("there is no part {part}; parts are 1 to {}", course.parts.len()))?;
-    let lesson = p.lesson.as_ref().ok_or_else(|| format!("part {part} ({}) is not written yet", p.title))?;
+    let p = course
+        .part(part)
+        .ok_or_else(|| format!("there is no part {part}; parts are 1 to {}", course.parts.len()))?;
+    let lesson = p
+        .lesson
+        .as_ref()
+        .ok_or_else(|| format!("part {part} ({}) is not written yet", p.title))?;
     print!("{}", crate::text::lesson_plain(lesson, 78));
     Ok(0)
 }
@@ -110,7 +131,10 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         Some(dir) => {
             let dir = std::path::absolute(&dir).unwrap_or(dir);
             if !dir.join("Cargo.toml").is_file() {
-                return Err(format!("{} has no Cargo.toml: --path takes a crate directory", dir.display()));
+                return Err(format!(
+                    "{} has no Cargo.toml: --path takes a crate directory",
+                    dir.display()
+                ));
             }
             Source::Path(dir)
         }
@@ -145,7 +169,10 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         };
         print!("{}", report::render(&report, ex, &command));
         if report.passed && source == Source::Exercise {
-            println!("Exercise {} is done. The reference solution is in solutions/{}/ to compare.", ex.id, ex.id);
+            println!(
+                "Exercise {} is done. The reference solution is in solutions/{}/ to compare.",
+                ex.id, ex.id
+            );
         }
     }
     Ok(match (&report.error, report.passed) {
@@ -172,7 +199,10 @@ pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
     }
     if before == shown {
         if p.is_done(&ex.id) {
-            println!("That was the last hint. Your exercise passes: compare with solutions/{}/.", ex.id);
+            println!(
+                "That was the last hint. Your exercise passes: compare with solutions/{}/.",
+                ex.id
+            );
         } else {
             println!("That was the last hint. The reference solution unlocks once your exercise passes.");
         }
@@ -188,10 +218,16 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
     let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
     if !yes {
         if !std::io::stdin().is_terminal() {
-            eprintln!("reset overwrites {} with the shipped stub; pass --yes to confirm", files.join(", "));
+            eprintln!(
+                "reset overwrites {} with the shipped stub; pass --yes to confirm",
+                files.join(", ")
+            );
             return Ok(EXIT_ERROR);
         }
-        eprint!("Overwrite {} with the shipped stub? Your edits will be lost. [y/N] ", files.join(", "));
+        eprint!(
+            "Overwrite {} with the shipped stub? Your edits will be lost. [y/N] ",
+            files.join(", ")
+        );
         let _ = std::io::stderr().flush();
         let mut answer = String::new();
         let _ = std::io::stdin().lock().read_line(&mut answer);
@@ -202,6 +238,9 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
     }
     actions::reset_files(course, ex)?;
     update_progress(course, |p| actions::forget_exercise(p, ex))?;
-    println!("Restored {} to the shipped stub; the exercise starts over.", files.join(", "));
+    println!(
+        "Restored {} to the shipped stub; the exercise starts over.",
+        files.join(", ")
+    );
     Ok(0)
 }

@@ -4,24 +4,34 @@
 
 use std::io::{BufRead, Write};
 
-use super::report::wrap_plain;
 use super::EXIT_FAILED;
+use super::report::wrap_plain;
 use crate::content::Course;
 use crate::content::quiz::{LETTERS, option_of};
 use crate::progress;
-
 
 /// Runs the quiz of part `part` on stdin/stdout. Exit 0 when every question
 /// was answered, 1 when input ended first.
 pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     let p = course.part(part).ok_or_else(|| format!("there is no part {part}"))?;
-    let quiz = p.quiz.as_ref().ok_or_else(|| format!("part {part} ({}) has no quiz yet", p.title))?;
+    let quiz = p
+        .quiz
+        .as_ref()
+        .ok_or_else(|| format!("part {part} ({}) has no quiz yet", p.title))?;
     let mut progress = super::commands::load_progress(course);
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let total = quiz.questions.len();
-    println!("Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)", p.title);
-    let solved = |progress: &progress::Progress, id: &str| progress.quiz(part).and_then(|q| q.answers.get(id)).is_some_and(|a| a.solved);
+    println!(
+        "Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)",
+        p.title
+    );
+    let solved = |progress: &progress::Progress, id: &str| {
+        progress
+            .quiz(part)
+            .and_then(|q| q.answers.get(id))
+            .is_some_and(|a| a.solved)
+    };
     let done = quiz.questions.iter().filter(|q| solved(&progress, &q.id)).count();
     if done > 0 && done < total {
         println!("{done} questions already answered; going on with the others.");
@@ -52,17 +62,29 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
             let mut line = String::new();
             if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 || line.trim() == "q" {
                 println!();
-                println!("Stopped at question {} of {total}; your answers so far are saved.", n + 1);
+                println!(
+                    "Stopped at question {} of {total}; your answers so far are saved.",
+                    n + 1
+                );
                 return Ok(EXIT_FAILED);
             }
             let answer = line.trim().to_ascii_lowercase();
-            let Some(pick) = answer.chars().next().and_then(option_of).filter(|i| *i < question.options.len() && answer.len() == 1) else {
-                println!("Answer with a letter from a to {}.", LETTERS[question.options.len() - 1]);
+            let Some(pick) = answer
+                .chars()
+                .next()
+                .and_then(option_of)
+                .filter(|i| *i < question.options.len() && answer.len() == 1)
+            else {
+                println!(
+                    "Answer with a letter from a to {}.",
+                    LETTERS[question.options.len() - 1]
+                );
                 continue;
             };
             let option = &question.options[pick];
             // Saved at once: a quiz stopped by Ctrl-C keeps every answer.
-            progress = super::commands::update_progress(course, |p| p.record_pick(part, &question.id, pick, option.correct))?;
+            progress =
+                super::commands::update_progress(course, |p| p.record_pick(part, &question.id, pick, option.correct))?;
             let mark = if option.correct { "✓ Right." } else { "✗ Not quite." };
             let lines = wrap_plain(&format!("{mark} {}", option.explanation), 76);
             for l in &lines {

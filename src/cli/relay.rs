@@ -10,7 +10,8 @@ use std::path::Path;
 #[cfg(unix)]
 pub fn run(socket: &Path) -> Result<u8, String> {
     use std::os::unix::net::UnixStream;
-    let stream = UnixStream::connect(socket).map_err(|e| format!("cannot reach the checker at {}: {e}", socket.display()))?;
+    let stream =
+        UnixStream::connect(socket).map_err(|e| format!("cannot reach the checker at {}: {e}", socket.display()))?;
     let mut to_checker = stream.try_clone().map_err(|e| e.to_string())?;
     std::thread::spawn(move || {
         let _ = std::io::copy(&mut std::io::stdin().lock(), &mut to_checker);

@@ -19,7 +19,13 @@ const LINE_WIDTH: usize = 2000;
 pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> String {
     let mut out = String::new();
     let build = if report.build.ok { "ok" } else { "failed" };
-    let _ = writeln!(out, "build {} ({}) ... {build} ({:.2} s)", report.exercise, report.crate_dir, report.build.duration_ms as f64 / 1000.0);
+    let _ = writeln!(
+        out,
+        "build {} ({}) ... {build} ({:.2} s)",
+        report.exercise,
+        report.crate_dir,
+        report.build.duration_ms as f64 / 1000.0
+    );
     if let Some(error) = &report.error {
         let _ = writeln!(out, "  {error}");
     }
@@ -63,15 +69,28 @@ pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> Strin
     } else if report.error.is_some() {
         let _ = writeln!(out, "The check could not run.");
     } else if !report.build.ok {
-        let _ = writeln!(out, "The build failed. Fix the errors in {} and run `{command}` again.", files(report, exercise));
+        let _ = writeln!(
+            out,
+            "The build failed. Fix the errors in {} and run `{command}` again.",
+            files(report, exercise)
+        );
     } else {
-        let _ = writeln!(out, "{passed} of {total} cases pass. Edit {} and run `{command}` again.", files(report, exercise));
+        let _ = writeln!(
+            out,
+            "{passed} of {total} cases pass. Edit {} and run `{command}` again.",
+            files(report, exercise)
+        );
     }
     out
 }
 
 fn files(report: &CheckReport, exercise: &Exercise) -> String {
-    exercise.files.iter().map(|f| format!("{}/{f}", report.crate_dir)).collect::<Vec<_>>().join(", ")
+    exercise
+        .files
+        .iter()
+        .map(|f| format!("{}/{f}", report.crate_dir))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn details(out: &mut String, case: &CaseReport) {
@@ -82,24 +101,44 @@ fn details(out: &mut String, case: &CaseReport) {
         }
     }
     if let (Some(e), Some(a)) = (&case.expected, &case.actual) {
-        let _ = writeln!(out, "      expected  {}", shorten(&crate::text::visible(&e.to_string()), LINE_WIDTH - 10));
-        let _ = writeln!(out, "      actual    {}", shorten(&crate::text::visible(&a.to_string()), LINE_WIDTH - 10));
+        let _ = writeln!(
+            out,
+            "      expected  {}",
+            shorten(&crate::text::visible(&e.to_string()), LINE_WIDTH - 10)
+        );
+        let _ = writeln!(
+            out,
+            "      actual    {}",
+            shorten(&crate::text::visible(&a.to_string()), LINE_WIDTH - 10)
+        );
     }
     let skip = case.transcript.len().saturating_sub(TRANSCRIPT_LINES);
     if !case.transcript.is_empty() {
-        let _ = writeln!(out, "      transcript (▶ to your program, ◀ from it; ▷ ◁ harness lines):");
+        let _ = writeln!(
+            out,
+            "      transcript (▶ to your program, ◀ from it; ▷ ◁ harness lines):"
+        );
         if skip > 0 {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }
         for entry in &case.transcript[skip..] {
-            let _ = writeln!(out, "        {} {}", entry.glyph(), shorten(&crate::text::visible(&entry.line), LINE_WIDTH));
+            let _ = writeln!(
+                out,
+                "        {} {}",
+                entry.glyph(),
+                shorten(&crate::text::visible(&entry.line), LINE_WIDTH)
+            );
         }
     }
     let stderr = case.stderr.trim_end();
     if !stderr.is_empty() {
         let _ = writeln!(out, "      stderr:");
         if case.stderr_dropped > 0 {
-            let _ = writeln!(out, "        ({} bytes from its middle not kept: a note marks the cut)", case.stderr_dropped);
+            let _ = writeln!(
+                out,
+                "        ({} bytes from its middle not kept: a note marks the cut)",
+                case.stderr_dropped
+            );
         }
         let lines: Vec<&str> = stderr.lines().collect();
         let skip = lines.len().saturating_sub(8);
@@ -115,8 +154,13 @@ fn details(out: &mut String, case: &CaseReport) {
 /// Word-wraps plain text to `width` columns.
 pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
     use crate::text::{Piece, Tone, plain, wrap};
-    wrap(&[Piece::new(text, Tone::Plain)], width, Piece::new("", Tone::Plain), Piece::new("", Tone::Plain))
-        .iter()
-        .map(plain)
-        .collect()
+    wrap(
+        &[Piece::new(text, Tone::Plain)],
+        width,
+        Piece::new("", Tone::Plain),
+        Piece::new("", Tone::Plain),
+    )
+    .iter()
+    .map(plain)
+    .collect()
 }

@@ -17,7 +17,11 @@ pub struct ContentError {
 impl ContentError {
     /// An error at a line of a file.
     pub fn at(file: &Path, line: usize, reason: impl Into<String>) -> Self {
-        ContentError { file: file.to_path_buf(), line, reason: reason.into() }
+        ContentError {
+            file: file.to_path_buf(),
+            line,
+            reason: reason.into(),
+        }
     }
 
     /// An error at the byte offset `offset` of `source` (the file's text).

@@ -122,7 +122,11 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
     let err = |offset: usize, reason: String| ContentError::at_offset(file, source, offset, reason);
 
     if !source.starts_with("# ") {
-        errors.push(ContentError::at(file, 1, "a lesson starts with its title: `# Part N · Title` on line 1"));
+        errors.push(ContentError::at(
+            file,
+            1,
+            "a lesson starts with its title: `# Part N · Title` on line 1",
+        ));
     }
     let parser = Parser::new_ext(source, Options::empty()).into_offset_iter();
     for (event, range) in parser {
@@ -136,8 +140,14 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                 let text: String = inlines.iter().map(|i| i.text.as_str()).collect();
                 match level {
                     HeadingLevel::H1 if b.title.is_none() && range.start == 0 => b.title = Some(text),
-                    HeadingLevel::H1 => errors.push(err(range.start, "only line 1 may be a `#` title; use `##` for sections".into())),
-                    HeadingLevel::H2 => b.sections.push(Section { title: text, blocks: Vec::new() }),
+                    HeadingLevel::H1 => errors.push(err(
+                        range.start,
+                        "only line 1 may be a `#` title; use `##` for sections".into(),
+                    )),
+                    HeadingLevel::H2 => b.sections.push(Section {
+                        title: text,
+                        blocks: Vec::new(),
+                    }),
                     _ => b.push(Block::Heading(inlines)),
                 }
                 b.heading = None;
@@ -180,31 +190,50 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                 let info = match kind {
                     CodeBlockKind::Fenced(info) => info.to_string(),
                     CodeBlockKind::Indented => {
-                        errors.push(err(range.start, "indented code block: use a fenced block with a language (```json 2025-11-25, ```text)".into()));
+                        errors.push(err(
+                            range.start,
+                            "indented code block: use a fenced block with a language (```json 2025-11-25, ```text)"
+                                .into(),
+                        ));
                         String::new()
                     }
                 };
                 let raw = source[range.clone()].trim_end();
                 let fence = raw.chars().next().unwrap_or('`');
-                let closed = raw.lines().count() > 1 && raw.lines().last().is_some_and(|l| l.trim_start().starts_with(fence));
+                let closed =
+                    raw.lines().count() > 1 && raw.lines().last().is_some_and(|l| l.trim_start().starts_with(fence));
                 if !closed {
-                    errors.push(err(range.start, "this code block is never closed: add the closing ``` fence".into()));
+                    errors.push(err(
+                        range.start,
+                        "this code block is never closed: add the closing ``` fence".into(),
+                    ));
                 }
-                b.code = Some(code_header(&info, line).map_err(|reason| errors.push(ContentError::at(file, line, reason))).ok().unwrap_or(CodeBlock {
-                    lang: "text".into(),
-                    revision: None,
-                    wrong: false,
-                    text: String::new(),
-                    line,
-                }));
+                b.code = Some(
+                    code_header(&info, line)
+                        .map_err(|reason| errors.push(ContentError::at(file, line, reason)))
+                        .ok()
+                        .unwrap_or(CodeBlock {
+                            lang: "text".into(),
+                            revision: None,
+                            wrong: false,
+                            text: String::new(),
+                            line,
+                        }),
+                );
             }
             Event::End(TagEnd::CodeBlock) => {
                 if let Some(code) = b.code.take() {
                     if code.lang == "json" {
                         match code.json_values() {
-                            Ok(values) if values.is_empty() => errors.push(ContentError::at(file, code.line, "empty json block")),
+                            Ok(values) if values.is_empty() => {
+                                errors.push(ContentError::at(file, code.line, "empty json block"))
+                            }
                             Ok(_) => {}
-                            Err((line, e)) => errors.push(ContentError::at(file, line, format!("invalid JSON in a json block: {e}"))),
+                            Err((line, e)) => errors.push(ContentError::at(
+                                file,
+                                line,
+                                format!("invalid JSON in a json block: {e}"),
+                            )),
                         }
                     }
                     b.push(Block::Code(code));
@@ -225,8 +254,14 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
             }
             Event::SoftBreak | Event::HardBreak => b.add_text(" "),
             Event::Rule => {}
-            Event::Html(_) | Event::InlineHtml(_) => errors.push(err(range.start, "HTML is not supported in lessons: the terminal cannot draw it".into())),
-            Event::Start(Tag::Image { .. }) => errors.push(err(range.start, "images are not supported in lessons: the terminal cannot draw them".into())),
+            Event::Html(_) | Event::InlineHtml(_) => errors.push(err(
+                range.start,
+                "HTML is not supported in lessons: the terminal cannot draw it".into(),
+            )),
+            Event::Start(Tag::Image { .. }) => errors.push(err(
+                range.start,
+                "images are not supported in lessons: the terminal cannot draw them".into(),
+            )),
             Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
             _ => {}
         }
@@ -237,7 +272,10 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
     }
     errors.dedup();
     if errors.is_empty() {
-        Ok(Lesson { title: b.title.unwrap_or_default(), sections: b.sections })
+        Ok(Lesson {
+            title: b.title.unwrap_or_default(),
+            sections: b.sections,
+        })
     } else {
         Err(errors)
     }
@@ -245,21 +283,42 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
 
 fn code_header(info: &str, line: usize) -> Result<CodeBlock, String> {
     let mut words = info.split_whitespace();
-    let lang = words.next().ok_or("a code block needs a language after the fence: ```json 2025-11-25, ```text or ```rust")?;
+    let lang = words
+        .next()
+        .ok_or("a code block needs a language after the fence: ```json 2025-11-25, ```text or ```rust")?;
     if !LANGS.contains(&lang) {
-        return Err(format!("unknown code block language `{lang}`; use one of {}", LANGS.join(", ")));
+        return Err(format!(
+            "unknown code block language `{lang}`; use one of {}",
+            LANGS.join(", ")
+        ));
     }
-    let mut block = CodeBlock { lang: lang.to_string(), revision: None, wrong: false, text: String::new(), line };
+    let mut block = CodeBlock {
+        lang: lang.to_string(),
+        revision: None,
+        wrong: false,
+        text: String::new(),
+        line,
+    };
     for word in words {
         match word {
             "wrong" if lang == "json" => block.wrong = true,
             // A text block may name a revision too (a transcript, say).
-            rev if matches!(lang, "json" | "text") && REVISIONS.contains(&rev) => block.revision = Some(rev.to_string()),
-            other => return Err(format!("unexpected `{other}` after ```{lang}; a json block takes a revision ({}) and optionally `wrong`; a text block may take a revision", REVISIONS.join(", "))),
+            rev if matches!(lang, "json" | "text") && REVISIONS.contains(&rev) => {
+                block.revision = Some(rev.to_string())
+            }
+            other => {
+                return Err(format!(
+                    "unexpected `{other}` after ```{lang}; a json block takes a revision ({}) and optionally `wrong`; a text block may take a revision",
+                    REVISIONS.join(", ")
+                ));
+            }
         }
     }
     if lang == "json" && block.revision.is_none() {
-        return Err(format!("a json block must name the revision its frames belong to, e.g. ```json 2025-11-25 (one of {})", REVISIONS.join(", ")));
+        return Err(format!(
+            "a json block must name the revision its frames belong to, e.g. ```json 2025-11-25 (one of {})",
+            REVISIONS.join(", ")
+        ));
     }
     Ok(block)
 }
@@ -299,12 +358,18 @@ impl Builder {
         if text == " " && self.inlines.is_empty() {
             return;
         }
-        self.inlines.push(Inline { text: text.to_string(), style: self.style });
+        self.inlines.push(Inline {
+            text: text.to_string(),
+            style: self.style,
+        });
     }
 
     fn push(&mut self, block: Block) {
         if self.sections.is_empty() {
-            self.sections.push(Section { title: String::new(), blocks: Vec::new() });
+            self.sections.push(Section {
+                title: String::new(),
+                blocks: Vec::new(),
+            });
         }
         if let Some(section) = self.sections.last_mut() {
             section.blocks.push(block);
@@ -358,7 +423,9 @@ mod tests {
         assert_eq!(l.title, "Part 1 · T");
         assert_eq!(l.sections.len(), 3);
         assert_eq!(l.sections[1].title, "One");
-        let Block::Code(code) = &l.sections[1].blocks[3] else { panic!("{:?}", l.sections[1].blocks) };
+        let Block::Code(code) = &l.sections[1].blocks[3] else {
+            panic!("{:?}", l.sections[1].blocks)
+        };
         assert_eq!(code.revision.as_deref(), Some("2025-11-25"));
         let values = code.json_values().unwrap();
         assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), vec![12, 13]);
@@ -383,10 +450,16 @@ mod tests {
     fn errors_name_the_line() {
         let errs = lesson("# T\n\n## S\n\n```json\n{}\n```\n\n```json 2025-11-25\n{\"a\": }\n```\n\n<b>x</b>\n\n```text\nnever closed\n").unwrap_err();
         assert_eq!(errs.len(), 4, "{errs:?}");
-        assert!(errs[0].starts_with("l.md:5: a json block must name the revision"), "{errs:?}");
+        assert!(
+            errs[0].starts_with("l.md:5: a json block must name the revision"),
+            "{errs:?}"
+        );
         assert!(errs[1].starts_with("l.md:10: invalid JSON"), "{errs:?}");
         assert!(errs[2].starts_with("l.md:13: HTML"), "{errs:?}");
-        assert!(errs[3].starts_with("l.md:15: this code block is never closed"), "{errs:?}");
+        assert!(
+            errs[3].starts_with("l.md:15: this code block is never closed"),
+            "{errs:?}"
+        );
     }
 
     #[test]

@@ -85,10 +85,20 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
     let at = |offset: usize, reason: String| ContentError::at_offset(file, source, offset, reason);
     let mut errors = Vec::new();
     if *raw.format_version.get_ref() != FORMAT_VERSION {
-        errors.push(at(raw.format_version.span().start, format!("format_version {} is not supported; this mcplings reads {FORMAT_VERSION}", raw.format_version.get_ref())));
+        errors.push(at(
+            raw.format_version.span().start,
+            format!(
+                "format_version {} is not supported; this mcplings reads {FORMAT_VERSION}",
+                raw.format_version.get_ref()
+            ),
+        ));
     }
     if raw.questions.is_empty() {
-        errors.push(ContentError::at(file, 1, "a quiz needs at least one [[questions]] entry"));
+        errors.push(ContentError::at(
+            file,
+            1,
+            "a quiz needs at least one [[questions]] entry",
+        ));
     }
     let mut seen = HashSet::new();
     let mut questions = Vec::new();
@@ -97,7 +107,10 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
         let q = q.into_inner();
         let id = q.id.get_ref().clone();
         if !is_kebab(&id) {
-            errors.push(at(q.id.span().start, format!("question id `{id}` must be kebab-case (a-z, 0-9, -)")));
+            errors.push(at(
+                q.id.span().start,
+                format!("question id `{id}` must be kebab-case (a-z, 0-9, -)"),
+            ));
         }
         if !seen.insert(id.clone()) {
             errors.push(at(q.id.span().start, format!("duplicate question id `{id}`")));
@@ -106,11 +119,17 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
             errors.push(at(start, format!("question `{id}` has an empty prompt")));
         }
         if !(2..=6).contains(&q.options.len()) {
-            errors.push(at(start, format!("question `{id}` has {} options; give 2 to 6", q.options.len())));
+            errors.push(at(
+                start,
+                format!("question `{id}` has {} options; give 2 to 6", q.options.len()),
+            ));
         }
         let correct = q.options.iter().filter(|o| o.get_ref().correct).count();
         if correct != 1 {
-            errors.push(at(start, format!("question `{id}` has {correct} correct options; exactly one must have `correct = true`")));
+            errors.push(at(
+                start,
+                format!("question `{id}` has {correct} correct options; exactly one must have `correct = true`"),
+            ));
         }
         let mut options = Vec::new();
         for o in q.options {
@@ -120,17 +139,36 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
                 errors.push(at(offset, format!("an option of question `{id}` has empty text")));
             }
             if o.explanation.trim().is_empty() {
-                errors.push(at(offset, format!("an option of question `{id}` has no explanation; every option says why it is right or wrong")));
+                errors.push(at(
+                    offset,
+                    format!(
+                        "an option of question `{id}` has no explanation; every option says why it is right or wrong"
+                    ),
+                ));
             }
-            options.push(Choice { text: o.text.trim().to_string(), correct: o.correct, explanation: o.explanation.trim().to_string() });
+            options.push(Choice {
+                text: o.text.trim().to_string(),
+                correct: o.correct,
+                explanation: o.explanation.trim().to_string(),
+            });
         }
-        questions.push(Question { id, prompt: q.prompt.trim().to_string(), options });
+        questions.push(Question {
+            id,
+            prompt: q.prompt.trim().to_string(),
+            options,
+        });
     }
-    if errors.is_empty() { Ok(Quiz { questions }) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(Quiz { questions })
+    } else {
+        Err(errors)
+    }
 }
 
 fn is_kebab(s: &str) -> bool {
-    !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 #[cfg(test)]
@@ -155,7 +193,11 @@ explanation = "Because too."
 "#;
 
     fn errors(src: &str) -> Vec<String> {
-        parse(Path::new("quiz.toml"), src).unwrap_err().iter().map(ToString::to_string).collect()
+        parse(Path::new("quiz.toml"), src)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     #[test]
@@ -168,13 +210,21 @@ explanation = "Because too."
     #[test]
     fn no_correct_answer_names_the_question_line() {
         let e = errors(&GOOD.replace("correct = true", "correct = false"));
-        assert_eq!(e, vec!["quiz.toml:3: question `q-one` has 0 correct options; exactly one must have `correct = true`"]);
+        assert_eq!(
+            e,
+            vec!["quiz.toml:3: question `q-one` has 0 correct options; exactly one must have `correct = true`"]
+        );
     }
 
     #[test]
     fn missing_explanation_names_the_option_line() {
         let e = errors(&GOOD.replace("explanation = \"Because too.\"", ""));
-        assert_eq!(e, vec!["quiz.toml:12: an option of question `q-one` has no explanation; every option says why it is right or wrong"]);
+        assert_eq!(
+            e,
+            vec![
+                "quiz.toml:12: an option of question `q-one` has no explanation; every option says why it is right or wrong"
+            ]
+        );
     }
 
     #[test]
@@ -186,6 +236,9 @@ explanation = "Because too."
     #[test]
     fn unknown_field_is_an_error() {
         let e = errors(&GOOD.replace("prompt = \"Which?\"", "prompt = \"Which?\"\nanswer = 2"));
-        assert!(e[0].starts_with("quiz.toml:6:") && e[0].contains("unknown field `answer`"), "{e:?}");
+        assert!(
+            e[0].starts_with("quiz.toml:6:") && e[0].contains("unknown field `answer`"),
+            "{e:?}"
+        );
     }
 }

@@ -62,11 +62,22 @@ pub struct Loaded {
 pub fn load(file: &Path) -> Loaded {
     if !file.exists() {
         // A fresh start; no need to make the folder and the lock file yet.
-        return Loaded { progress: Progress::default(), warning: None };
+        return Loaded {
+            progress: Progress::default(),
+            warning: None,
+        };
     }
     let _lock = match Lock::take(file) {
         Ok(lock) => lock,
-        Err(e) => return Loaded { progress: Progress::default(), warning: Some(format!("cannot lock the progress file {}: {e}; starting without it (the file is untouched)", file.display())) },
+        Err(e) => {
+            return Loaded {
+                progress: Progress::default(),
+                warning: Some(format!(
+                    "cannot lock the progress file {}: {e}; starting without it (the file is untouched)",
+                    file.display()
+                )),
+            };
+        }
     };
     load_locked(file)
 }
@@ -86,7 +97,10 @@ pub fn save(file: &Path, base: &Progress, ours: &Progress) -> io::Result<Loaded>
     let on_disk = load_locked(file);
     let merged = merge(base, ours, &on_disk.progress);
     write(file, &merged)?;
-    Ok(Loaded { progress: merged, warning: on_disk.warning })
+    Ok(Loaded {
+        progress: merged,
+        warning: on_disk.warning,
+    })
 }
 
 /// Applies `change` to the progress on disk and writes the result, all
@@ -103,7 +117,10 @@ pub fn update(file: &Path, change: impl FnOnce(&mut Progress)) -> io::Result<Loa
     let Loaded { mut progress, warning } = load_locked(file);
     change(&mut progress);
     write(file, &progress)?;
-    Ok(Loaded { progress: read(file).unwrap_or(progress), warning })
+    Ok(Loaded {
+        progress: read(file).unwrap_or(progress),
+        warning,
+    })
 }
 
 /// An exclusive advisory lock on `progress.lock` next to the file, held
@@ -117,7 +134,11 @@ impl Lock {
     fn take(file: &Path) -> io::Result<Lock> {
         let dir = file.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(dir)?;
-        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join("progress.lock"))?;
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("progress.lock"))?;
         match lock.lock() {
             // A file system without locks: go on unlocked, as one mcplings
             // at a time is still safe.
@@ -131,13 +152,29 @@ impl Lock {
 fn load_locked(file: &Path) -> Loaded {
     let bytes = match fs::read(file) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Loaded { progress: Progress::default(), warning: None },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Loaded {
+                progress: Progress::default(),
+                warning: None,
+            };
+        }
         Err(e) => {
-            return Loaded { progress: Progress::default(), warning: Some(format!("cannot read {}: {e}; starting without it (the file is untouched)", file.display())) };
+            return Loaded {
+                progress: Progress::default(),
+                warning: Some(format!(
+                    "cannot read {}: {e}; starting without it (the file is untouched)",
+                    file.display()
+                )),
+            };
         }
     };
     let problem = match parse_current(&bytes) {
-        Ok(progress) => return Loaded { progress, warning: None },
+        Ok(progress) => {
+            return Loaded {
+                progress,
+                warning: None,
+            };
+        }
         Err(problem) => problem,
     };
     let (value, problem) = match problem {
@@ -146,8 +183,14 @@ fn load_locked(file: &Path) -> Loaded {
             Some(value) => (Some(value), format!("is damaged ({e})")),
             None => (None, format!("is not valid JSON ({e})")),
         },
-        Problem::Newer(n) => (serde_json::from_slice(&bytes).ok(), format!("was written by a newer mcplings (format {n})")),
-        Problem::Shape => (serde_json::from_slice(&bytes).ok(), "has an unexpected shape".to_string()),
+        Problem::Newer(n) => (
+            serde_json::from_slice(&bytes).ok(),
+            format!("was written by a newer mcplings (format {n})"),
+        ),
+        Problem::Shape => (
+            serde_json::from_slice(&bytes).ok(),
+            "has an unexpected shape".to_string(),
+        ),
     };
     let backup = backup_path(file);
     let (kept, moved) = match fs::rename(file, &backup) {
@@ -155,18 +198,29 @@ fn load_locked(file: &Path) -> Loaded {
         Err(e) => (format!("it could not be backed up ({e}) and is left in place"), false),
     };
     let progress = recover(&value.unwrap_or(Value::Null));
-    let mut warning = format!("Your progress file {} {problem}: {kept}, and what could be read is recovered.", short(file));
+    let mut warning = format!(
+        "Your progress file {} {problem}: {kept}, and what could be read is recovered.",
+        short(file)
+    );
     if moved && let Err(e) = write(file, &progress) {
         warning.push_str(&format!(" (but cannot write it back: {e})"));
     }
-    Loaded { progress, warning: Some(warning) }
+    Loaded {
+        progress,
+        warning: Some(warning),
+    }
 }
 
 /// Why a file is not a progress file of this version.
 /// `.mcplings/progress.json`: a path by its folder and name, short enough
 /// for a one-line notice.
 fn short(path: &Path) -> String {
-    let mut parts: Vec<String> = path.iter().rev().take(2).map(|p| p.to_string_lossy().into_owned()).collect();
+    let mut parts: Vec<String> = path
+        .iter()
+        .rev()
+        .take(2)
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
     parts.reverse();
     parts.join("/")
 }
@@ -188,7 +242,10 @@ fn parse_current(bytes: &[u8]) -> Result<Progress, Problem> {
 
 fn backup_path(file: &Path) -> PathBuf {
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "progress.json".into());
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "progress.json".into());
     // Seconds for people, then nanoseconds so two backups never collide.
     file.with_file_name(format!("{name}.corrupt-{}-{:09}", now.as_secs(), now.subsec_nanos()))
 }
@@ -199,7 +256,11 @@ fn recover(value: &Value) -> Progress {
         value
             .get(key)
             .and_then(Value::as_object)
-            .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), serde_json::from_value(v.clone()).ok()?))).collect())
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), serde_json::from_value(v.clone()).ok()?)))
+                    .collect()
+            })
             .unwrap_or_default()
     }
     Progress {
@@ -207,7 +268,10 @@ fn recover(value: &Value) -> Progress {
         exercises: entries(value, "exercises"),
         lessons: entries(value, "lessons"),
         quizzes: entries(value, "quizzes"),
-        position: value.get("position").and_then(|p| serde_json::from_value(p.clone()).ok()).unwrap_or_default(),
+        position: value
+            .get("position")
+            .and_then(|p| serde_json::from_value(p.clone()).ok())
+            .unwrap_or_default(),
     }
 }
 
@@ -258,7 +322,10 @@ fn write(file: &Path, progress: &Progress) -> io::Result<()> {
     let mut progress = progress.clone();
     progress.format_version = PROGRESS_FORMAT_VERSION;
     let json = serde_json::to_string_pretty(&progress).map_err(io::Error::other)?;
-    let mut tmp = tempfile::Builder::new().prefix(TMP_PREFIX).suffix(TMP_SUFFIX).tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TMP_PREFIX)
+        .suffix(TMP_SUFFIX)
+        .tempfile_in(dir)?;
     tmp.write_all(json.as_bytes())?;
     tmp.write_all(b"\n")?;
     tmp.as_file().sync_all()?;
@@ -291,7 +358,12 @@ mod tests {
         let mut found: Vec<PathBuf> = fs::read_dir(file.parent().unwrap())
             .unwrap()
             .map(|e| e.unwrap().path())
-            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("progress.json.corrupt-"))
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("progress.json.corrupt-")
+            })
             .collect();
         found.sort();
         found
@@ -310,7 +382,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = path(dir.path());
         let fresh = load(&file);
-        assert_eq!(fresh, Loaded { progress: Progress::default(), warning: None });
+        assert_eq!(
+            fresh,
+            Loaded {
+                progress: Progress::default(),
+                warning: None
+            }
+        );
         let mut p = Progress::default();
         p.exercise_mut("01-encode-frames").done = true;
         p.record_pick(1, "q", 2, false);
@@ -330,24 +408,40 @@ mod tests {
         let text = r#"{"format_version":1,"exercises":{"01-a":{"done":true},"02-b":{"done":"yes"}},"lessons":7}"#;
         let (_dir, file) = with_file(text);
         let loaded = load(&file);
-        assert!(loaded.warning.as_deref().unwrap().contains("unexpected shape"), "{loaded:?}");
+        assert!(
+            loaded.warning.as_deref().unwrap().contains("unexpected shape"),
+            "{loaded:?}"
+        );
         assert!(loaded.progress.is_done("01-a"));
         assert!(!loaded.progress.exercises.contains_key("02-b"));
         let kept = backups(&file);
         assert_eq!(kept.len(), 1);
         // Named by its folder and file name, short enough for the footer.
-        assert!(loaded.warning.as_deref().unwrap().contains(&short(&kept[0])), "{loaded:?}");
+        assert!(
+            loaded.warning.as_deref().unwrap().contains(&short(&kept[0])),
+            "{loaded:?}"
+        );
         assert!(short(&kept[0]).ends_with(&kept[0].file_name().unwrap().to_string_lossy().to_string()));
         assert_eq!(fs::read_to_string(&kept[0]).unwrap(), text);
         // What was recovered is on disk now: the next load is quiet.
-        assert_eq!(load(&file), Loaded { progress: loaded.progress, warning: None });
+        assert_eq!(
+            load(&file),
+            Loaded {
+                progress: loaded.progress,
+                warning: None
+            }
+        );
     }
 
     #[test]
     fn a_file_broken_in_the_middle_is_called_damaged_not_cut_off() {
-        let (_dir, file) = with_file(r#"{"format_version":1,"exercises":{"01-a":{"done":true}},"lessons":{"1":{"read":true}}, oops}"#);
+        let (_dir, file) =
+            with_file(r#"{"format_version":1,"exercises":{"01-a":{"done":true}},"lessons":{"1":{"read":true}}, oops}"#);
         let warning = load(&file).warning.unwrap();
-        assert!(warning.contains("is damaged (") && !warning.contains("cut off"), "{warning}");
+        assert!(
+            warning.contains("is damaged (") && !warning.contains("cut off"),
+            "{warning}"
+        );
     }
 
     #[test]
@@ -369,8 +463,14 @@ mod tests {
     #[test]
     fn repair_closes_what_is_open_and_ignores_brackets_in_strings() {
         assert_eq!(repair(r#"{"a":[1,2,"x],{"#), Some(serde_json::json!({"a":[1,2]})));
-        assert_eq!(repair(r#"{"a":{"b":"}\"," , "c":1},"d"#), Some(serde_json::json!({"a":{"b":"}\",","c":1}})));
-        assert_eq!(repair(r#"{"format_version":1,"exerc"#), Some(serde_json::json!({"format_version":1})));
+        assert_eq!(
+            repair(r#"{"a":{"b":"}\"," , "c":1},"d"#),
+            Some(serde_json::json!({"a":{"b":"}\",","c":1}}))
+        );
+        assert_eq!(
+            repair(r#"{"format_version":1,"exerc"#),
+            Some(serde_json::json!({"format_version":1}))
+        );
         assert_eq!(repair("{\"a\""), None);
         assert_eq!(repair("not json"), None);
     }
@@ -380,7 +480,10 @@ mod tests {
         let text = r#"{"format_version":9,"exercises":{"01-a":{"done":true,"stars":3}},"badges":["x"]}"#;
         let (_dir, file) = with_file(text);
         let loaded = load(&file);
-        assert!(loaded.warning.as_deref().unwrap().contains("newer mcplings (format 9)"), "{loaded:?}");
+        assert!(
+            loaded.warning.as_deref().unwrap().contains("newer mcplings (format 9)"),
+            "{loaded:?}"
+        );
         assert!(loaded.progress.is_done("01-a"));
         assert_eq!(fs::read_to_string(&backups(&file)[0]).unwrap(), text);
     }
@@ -389,8 +492,17 @@ mod tests {
     fn junk_is_kept_and_the_start_is_fresh() {
         let (_dir, file) = with_file("\u{0}\u{1}garbage");
         let loaded = load(&file);
-        assert!(loaded.warning.as_deref().unwrap().contains("is not valid JSON"), "{loaded:?}");
-        assert_eq!(loaded.progress, Progress { format_version: PROGRESS_FORMAT_VERSION, ..Progress::default() });
+        assert!(
+            loaded.warning.as_deref().unwrap().contains("is not valid JSON"),
+            "{loaded:?}"
+        );
+        assert_eq!(
+            loaded.progress,
+            Progress {
+                format_version: PROGRESS_FORMAT_VERSION,
+                ..Progress::default()
+            }
+        );
         assert_eq!(backups(&file).len(), 1);
     }
 
@@ -400,7 +512,10 @@ mod tests {
         let mut ours = Progress::default();
         ours.exercise_mut("01-a").hints_shown = 1;
         let saved = save(&file, &Progress::default(), &ours).unwrap();
-        assert!(saved.warning.as_deref().unwrap().contains("is not valid JSON"), "{saved:?}");
+        assert!(
+            saved.warning.as_deref().unwrap().contains("is not valid JSON"),
+            "{saved:?}"
+        );
         assert_eq!(read(&file).unwrap().hints_shown("01-a"), 1);
         assert_eq!(fs::read_to_string(&backups(&file)[0]).unwrap(), "{oops");
     }

@@ -16,7 +16,10 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
     let mut quizzes = theirs.quizzes.clone();
     let empty = QuizProgress::default();
     for part in base.quizzes.keys().chain(ours.quizzes.keys()) {
-        let (b, o) = (base.quizzes.get(part).unwrap_or(&empty), ours.quizzes.get(part).unwrap_or(&empty));
+        let (b, o) = (
+            base.quizzes.get(part).unwrap_or(&empty),
+            ours.quizzes.get(part).unwrap_or(&empty),
+        );
         if b == o {
             continue;
         }
@@ -33,11 +36,19 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         exercises: merge_map(&base.exercises, &ours.exercises, &theirs.exercises),
         lessons: merge_map(&base.lessons, &ours.lessons, &theirs.lessons),
         quizzes,
-        position: if base.position != ours.position { ours.position.clone() } else { theirs.position.clone() },
+        position: if base.position != ours.position {
+            ours.position.clone()
+        } else {
+            theirs.position.clone()
+        },
     }
 }
 
-fn merge_map<V: Clone + PartialEq>(base: &BTreeMap<String, V>, ours: &BTreeMap<String, V>, theirs: &BTreeMap<String, V>) -> BTreeMap<String, V> {
+fn merge_map<V: Clone + PartialEq>(
+    base: &BTreeMap<String, V>,
+    ours: &BTreeMap<String, V>,
+    theirs: &BTreeMap<String, V>,
+) -> BTreeMap<String, V> {
     let mut out = theirs.clone();
     for key in base.keys().chain(ours.keys()) {
         match (base.get(key), ours.get(key)) {
@@ -73,7 +84,11 @@ mod tests {
         let merged = merge(&base, &ours, &theirs);
         assert_eq!(merged.hints_shown("01"), 2);
         assert!(merged.is_done("02") && merged.is_done("03"));
-        assert_eq!(merged.quiz_score(1), (2, 2), "answers to two questions of one quiz, one from each side");
+        assert_eq!(
+            merged.quiz_score(1),
+            (2, 2),
+            "answers to two questions of one quiz, one from each side"
+        );
         assert!(merged.lesson(2).read);
         assert_eq!(merged.position.exercise.as_deref(), Some("01"));
     }
@@ -102,6 +117,12 @@ mod tests {
         let mut theirs = Progress::default();
         theirs.exercise_mut("05").done = true;
         let base = Progress::default();
-        assert_eq!(merge(&base, &base, &theirs), Progress { format_version: PROGRESS_FORMAT_VERSION, ..theirs });
+        assert_eq!(
+            merge(&base, &base, &theirs),
+            Progress {
+                format_version: PROGRESS_FORMAT_VERSION,
+                ..theirs
+            }
+        );
     }
 }

@@ -9,14 +9,24 @@ use super::theme::Theme;
 use crate::app::App;
 
 pub(super) fn header(app: &App) -> (String, String) {
-    let title = app.course.part(app.lesson.part).map_or(String::new(), |p| format!("Part {} · {}", p.number, p.title));
-    let Some(laid) = &app.lesson.laid else { return (title, String::new()) };
+    let title = app
+        .course
+        .part(app.lesson.part)
+        .map_or(String::new(), |p| format!("Part {} · {}", p.number, p.title));
+    let Some(laid) = &app.lesson.laid else {
+        return (title, String::new());
+    };
     let section = app.lesson.section();
     let name = laid.sections.get(section).map_or("", |s| s.1.as_str());
     let rows = app.body_rows();
     let max = laid.lines.len().saturating_sub(rows).max(1);
     let percent = (app.lesson.scroll.min(max) * 100 / max).min(100);
-    let right = format!("§{}/{} {} · {percent}%", section + 1, laid.sections.len(), super::fit(name, 26));
+    let right = format!(
+        "§{}/{} {} · {percent}%",
+        section + 1,
+        laid.sections.len(),
+        super::fit(name, 26)
+    );
     (title, right)
 }
 
@@ -24,14 +34,21 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(laid) = &app.lesson.laid else { return };
     let rows = area.height as usize;
     let start = app.lesson.scroll.min(laid.lines.len());
-    let lines: Vec<Line> = laid.lines[start..].iter().take(rows).map(|l| {
-        let mut line = super::styled(l, theme);
-        line.spans.insert(0, ratatui::text::Span::raw(" "));
-        line
-    }).collect();
+    let lines: Vec<Line> = laid.lines[start..]
+        .iter()
+        .take(rows)
+        .map(|l| {
+            let mut line = super::styled(l, theme);
+            line.spans.insert(0, ratatui::text::Span::raw(" "));
+            line
+        })
+        .collect();
     frame.render_widget(Paragraph::new(lines), area);
 }
 
 pub(super) fn footer(_app: &App) -> (String, String) {
-    ("↑↓ space scroll · n/p section · e exercise · z quiz · esc".into(), "? help".into())
+    (
+        "↑↓ space scroll · n/p section · e exercise · z quiz · esc".into(),
+        "? help".into(),
+    )
 }

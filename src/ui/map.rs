@@ -33,20 +33,40 @@ pub fn completion(app: &App) -> (usize, usize) {
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     // The title column takes what the fixed columns leave.
     let title_width = (area.width as usize).saturating_sub(50).clamp(12, 32);
-    let header = format!("   {:<w$}{:<9}{:<17}{}", "Part", "Lesson", "Exercises", "Quiz", w = title_width + 2);
+    let header = format!(
+        "   {:<w$}{:<9}{:<17}{}",
+        "Part",
+        "Lesson",
+        "Exercises",
+        "Quiz",
+        w = title_width + 2
+    );
     let mut lines = vec![Line::from(Span::styled(header, theme.dim))];
     for (i, part) in app.course.parts.iter().enumerate() {
         let cursor = if i == app.map.selected { "▸" } else { " " };
         let title = super::fit(&part.title, title_width - 1);
-        let row_style = if i == app.map.selected { theme.selected } else { ratatui::style::Style::new() };
-        let mut spans = vec![Span::styled(format!(" {cursor} {} {title:<title_width$}", part.number), row_style)];
+        let row_style = if i == app.map.selected {
+            theme.selected
+        } else {
+            ratatui::style::Style::new()
+        };
+        let mut spans = vec![Span::styled(
+            format!(" {cursor} {} {title:<title_width$}", part.number),
+            row_style,
+        )];
         if !part.is_written() {
             spans.push(Span::styled("coming later", theme.dim));
             lines.push(Line::from(spans));
             continue;
         }
         let lesson = app.progress.lesson(part.number);
-        let (mark, style) = if lesson.read { ("read", theme.ok) } else if lesson.section > 0 { ("reading", theme.warn) } else { ("·", theme.dim) };
+        let (mark, style) = if lesson.read {
+            ("read", theme.ok)
+        } else if lesson.section > 0 {
+            ("reading", theme.warn)
+        } else {
+            ("·", theme.dim)
+        };
         spans.push(Span::styled(format!("{mark:<9}"), style));
         let mut width = 0;
         for id in &part.exercises {
@@ -63,7 +83,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::raw(" ".repeat(17usize.saturating_sub(width))));
         if let Some(quiz) = &part.quiz {
             let (first, solved) = app.progress.quiz_score(part.number);
-            let style = if solved == quiz.questions.len() { theme.ok } else { theme.dim };
+            let style = if solved == quiz.questions.len() {
+                theme.ok
+            } else {
+                theme.dim
+            };
             let total = quiz.questions.len();
             let text = match solved {
                 0 => format!("–/{total}"),
@@ -78,15 +102,37 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if app.course_complete() {
         let width = (area.width as usize).max(20);
         let (summary, next) = complete_text(app);
-        lines.extend(super::paragraphs(&summary, width, " ", " ", crate::text::Tone::Plain, theme.ok, theme));
+        lines.extend(super::paragraphs(
+            &summary,
+            width,
+            " ",
+            " ",
+            crate::text::Tone::Plain,
+            theme.ok,
+            theme,
+        ));
         lines.push(Line::default());
-        lines.extend(super::paragraphs(&next, width, " ", " ", crate::text::Tone::Plain, ratatui::style::Style::new(), theme));
+        lines.extend(super::paragraphs(
+            &next,
+            width,
+            " ",
+            " ",
+            crate::text::Tone::Plain,
+            ratatui::style::Style::new(),
+            theme,
+        ));
     } else {
-        lines.push(Line::from(vec![Span::styled(" Next: ", theme.title), Span::raw(next_text(app))]));
+        lines.push(Line::from(vec![
+            Span::styled(" Next: ", theme.title),
+            Span::raw(next_text(app)),
+        ]));
     }
     if let Some(reason) = &app.watch_error {
         lines.push(Line::default());
-        lines.push(Line::from(Span::styled(format!(" File watching is off ({reason}): press c in an exercise to check it."), theme.warn)));
+        lines.push(Line::from(Span::styled(
+            format!(" File watching is off ({reason}): press c in an exercise to check it."),
+            theme.warn,
+        )));
     }
     frame.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), area);
 }
@@ -101,14 +147,27 @@ fn next_text(app: &App) -> String {
             let ex = &app.course.exercises[i];
             let last = app.progress.exercises.get(&ex.id).and_then(|e| e.last_check);
             match last {
-                Some((passed, total)) => format!("{} {}: {passed} of {total} cases pass. Press n to continue.", ex.number(), ex.slug()),
+                Some((passed, total)) => format!(
+                    "{} {}: {passed} of {total} cases pass. Press n to continue.",
+                    ex.number(),
+                    ex.slug()
+                ),
                 None => format!("exercise {} {}. Press n to start.", ex.number(), ex.slug()),
             }
         }
         NextStep::Quiz(p) => format!("the quiz of Part {p}. Press n."),
         NextStep::Done => {
-            let coming: Vec<String> = app.course.parts.iter().filter(|p| !p.is_written()).map(|p| p.number.to_string()).collect();
-            format!("you have done everything written so far. Part {} is coming.", coming.join(", "))
+            let coming: Vec<String> = app
+                .course
+                .parts
+                .iter()
+                .filter(|p| !p.is_written())
+                .map(|p| p.number.to_string())
+                .collect();
+            format!(
+                "you have done everything written so far. Part {} is coming.",
+                coming.join(", ")
+            )
         }
     }
 }
@@ -124,7 +183,12 @@ fn complete_text(app: &App) -> (String, String) {
             first += app.progress.quiz_score(part.number).0;
         }
     }
-    let hints: usize = app.course.exercises.iter().map(|e| app.progress.hints_shown(&e.id)).sum();
+    let hints: usize = app
+        .course
+        .exercises
+        .iter()
+        .map(|e| app.progress.hints_shown(&e.id))
+        .sum();
     let percent = (first * 100).checked_div(questions).unwrap_or(0);
     let summary = format!(
         "Course complete. Every lesson read, all {exercises} exercises pass their checkers ({hints} hints used), and {first} of {questions} quiz questions were right at the first try ({percent}%)."
@@ -135,7 +199,10 @@ fn complete_text(app: &App) -> (String, String) {
 
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.prebuilding {
-        return ("enter lesson · e exercise · z quiz · n next · ↑↓ part".into(), "preparing exercises…".into());
+        return (
+            "enter lesson · e exercise · z quiz · n next · ↑↓ part".into(),
+            "preparing exercises…".into(),
+        );
     }
     let (done, total) = completion(app);
     let filled = (done * 16).checked_div(total).unwrap_or(0);

@@ -11,10 +11,19 @@ use crate::app::{Confirm, Screen};
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width.saturating_sub(2));
     let h = height.min(area.height.saturating_sub(2));
-    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
 }
 
-const GLOBAL: &[(&str, &str)] = &[("?", "this help (any key closes it)"), ("esc q", "back to the map (q on the map quits)"), ("ctrl-c", "quit from anywhere")];
+const GLOBAL: &[(&str, &str)] = &[
+    ("?", "this help (any key closes it)"),
+    ("esc q", "back to the map (q on the map quits)"),
+    ("ctrl-c", "quit from anywhere"),
+];
 
 fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
     match screen {
@@ -46,7 +55,12 @@ fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("n p", "next, previous exercise (skip)"),
             ("l z", "the lesson, the quiz"),
         ],
-        Screen::Quiz => &[("a–f", "answer"), ("enter n →", "next question, once answered"), ("p ←", "previous question"), ("r", "take the quiz again (on its summary)")],
+        Screen::Quiz => &[
+            ("a–f", "answer"),
+            ("enter n →", "next question, once answered"),
+            ("p ←", "previous question"),
+            ("r", "take the quiz again (on its summary)"),
+        ],
     }
 }
 
@@ -55,25 +69,56 @@ pub fn help(frame: &mut Frame, area: Rect, screen: Screen, theme: &Theme) {
     let own = keys(screen);
     let mut lines = Vec::new();
     for (key, what) in own.iter().chain(GLOBAL) {
-        lines.push(Line::from(vec![Span::styled(format!(" {key:<11}"), theme.title), Span::raw(*what)]));
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {key:<11}"), theme.title),
+            Span::raw(*what),
+        ]));
     }
     lines.push(Line::default());
-    lines.push(Line::from(Span::styled(" ▶ a line sent to your program · ◀ a line it sent", theme.dim)));
-    lines.push(Line::from(Span::styled(" ▷ ◁ the same for harness lines (calls to your functions)", theme.dim)));
+    lines.push(Line::from(Span::styled(
+        " ▶ a line sent to your program · ◀ a line it sent",
+        theme.dim,
+    )));
+    lines.push(Line::from(Span::styled(
+        " ▷ ◁ the same for harness lines (calls to your functions)",
+        theme.dim,
+    )));
     let rect = centered(area, 64, lines.len() as u16 + 2);
     frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(lines).block(Block::new().borders(Borders::ALL).title(" Keys ")), rect);
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::new().borders(Borders::ALL).title(" Keys ")),
+        rect,
+    );
 }
 
 /// Draws a confirmation dialog.
 pub fn confirm(frame: &mut Frame, area: Rect, confirm: &Confirm, theme: &Theme) {
     let text = match confirm {
-        Confirm::ResetExercise(id) => format!("Restore exercises/{id} to the shipped stub? Your edits to it will be lost."),
-        Confirm::ResetProgress => "Reset all progress: exercises done, hints, quiz answers, lessons read? Your exercise files are kept.".to_string(),
-        Confirm::RetakeQuiz(part) => format!("Take the quiz of Part {part} again? Your answers and score so far are cleared."),
+        Confirm::ResetExercise(id) => {
+            format!("Restore exercises/{id} to the shipped stub? Your edits to it will be lost.")
+        }
+        Confirm::ResetProgress => {
+            "Reset all progress: exercises done, hints, quiz answers, lessons read? Your exercise files are kept."
+                .to_string()
+        }
+        Confirm::RetakeQuiz(part) => {
+            format!("Take the quiz of Part {part} again? Your answers and score so far are cleared.")
+        }
     };
-    let lines = vec![Line::from(text), Line::default(), Line::from(Span::styled("y yes · any other key no", theme.dim))];
+    let lines = vec![
+        Line::from(text),
+        Line::default(),
+        Line::from(Span::styled("y yes · any other key no", theme.dim)),
+    ];
     let rect = centered(area, 56, 7);
     frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }).block(Block::new().borders(Borders::ALL).title(" Confirm ").border_style(theme.warn)), rect);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .title(" Confirm ")
+                .border_style(theme.warn),
+        ),
+        rect,
+    );
 }

@@ -11,42 +11,74 @@ use crate::app::App;
 use crate::content::quiz::LETTERS;
 use crate::text::{Tone, inline_code};
 
-
 pub(super) fn header(app: &App) -> (String, String) {
     let part = app.course.part(app.quiz.part);
     let title = part.map_or(String::new(), |p| format!("Quiz · Part {} · {}", p.number, p.title));
     let count = part.and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
-    let right = if app.quiz.finished { "complete".to_string() } else { format!("question {} of {count}", app.quiz.question + 1) };
+    let right = if app.quiz.finished {
+        "complete".to_string()
+    } else {
+        format!("question {} of {count}", app.quiz.question + 1)
+    };
     (title, right)
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let width = area.width.saturating_sub(2) as usize;
-    let Some(quiz) = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()) else { return };
+    let Some(quiz) = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()) else {
+        return;
+    };
     let record = app.progress.quiz(app.quiz.part);
     let mut lines: Vec<Line> = Vec::new();
     if app.quiz.finished {
         let (first, _) = app.progress.quiz_score(app.quiz.part);
-        lines.push(Line::from(Span::styled(format!(" Quiz complete: {first} of {} right at the first try.", quiz.questions.len()), theme.title)));
+        lines.push(Line::from(Span::styled(
+            format!(
+                " Quiz complete: {first} of {} right at the first try.",
+                quiz.questions.len()
+            ),
+            theme.title,
+        )));
         lines.push(Line::default());
         for (i, q) in quiz.questions.iter().enumerate() {
             let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
-            let (mark, style) = if first_try { ("✓", theme.ok) } else { ("↻", theme.warn) };
+            let (mark, style) = if first_try {
+                ("✓", theme.ok)
+            } else {
+                ("↻", theme.warn)
+            };
             let prompt = q.prompt.split_whitespace().collect::<Vec<_>>().join(" ");
             let text = super::fit(&format!("{}. {prompt}", i + 1), width.saturating_sub(3));
             let mut spans = vec![Span::styled(format!(" {mark} "), style)];
-            spans.extend(inline_code(&text, Tone::Plain).into_iter().map(|p| Span::styled(p.text, theme.tone(p.tone))));
+            spans.extend(
+                inline_code(&text, Tone::Plain)
+                    .into_iter()
+                    .map(|p| Span::styled(p.text, theme.tone(p.tone))),
+            );
             lines.push(Line::from(spans));
         }
         lines.push(Line::default());
-        lines.push(Line::from(Span::styled(" ↻ took more than one try. ← reviews the questions; r takes the quiz again.", theme.dim)));
+        lines.push(Line::from(Span::styled(
+            " ↻ took more than one try. ← reviews the questions; r takes the quiz again.",
+            theme.dim,
+        )));
         frame.render_widget(Paragraph::new(lines), area);
         return;
     }
-    let Some(question) = quiz.questions.get(app.quiz.question) else { return };
+    let Some(question) = quiz.questions.get(app.quiz.question) else {
+        return;
+    };
     let answer = record.and_then(|r| r.answers.get(&question.id));
     let picks: &[usize] = answer.map_or(&[], |a| a.picks.as_slice());
-    lines.extend(super::paragraphs(&question.prompt, width, " ", " ", Tone::Strong, ratatui::style::Style::new(), theme));
+    lines.extend(super::paragraphs(
+        &question.prompt,
+        width,
+        " ",
+        " ",
+        Tone::Strong,
+        ratatui::style::Style::new(),
+        theme,
+    ));
     lines.push(Line::default());
     for (i, option) in question.options.iter().enumerate() {
         let letter = LETTERS.get(i).copied().unwrap_or('?');
@@ -58,14 +90,34 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         let first = format!(" {mark} {letter}) ");
         let rest = " ".repeat(first.chars().count());
-        lines.extend(super::paragraphs(&option.text, width, &first, &rest, Tone::Plain, style, theme));
+        lines.extend(super::paragraphs(
+            &option.text,
+            width,
+            &first,
+            &rest,
+            Tone::Plain,
+            style,
+            theme,
+        ));
     }
     lines.push(Line::default());
     if let Some(&last) = picks.last() {
         let option = &question.options[last];
-        let (lead, style) = if option.correct { ("✓ Right.", theme.ok) } else { ("✗ Not quite.", theme.fail) };
+        let (lead, style) = if option.correct {
+            ("✓ Right.", theme.ok)
+        } else {
+            ("✗ Not quite.", theme.fail)
+        };
         let tail = if option.correct { "" } else { " Try another answer." };
-        lines.extend(super::paragraphs(&format!("{lead} {}{tail}", option.explanation), width, " ", "   ", Tone::Plain, style, theme));
+        lines.extend(super::paragraphs(
+            &format!("{lead} {}{tail}", option.explanation),
+            width,
+            " ",
+            "   ",
+            Tone::Plain,
+            style,
+            theme,
+        ));
     }
     frame.render_widget(Paragraph::new(lines), area);
 }
@@ -73,12 +125,27 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.quiz.finished {
         let (first, _) = app.progress.quiz_score(app.quiz.part);
-        return ("← review · r retake · esc map".into(), format!("{first} right at the first try"));
+        return (
+            "← review · r retake · esc map".into(),
+            format!("{first} right at the first try"),
+        );
     }
-    let count = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).map_or(0, |q| q.questions.len());
+    let count = app
+        .course
+        .part(app.quiz.part)
+        .and_then(|p| p.quiz.as_ref())
+        .map_or(0, |q| q.questions.len());
 
     let (first, solved) = app.progress.quiz_score(app.quiz.part);
-    let last = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()).and_then(|q| q.questions.get(app.quiz.question)).map_or(4, |q| q.options.len());
-    let keys = format!("a–{} answer · enter next · ← back a question · esc map", LETTERS[last.clamp(1, LETTERS.len()) - 1]);
+    let last = app
+        .course
+        .part(app.quiz.part)
+        .and_then(|p| p.quiz.as_ref())
+        .and_then(|q| q.questions.get(app.quiz.question))
+        .map_or(4, |q| q.options.len());
+    let keys = format!(
+        "a–{} answer · enter next · ← back a question · esc map",
+        LETTERS[last.clamp(1, LETTERS.len()) - 1]
+    );
     (keys, format!("{first} first try · {solved}/{count} done"))
 }

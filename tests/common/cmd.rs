@@ -16,7 +16,8 @@ pub fn mcplings(root: &Path) -> Command {
 pub fn bin() -> Command {
     #[allow(deprecated)]
     let mut cmd = Command::cargo_bin("mcplings").expect("the mcplings binary is built");
-    cmd.env("CARGO_TARGET_DIR", super::course_target_dir()).env_remove("MCPLINGS_ROOT");
+    cmd.env("CARGO_TARGET_DIR", super::course_target_dir())
+        .env_remove("MCPLINGS_ROOT");
     cmd
 }
 
@@ -33,13 +34,18 @@ pub struct Run {
 impl Run {
     /// Standard output parsed as JSON; panics with both streams if it is not.
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
     }
 }
 
 impl std::fmt::Debug for Run {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit {}\n--- stdout\n{}\n--- stderr\n{}", self.code, self.stdout, self.stderr)
+        write!(
+            f,
+            "exit {}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
     }
 }
 

@@ -94,11 +94,18 @@ pub type Patch<'a> = (&'a str, &'a str, &'a str);
 /// can never silently turn into the unmutated solution.
 pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
     let solution = root().join("solutions").join(exercise);
-    let tmp = tempfile::Builder::new().prefix(&format!("{package}-")).tempdir().unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("{package}-"))
+        .tempdir()
+        .unwrap();
     let dir = tmp.path();
     let manifest = fs::read_to_string(solution.join("Cargo.toml")).unwrap();
     let old_name = format!("name = \"solution-{exercise}\"");
-    assert_eq!(manifest.matches(&old_name).count(), 1, "solutions/{exercise}/Cargo.toml should contain `{old_name}` once");
+    assert_eq!(
+        manifest.matches(&old_name).count(),
+        1,
+        "solutions/{exercise}/Cargo.toml should contain `{old_name}` once"
+    );
     let mut manifest = manifest.replace(&old_name, &format!("name = \"{package}\""));
     // Its own workspace (not a member of any checkout around it), with the
     // course's dependency profile so compiled dependencies are shared.
@@ -110,7 +117,10 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
         let path = dir.join(file);
         let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{package}: cannot read {file}: {e}"));
         let count = source.matches(find).count();
-        assert_eq!(count, 1, "{package}: the text to patch must occur exactly once in {file} (from solutions/{exercise}), found {count} times:\n{find}");
+        assert_eq!(
+            count, 1,
+            "{package}: the text to patch must occur exactly once in {file} (from solutions/{exercise}), found {count} times:\n{find}"
+        );
         fs::write(&path, source.replacen(find, replace, 1)).unwrap();
     }
     tmp
@@ -119,7 +129,9 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
 /// Checks the crate in `dir` against `exercise`'s checker.
 pub fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
     let course = Course::load(&root()).expect("the course loads");
-    let ex = course.exercise(exercise).unwrap_or_else(|| panic!("no exercise {exercise}"));
+    let ex = course
+        .exercise(exercise)
+        .unwrap_or_else(|| panic!("no exercise {exercise}"));
     // Mutants have package names of their own, so one folder serves them all.
     // Client exercises launch `mcplings __relay` as their server: the real
     // binary, not this test binary (what `None`, the current exe, would be).
@@ -141,11 +153,18 @@ pub fn summary(report: &CheckReport) -> String {
         out.push_str(&format!("build output:\n{}\n", report.build.output));
     }
     for case in &report.cases {
-        out.push_str(&format!("  [{:?}] {}: {}\n", case.status, case.name, case.reason.as_deref().unwrap_or("")));
+        out.push_str(&format!(
+            "  [{:?}] {}: {}\n",
+            case.status,
+            case.name,
+            case.reason.as_deref().unwrap_or("")
+        ));
         if case.status == Status::Failed && !case.stderr.is_empty() {
-            out.push_str(&format!("      stderr: {}\n", case.stderr.trim_end().replace('\n', "\n              ")));
+            out.push_str(&format!(
+                "      stderr: {}\n",
+                case.stderr.trim_end().replace('\n', "\n              ")
+            ));
         }
     }
     out
 }
-

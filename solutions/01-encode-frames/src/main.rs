@@ -101,7 +101,7 @@ fn classified(kind: Kind) -> String {
         Kind::Invalid { reason } => json!({"kind": "invalid", "reason": reason}),
     };
     let mut out = json!({"harness": "classified"});
-    out.as_object_mut().map(|o| o.extend(v.as_object().cloned().unwrap_or_default()));
+    if let Some(o) = out.as_object_mut() { o.extend(v.as_object().cloned().unwrap_or_default()) }
     out.to_string()
 }
 

@@ -106,10 +106,10 @@ pub fn error_response(id: Option<&Value>, code: i64, message: &str, data: Option
 /// Decides the response to one HTTP request. See the module documentation
 /// for the rules, in order.
 pub fn handle(request: &HttpRequest) -> HttpResponse {
-    if let Some(origin) = request.header("Origin") {
-        if !is_local_origin(origin) {
-            return HttpResponse::json(403, &error_response(None, -32600, &format!("Forbidden: origin {origin} is not allowed"), None));
-        }
+    if let Some(origin) = request.header("Origin")
+        && !is_local_origin(origin)
+    {
+        return HttpResponse::json(403, &error_response(None, -32600, &format!("Forbidden: origin {origin} is not allowed"), None));
     }
     let path = request.path.split('?').next().unwrap_or("");
     if path != "/mcp" {

@@ -48,10 +48,10 @@ fn main() {
                 Some(json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}}))
             }
         };
-        if let Some(reply) = reply {
-            if writeln!(stdout, "{reply}").and_then(|_| stdout.flush()).is_err() {
-                break;
-            }
+        if let Some(reply) = reply
+            && writeln!(stdout, "{reply}").and_then(|_| stdout.flush()).is_err()
+        {
+            break;
         }
     }
 }

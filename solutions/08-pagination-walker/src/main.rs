@@ -116,11 +116,11 @@ fn main() {
 fn pump(walker: &mut Walker, peer: &mut ChildPeer, wait: Duration) {
     let until = Instant::now() + wait;
     while let Some(left) = until.checked_duration_since(Instant::now()).filter(|d| !d.is_zero()) {
-        if let Ok(message) = peer.recv(left) {
-            if let Err(panic) = guarded("Walker::on_message", || walker.on_message(&message)) {
-                report(panic);
-                std::process::exit(0);
-            }
+        if let Ok(message) = peer.recv(left)
+            && let Err(panic) = guarded("Walker::on_message", || walker.on_message(&message))
+        {
+            report(panic);
+            std::process::exit(0);
         }
     }
 }

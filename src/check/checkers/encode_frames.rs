@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Case, Shape, CaseResult, Checker, Failure, ask, framing_failure, harness_kind, same, same_at};
+use super::{Case, CaseResult, Checker, Failure, Shape, ask, framing_failure, harness_kind, same, same_at};
 use crate::check::session::Session;
 
 /// The checker named `encode-frames`.
@@ -19,25 +19,87 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Program,
     schema: false,
     cases: &[
-        Case { name: "request frame", about: "encode_request writes a tools/call request with its id, method and params, and leaves params out when there are none", args: &["encode"], run: request_frame },
-        Case { name: "ids echoed exactly", about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer", args: &["encode"], run: ids_exact },
-        Case { name: "success response", about: "encode_result writes the id and the result, and no error member", args: &["encode"], run: success_response },
-        Case { name: "error response", about: "encode_error writes code and message inside an error object, data only when given, and no result member", args: &["encode"], run: error_response },
-        Case { name: "notification has no id", about: "encode_notification writes no id member at all, not even null", args: &["encode"], run: notification_no_id },
-        Case { name: "one frame, one line", about: "a result whose text holds newlines is still one line of JSON", args: &["encode"], run: one_line },
-        Case { name: "classify the four frames", about: "classify tells requests, notifications, success and error responses apart, with their ids", args: &["classify"], run: classify_four },
-        Case { name: "null id is not a notification", about: "a request with \"id\": null is invalid; an error response with a null id answers no request", args: &["classify"], run: classify_null_id },
-        Case { name: "invalid lines are named", about: "junk, batches, wrong versions and impossible shapes are classified invalid, with a reason", args: &["classify"], run: classify_invalid },
-        Case { name: "orphan logged and dropped", about: "a response whose id matches no call in flight is dropped without a crash, and later responses still match", args: &["accept"], run: orphan_dropped },
-        Case { name: "ids match exactly", about: "the string id \"1\" does not answer the call with integer id 1; error responses complete calls too", args: &["accept"], run: ids_match_exactly },
+        Case {
+            name: "request frame",
+            about: "encode_request writes a tools/call request with its id, method and params, and leaves params out when there are none",
+            args: &["encode"],
+            run: request_frame,
+        },
+        Case {
+            name: "ids echoed exactly",
+            about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer",
+            args: &["encode"],
+            run: ids_exact,
+        },
+        Case {
+            name: "success response",
+            about: "encode_result writes the id and the result, and no error member",
+            args: &["encode"],
+            run: success_response,
+        },
+        Case {
+            name: "error response",
+            about: "encode_error writes code and message inside an error object, data only when given, and no result member",
+            args: &["encode"],
+            run: error_response,
+        },
+        Case {
+            name: "notification has no id",
+            about: "encode_notification writes no id member at all, not even null",
+            args: &["encode"],
+            run: notification_no_id,
+        },
+        Case {
+            name: "one frame, one line",
+            about: "a result whose text holds newlines is still one line of JSON",
+            args: &["encode"],
+            run: one_line,
+        },
+        Case {
+            name: "classify the four frames",
+            about: "classify tells requests, notifications, success and error responses apart, with their ids",
+            args: &["classify"],
+            run: classify_four,
+        },
+        Case {
+            name: "null id is not a notification",
+            about: "a request with \"id\": null is invalid; an error response with a null id answers no request",
+            args: &["classify"],
+            run: classify_null_id,
+        },
+        Case {
+            name: "invalid lines are named",
+            about: "junk, batches, wrong versions and impossible shapes are classified invalid, with a reason",
+            args: &["classify"],
+            run: classify_invalid,
+        },
+        Case {
+            name: "orphan logged and dropped",
+            about: "a response whose id matches no call in flight is dropped without a crash, and later responses still match",
+            args: &["accept"],
+            run: orphan_dropped,
+        },
+        Case {
+            name: "ids match exactly",
+            about: "the string id \"1\" does not answer the call with integer id 1; error responses complete calls too",
+            args: &["accept"],
+            run: ids_match_exactly,
+        },
     ],
 };
 
 fn request_frame(s: &mut Session) -> CaseResult {
     let params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
-    let got = encoded(s, json!({"harness": "encode_request", "id": 11, "method": "tools/call", "params": params}))?;
+    let got = encoded(
+        s,
+        json!({"harness": "encode_request", "id": 11, "method": "tools/call", "params": params}),
+    )?;
     let expected = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": params});
-    same(expected, &got, "encode_request(11, \"tools/call\", params) should give the request frame from the lesson's \"The four frames\"")?;
+    same(
+        expected,
+        &got,
+        "encode_request(11, \"tools/call\", params) should give the request frame from the lesson's \"The four frames\"",
+    )?;
     let got = encoded(s, json!({"harness": "encode_request", "id": 2, "method": "tools/list"}))?;
     same_at(
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
@@ -58,8 +120,17 @@ fn ids_exact(s: &mut Session) -> CaseResult {
         ));
     }
     let got = encoded(s, json!({"harness": "encode_result", "id": 0, "result": {}}))?;
-    same_at(json!({"jsonrpc": "2.0", "id": 0, "result": {}}), &got, &["/id"], "the integer id 0 is a valid id and must be echoed as 0", "encode_result(0, {})")?;
-    let got = encoded(s, json!({"harness": "encode_error", "id": "req-7", "code": -32603, "message": "Internal error"}))?;
+    same_at(
+        json!({"jsonrpc": "2.0", "id": 0, "result": {}}),
+        &got,
+        &["/id"],
+        "the integer id 0 is a valid id and must be echoed as 0",
+        "encode_result(0, {})",
+    )?;
+    let got = encoded(
+        s,
+        json!({"harness": "encode_error", "id": "req-7", "code": -32603, "message": "Internal error"}),
+    )?;
     same_at(
         json!({"jsonrpc": "2.0", "id": "req-7", "error": {"code": -32603, "message": "Internal error"}}),
         &got,
@@ -82,7 +153,10 @@ fn success_response(s: &mut Session) -> CaseResult {
 }
 
 fn error_response(s: &mut Session) -> CaseResult {
-    let got = encoded(s, json!({"harness": "encode_error", "id": 12, "code": -32601, "message": "Method not found"}))?;
+    let got = encoded(
+        s,
+        json!({"harness": "encode_error", "id": 12, "code": -32601, "message": "Method not found"}),
+    )?;
     same_at(
         json!({"jsonrpc": "2.0", "id": 12, "error": {"code": -32601, "message": "Method not found"}}),
         &got,
@@ -91,7 +165,10 @@ fn error_response(s: &mut Session) -> CaseResult {
         "encode_error(12, -32601, \"Method not found\", None)",
     )?;
     let data = json!({"tool": "nope"});
-    let got = encoded(s, json!({"harness": "encode_error", "id": "c7", "code": -32602, "message": "Unknown tool: nope", "data": data}))?;
+    let got = encoded(
+        s,
+        json!({"harness": "encode_error", "id": "c7", "code": -32602, "message": "Unknown tool: nope", "data": data}),
+    )?;
     same_at(
         json!({"jsonrpc": "2.0", "id": "c7", "error": {"code": -32602, "message": "Unknown tool: nope", "data": data}}),
         &got,
@@ -103,7 +180,10 @@ fn error_response(s: &mut Session) -> CaseResult {
 
 fn notification_no_id(s: &mut Session) -> CaseResult {
     let params = json!({"progressToken": "p1", "progress": 1, "total": 3});
-    let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/progress", "params": params}))?;
+    let got = encoded(
+        s,
+        json!({"harness": "encode_notification", "method": "notifications/progress", "params": params}),
+    )?;
     let expected = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
     if got.get("id").is_some() {
         return Err(Failure::mismatch(
@@ -112,8 +192,15 @@ fn notification_no_id(s: &mut Session) -> CaseResult {
             got,
         ));
     }
-    same(expected, &got, "encode_notification(\"notifications/progress\", params) should give the notification from the lesson's \"The four frames\"")?;
-    let got = encoded(s, json!({"harness": "encode_notification", "method": "notifications/initialized"}))?;
+    same(
+        expected,
+        &got,
+        "encode_notification(\"notifications/progress\", params) should give the notification from the lesson's \"The four frames\"",
+    )?;
+    let got = encoded(
+        s,
+        json!({"harness": "encode_notification", "method": "notifications/initialized"}),
+    )?;
     same_at(
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         &got,
@@ -160,26 +247,68 @@ fn classified_as(s: &mut Session, line: &str, expected: Value, why: &str) -> Cas
         let reason = got.get("reason").and_then(Value::as_str).unwrap_or("");
         if kind != "invalid" {
             full["reason"] = json!("(any reason)");
-            return Err(Failure::mismatch(format!("classify said `{kind}` for {line} but it is invalid: {why}"), full, got));
+            return Err(Failure::mismatch(
+                format!("classify said `{kind}` for {line} but it is invalid: {why}"),
+                full,
+                got,
+            ));
         }
         if reason.trim().is_empty() {
-            return Err(Failure::new(format!("classify said invalid for {line} but gave no reason: say which rule it breaks")));
+            return Err(Failure::new(format!(
+                "classify said invalid for {line} but gave no reason: say which rule it breaks"
+            )));
         }
         return Ok(());
     }
-    same(full, &got, &format!("classify({line}) should say `{wanted}`: {why}"))
-        .map_err(|f| if kind == wanted { Failure { reason: format!("classify got the kind right for {line} but not its details: {why}"), ..f } } else { f })
+    same(full, &got, &format!("classify({line}) should say `{wanted}`: {why}")).map_err(|f| {
+        if kind == wanted {
+            Failure {
+                reason: format!("classify got the kind right for {line} but not its details: {why}"),
+                ..f
+            }
+        } else {
+            f
+        }
+    })
 }
 
 fn classify_four(s: &mut Session) -> CaseResult {
     let cases = [
-        (r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#, json!({"kind":"request","id":11,"method":"tools/call"}), "method plus an id makes a request"),
-        (r#"{"jsonrpc":"2.0","id":"11","method":"tools/list"}"#, json!({"kind":"request","id":"11","method":"tools/list"}), "the id \"11\" is a string, and stays one"),
-        (r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1,"total":3}}"#, json!({"kind":"notification","method":"notifications/progress"}), "method and no id member makes a notification"),
-        (r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, json!({"kind":"notification","method":"notifications/initialized"}), "params are optional"),
-        (r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#, json!({"kind":"success","id":11}), "result plus an id makes a success response"),
-        (r#"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found"}}"#, json!({"kind":"error","id":12,"code":-32601}), "error plus an id makes an error response"),
-        (r#"{"jsonrpc":"2.0","id":3,"result":{}}"#, json!({"kind":"success","id":3}), "an empty result (a ping's answer) is still a success"),
+        (
+            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+            json!({"kind":"request","id":11,"method":"tools/call"}),
+            "method plus an id makes a request",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"11","method":"tools/list"}"#,
+            json!({"kind":"request","id":"11","method":"tools/list"}),
+            "the id \"11\" is a string, and stays one",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1,"total":3}}"#,
+            json!({"kind":"notification","method":"notifications/progress"}),
+            "method and no id member makes a notification",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            json!({"kind":"notification","method":"notifications/initialized"}),
+            "params are optional",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#,
+            json!({"kind":"success","id":11}),
+            "result plus an id makes a success response",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found"}}"#,
+            json!({"kind":"error","id":12,"code":-32601}),
+            "error plus an id makes an error response",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            json!({"kind":"success","id":3}),
+            "an empty result (a ping's answer) is still a success",
+        ),
     ];
     for (line, expected, why) in cases {
         classified_as(s, line, expected, why)?;
@@ -204,18 +333,51 @@ fn classify_null_id(s: &mut Session) -> CaseResult {
 
 fn classify_invalid(s: &mut Session) -> CaseResult {
     let cases = [
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#, "it is not JSON (cut off)"),
-        (r#"hello from my server"#, "it is not JSON: debug output belongs on stderr"),
-        (r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#, "an array is a JSON-RPC batch, and batches were removed in 2025-06-18"),
-        (r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, "\"jsonrpc\" must be exactly \"2.0\""),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#,
+            "it is not JSON (cut off)",
+        ),
+        (
+            r#"hello from my server"#,
+            "it is not JSON: debug output belongs on stderr",
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#,
+            "an array is a JSON-RPC batch, and batches were removed in 2025-06-18",
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            "\"jsonrpc\" must be exactly \"2.0\"",
+        ),
         (r#"{"id":1,"method":"ping"}"#, "\"jsonrpc\": \"2.0\" is required"),
-        (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32603,"message":"x"}}"#, "a response carries exactly one of result and error"),
-        (r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, "an id is a string or an integer, not 1.5"),
-        (r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#, "an id is a string or an integer, not an object"),
-        (r#"{"jsonrpc":"2.0","result":{}}"#, "a success response must carry the id it answers"),
-        (r#"{"jsonrpc":"2.0","id":4}"#, "no method, result or error: it fits no shape"),
-        (r#"{"jsonrpc":"2.0","id":5,"method":"ping","result":{}}"#, "a message with a method carries no result: it is neither a request nor a response"),
-        (r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32603,"message":"x"}}"#, "an error response's id is a string or an integer (or absent), never 1.5"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32603,"message":"x"}}"#,
+            "a response carries exactly one of result and error",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            "an id is a string or an integer, not 1.5",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#,
+            "an id is a string or an integer, not an object",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            "a success response must carry the id it answers",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4}"#,
+            "no method, result or error: it fits no shape",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"ping","result":{}}"#,
+            "a message with a method carries no result: it is neither a request nor a response",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32603,"message":"x"}}"#,
+            "an error response's id is a string or an integer (or absent), never 1.5",
+        ),
     ];
     for (line, why) in cases {
         classified_as(s, line, json!({"kind":"invalid"}), why)?;
@@ -237,8 +399,15 @@ fn set_in_flight(s: &mut Session, calls: Value) -> CaseResult {
 fn orphan_dropped(s: &mut Session) -> CaseResult {
     set_in_flight(s, json!([[11, "tools/call"]]))?;
     let before = s.stderr_len();
-    let got = accepted(s, r#"{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"late"}]}}"#).map_err(|f| Failure {
-        reason: format!("{}. A response nobody waits for must not crash the client: log it and drop it", f.reason),
+    let got = accepted(
+        s,
+        r#"{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"late"}]}}"#,
+    )
+    .map_err(|f| Failure {
+        reason: format!(
+            "{}. A response nobody waits for must not crash the client: log it and drop it",
+            f.reason
+        ),
         ..f
     })?;
     same(
@@ -247,16 +416,33 @@ fn orphan_dropped(s: &mut Session) -> CaseResult {
         "no call with id 42 is in flight: log the response and drop it. Guessing a call corrupts correlation, a retry repeats work, and a crash loses every call in flight",
     )?;
     super::logged(s, before, "the response for id 42")?;
-    let got = accepted(s, r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#)?;
-    same(json!({"harness": "matched", "id": 11, "method": "tools/call", "in_flight": []}), &got, "after an orphan, the response to call 11 must still match it and take it out of flight")?;
-    let got = accepted(s, r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#)?;
+    let got = accepted(
+        s,
+        r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#,
+    )?;
+    same(
+        json!({"harness": "matched", "id": 11, "method": "tools/call", "in_flight": []}),
+        &got,
+        "after an orphan, the response to call 11 must still match it and take it out of flight",
+    )?;
+    let got = accepted(
+        s,
+        r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#,
+    )?;
     same(
         json!({"harness": "orphan", "id": 11, "in_flight": []}),
         &got,
         "a second response for 11 arrives after the call was answered (as a late answer does after a cancellation): it is an orphan now",
     )?;
-    let got = accepted(s, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)?;
-    same(json!({"harness": "orphan", "id": null, "in_flight": []}), &got, "an error response with a null id answers no request: log it and drop it, don't crash")
+    let got = accepted(
+        s,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+    )?;
+    same(
+        json!({"harness": "orphan", "id": null, "in_flight": []}),
+        &got,
+        "an error response with a null id answers no request: log it and drop it, don't crash",
+    )
 }
 
 fn ids_match_exactly(s: &mut Session) -> CaseResult {
@@ -267,10 +453,24 @@ fn ids_match_exactly(s: &mut Session) -> CaseResult {
         &got,
         "the string id \"1\" is not the integer id 1: ids match exactly, type included",
     )?;
-    let got = accepted(s, r#"{"jsonrpc":"2.0","id":"c2","error":{"code":-32602,"message":"Unknown tool: nope"}}"#)?;
-    same(json!({"harness": "matched", "id": "c2", "method": "tools/call", "in_flight": [1]}), &got, "an error response answers its call just as a result does")?;
-    let got = accepted(s, r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#)?;
-    same(json!({"harness": "not_a_response", "in_flight": [1]}), &got, "a notification is not a response and completes no call")?;
+    let got = accepted(
+        s,
+        r#"{"jsonrpc":"2.0","id":"c2","error":{"code":-32602,"message":"Unknown tool: nope"}}"#,
+    )?;
+    same(
+        json!({"harness": "matched", "id": "c2", "method": "tools/call", "in_flight": [1]}),
+        &got,
+        "an error response answers its call just as a result does",
+    )?;
+    let got = accepted(
+        s,
+        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#,
+    )?;
+    same(
+        json!({"harness": "not_a_response", "in_flight": [1]}),
+        &got,
+        "a notification is not a response and completes no call",
+    )?;
     let got = accepted(s, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)?;
     same(
         json!({"harness": "not_a_response", "in_flight": [1]}),

@@ -18,7 +18,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, panic_failure, report_or, respond, respond_error, same};
+use super::{
+    Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, panic_failure, report_or, respond,
+    respond_error, same,
+};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -34,19 +37,84 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Client,
     schema: true,
     cases: &[
-        Case { name: "probe first", about: "the first frame is a server/discover request carrying the modern _meta: protocol version, client capabilities and client info", args: &[], run: probe_first },
-        Case { name: "modern server: stay modern", about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported", args: &[], run: modern_server },
-        Case { name: "-32022: retry at shared", about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back", args: &["--modern-versions", "2027-03-01,2026-07-28"], run: retry_shared },
-        Case { name: "-32022: nothing shared", about: "when the server supports no modern version the client knows, the client stops with an incompatibility error and sends no initialize", args: &[], run: nothing_shared },
-        Case { name: "-32022: legacy version", about: "a dual-era server that lists only 2025-11-25 as shared gets initialize at that version: the retry, in the legacy era", args: &[], run: unsupported_but_legacy },
-        Case { name: "-32601: fall back", about: "a Method not found answer means a legacy server: initialize with a fresh id, then notifications/initialized, then requests without modern _meta", args: &[], run: fallback_method_not_found },
-        Case { name: "-32602: fall back", about: "an Invalid params answer also means legacy: the fallback is not keyed to one error code", args: &[], run: fallback_invalid_params },
-        Case { name: "any other error: fall back", about: "an implementation-defined error (-32000) means legacy as well", args: &[], run: fallback_other_error },
-        Case { name: "log before the result", about: "a log notification that arrives before the initialize result is skipped, not taken for the result", args: &[], run: log_before_result },
-        Case { name: "counter-offer accepted", about: "a legacy server that answers initialize with 2025-06-18, which the client speaks, gets a session at 2025-06-18", args: &[], run: counter_offer_accepted },
-        Case { name: "counter-offer refused", about: "a legacy server that answers with a version the client does not speak gets no initialized: the client disconnects with an incompatibility error", args: &[], run: counter_offer_refused },
-        Case { name: "silence: fall back in time", about: "a server that never answers the probe is legacy: after the probe timeout (300 ms here) the client falls back to initialize", args: &["--probe-timeout-ms", "300"], run: silence },
-        Case { name: "slow modern server", about: "a modern server that answers the probe late and refuses initialize with -32022 is modern after all: probe again and stay modern", args: &["--probe-timeout-ms", "300"], run: slow_modern },
+        Case {
+            name: "probe first",
+            about: "the first frame is a server/discover request carrying the modern _meta: protocol version, client capabilities and client info",
+            args: &[],
+            run: probe_first,
+        },
+        Case {
+            name: "modern server: stay modern",
+            about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported",
+            args: &[],
+            run: modern_server,
+        },
+        Case {
+            name: "-32022: retry at shared",
+            about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back",
+            args: &["--modern-versions", "2027-03-01,2026-07-28"],
+            run: retry_shared,
+        },
+        Case {
+            name: "-32022: nothing shared",
+            about: "when the server supports no modern version the client knows, the client stops with an incompatibility error and sends no initialize",
+            args: &[],
+            run: nothing_shared,
+        },
+        Case {
+            name: "-32022: legacy version",
+            about: "a dual-era server that lists only 2025-11-25 as shared gets initialize at that version: the retry, in the legacy era",
+            args: &[],
+            run: unsupported_but_legacy,
+        },
+        Case {
+            name: "-32601: fall back",
+            about: "a Method not found answer means a legacy server: initialize with a fresh id, then notifications/initialized, then requests without modern _meta",
+            args: &[],
+            run: fallback_method_not_found,
+        },
+        Case {
+            name: "-32602: fall back",
+            about: "an Invalid params answer also means legacy: the fallback is not keyed to one error code",
+            args: &[],
+            run: fallback_invalid_params,
+        },
+        Case {
+            name: "any other error: fall back",
+            about: "an implementation-defined error (-32000) means legacy as well",
+            args: &[],
+            run: fallback_other_error,
+        },
+        Case {
+            name: "log before the result",
+            about: "a log notification that arrives before the initialize result is skipped, not taken for the result",
+            args: &[],
+            run: log_before_result,
+        },
+        Case {
+            name: "counter-offer accepted",
+            about: "a legacy server that answers initialize with 2025-06-18, which the client speaks, gets a session at 2025-06-18",
+            args: &[],
+            run: counter_offer_accepted,
+        },
+        Case {
+            name: "counter-offer refused",
+            about: "a legacy server that answers with a version the client does not speak gets no initialized: the client disconnects with an incompatibility error",
+            args: &[],
+            run: counter_offer_refused,
+        },
+        Case {
+            name: "silence: fall back in time",
+            about: "a server that never answers the probe is legacy: after the probe timeout (300 ms here) the client falls back to initialize",
+            args: &["--probe-timeout-ms", "300"],
+            run: silence,
+        },
+        Case {
+            name: "slow modern server",
+            about: "a modern server that answers the probe late and refuses initialize with -32022 is modern after all: probe again and stay modern",
+            args: &["--probe-timeout-ms", "300"],
+            run: slow_modern,
+        },
     ],
 };
 
@@ -82,9 +150,20 @@ fn meta(frame: &Value) -> &Value {
 fn request_for(frame: &Value, method: &str, why: &str) -> Result<Value, Failure> {
     match classify(frame) {
         Kind::Request { id, method: m } if m == method => Ok(id.to_value()),
-        Kind::Request { method: m, .. } => Err(Failure { actual: Some(frame.clone()), ..Failure::new(format!("the client sent `{m}` where {why}")) }),
-        Kind::Invalid { reason } => Err(Failure { actual: Some(frame.clone()), ..Failure::new(format!("the client sent a frame that is not a valid request ({reason}) where {why}")) }),
-        other => Err(Failure { actual: Some(frame.clone()), ..Failure::new(format!("the client sent a {} where {why}", other.name())) }),
+        Kind::Request { method: m, .. } => Err(Failure {
+            actual: Some(frame.clone()),
+            ..Failure::new(format!("the client sent `{m}` where {why}"))
+        }),
+        Kind::Invalid { reason } => Err(Failure {
+            actual: Some(frame.clone()),
+            ..Failure::new(format!(
+                "the client sent a frame that is not a valid request ({reason}) where {why}"
+            ))
+        }),
+        other => Err(Failure {
+            actual: Some(frame.clone()),
+            ..Failure::new(format!("the client sent a {} where {why}", other.name()))
+        }),
     }
 }
 
@@ -94,14 +173,18 @@ fn modern_meta(frame: &Value, version: &str, what: &str) -> CaseResult {
     let meta = meta(frame);
     let version_ok = meta.get(META_VERSION) == Some(&json!(version));
     let capabilities_ok = meta.get(META_CAPABILITIES).is_some_and(Value::is_object);
-    let info_ok = meta.get(META_CLIENT_INFO).is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string));
+    let info_ok = meta
+        .get(META_CLIENT_INFO)
+        .is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string));
     if version_ok && capabilities_ok && info_ok {
         return Ok(());
     }
     let missing = if !version_ok {
         format!("`{META_VERSION}` must be \"{version}\"")
     } else if !capabilities_ok {
-        format!("`{META_CAPABILITIES}` is required, an object (`{{}}` when the client offers nothing optional); without it a modern server answers -32602")
+        format!(
+            "`{META_CAPABILITIES}` is required, an object (`{{}}` when the client offers nothing optional); without it a modern server answers -32602"
+        )
     } else {
         format!("`{META_CLIENT_INFO}` should name the client (`name` and `version` strings) on every request")
     };
@@ -118,10 +201,16 @@ fn probe(s: &mut Session, version: &str) -> Result<Value, Failure> {
     if first.get("method") == Some(&json!("initialize")) {
         return Err(Failure {
             actual: Some(first),
-            ..Failure::new("the client opened with initialize. A dual-era client on stdio probes with server/discover first, and initialize is only the fallback for a legacy server (2026-07-28 basic/versioning › Backward Compatibility)")
+            ..Failure::new(
+                "the client opened with initialize. A dual-era client on stdio probes with server/discover first, and initialize is only the fallback for a legacy server (2026-07-28 basic/versioning › Backward Compatibility)",
+            )
         });
     }
-    let id = request_for(&first, "server/discover", "the first frame should be the server/discover probe")?;
+    let id = request_for(
+        &first,
+        "server/discover",
+        "the first frame should be the server/discover probe",
+    )?;
     modern_meta(&first, version, "the probe")?;
     Ok(id)
 }
@@ -133,16 +222,27 @@ fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseR
     if next.get("method") == Some(&json!("initialize")) {
         return Err(Failure {
             actual: Some(next),
-            ..Failure::new("the server answered the probe as a modern server, yet the client sent initialize. A modern server has no handshake; stay modern and cache the era")
+            ..Failure::new(
+                "the server answered the probe as a modern server, yet the client sent initialize. A modern server has no handshake; stay modern and cache the era",
+            )
         });
     }
     let id = request_for(&next, "tools/list", "Connection::request(\"tools/list\", None) was due")?;
     if earlier.contains(&id) {
-        return Err(Failure::new(format!("tools/list reuses id {id}, already used for the probe: every request gets a fresh id")));
+        return Err(Failure::new(format!(
+            "tools/list reuses id {id}, already used for the probe: every request gets a fresh id"
+        )));
     }
     modern_meta(&next, version, "every modern request, tools/list too,")?;
-    respond(s, &id, json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}}))?;
-    let got = report_or(s, "the client printed no report: it should finish once its tools/list is answered")?;
+    respond(
+        s,
+        &id,
+        json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}}),
+    )?;
+    let got = report_or(
+        s,
+        "the client printed no report: it should finish once its tools/list is answered",
+    )?;
     same(
         json!({"harness": "connected", "era": "modern", "version": version, "serverCapabilities": discover_result(&[]).get("capabilities"), "serverInfo": server_info(), "tools": tools()}),
         &got,
@@ -166,17 +266,25 @@ fn retry_shared(s: &mut Session) -> CaseResult {
         reason: format!("{} (this case starts the client with --modern-versions 2027-03-01,2026-07-28: probe with the first, the newest)", f.reason),
         ..f
     })?;
-    respond_error(s, &first, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN, LEGACY], "requested": "2027-03-01"}}))?;
+    respond_error(
+        s,
+        &first,
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN, LEGACY], "requested": "2027-03-01"}}),
+    )?;
     let retry = frame(s, "a retry of server/discover at 2026-07-28")?;
     if retry.get("method") == Some(&json!("initialize")) {
         return Err(Failure {
             actual: Some(retry),
-            ..Failure::new("-32022 is a modern error: only a modern server sends it, so the client must not fall back to initialize. Retry with the newest version in error.data.supported that the client also knows, here 2026-07-28 (2026-07-28 basic/versioning › Backward Compatibility)")
+            ..Failure::new(
+                "-32022 is a modern error: only a modern server sends it, so the client must not fall back to initialize. Retry with the newest version in error.data.supported that the client also knows, here 2026-07-28 (2026-07-28 basic/versioning › Backward Compatibility)",
+            )
         });
     }
     let second = request_for(&retry, "server/discover", "the probe should be retried at 2026-07-28")?;
     if second == first {
-        return Err(Failure::new(format!("the retry reuses the probe's id {first}: every request gets a fresh id")));
+        return Err(Failure::new(format!(
+            "the retry reuses the probe's id {first}: every request gets a fresh id"
+        )));
     }
     modern_meta(&retry, MODERN, "the retried probe")?;
     respond(s, &second, discover_result(&[MODERN]))?;
@@ -185,34 +293,59 @@ fn retry_shared(s: &mut Session) -> CaseResult {
 
 fn nothing_shared(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    respond_error(s, &id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-03-01"], "requested": MODERN}}))?;
+    respond_error(
+        s,
+        &id,
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-03-01"], "requested": MODERN}}),
+    )?;
     let got = incompatible(
         s,
         |sent| match sent.get("method") == Some(&json!("initialize")) {
-            true => "the client fell back to initialize after -32022. That error proves the server is modern, and a modern server has no initialize; with no version in common, stop and say so",
-            false => "the server shares no version with this client (it supports only 2027-03-01), so nothing more should be sent: stop with an incompatibility error",
+            true => {
+                "the client fell back to initialize after -32022. That error proves the server is modern, and a modern server has no initialize; with no version in common, stop and say so"
+            }
+            false => {
+                "the server shares no version with this client (it supports only 2027-03-01), so nothing more should be sent: stop with an incompatibility error"
+            }
         },
         "2027-03-01",
         "with no version in common, connect returns ConnectError::Incompatible listing what the server offered",
         "the client neither sent anything nor reported: after a -32022 with no shared version, connect should return ConnectError::Incompatible",
     )?;
-    same(json!(["2027-03-01"]), &got["offered"], "ConnectError::Incompatible should carry the versions the server offered, so the user can see them")
+    same(
+        json!(["2027-03-01"]),
+        &got["offered"],
+        "ConnectError::Incompatible should carry the versions the server offered, so the user can see them",
+    )
 }
 
 /// After an answer that leaves no version in common, the client sends
 /// nothing more and reports `ConnectError::Incompatible` (its report is
 /// returned). `sent` explains a frame it sent anyway; `offered` is the
 /// version the failure shows; `why` explains another report, `silent` none.
-fn incompatible(s: &mut Session, sent: impl FnOnce(&Value) -> &'static str, offered: &str, why: &str, silent: &str) -> Result<Value, Failure> {
+fn incompatible(
+    s: &mut Session,
+    sent: impl FnOnce(&Value) -> &'static str,
+    offered: &str,
+    why: &str,
+    silent: &str,
+) -> Result<Value, Failure> {
     let got = s.recv_output(Duration::from_secs(2))?;
     if let Some(frame) = s.recv_within(Duration::from_millis(100))? {
         let reason = sent(&frame.value);
-        return Err(Failure { actual: Some(frame.value), ..Failure::new(reason) });
+        return Err(Failure {
+            actual: Some(frame.value),
+            ..Failure::new(reason)
+        });
     }
     match got {
         Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
         Some(r) if r.value["incompatible"] == json!(true) => Ok(r.value),
-        Some(r) => Err(Failure::mismatch(why, json!({"harness": "failed", "error": "…", "incompatible": true, "offered": [offered]}), r.value)),
+        Some(r) => Err(Failure::mismatch(
+            why,
+            json!({"harness": "failed", "error": "…", "incompatible": true, "offered": [offered]}),
+            r.value,
+        )),
         None => Err(Failure::new(silent)),
     }
 }
@@ -224,29 +357,44 @@ fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result
 
 /// Reads an `initialize` at `version` and checks it; returns its id.
 fn initialize_at(s: &mut Session, after: &str, probe_id: &Value, version: &str) -> Result<Value, Failure> {
-    let next = frame_or(s, "the fallback to initialize", |reason| format!("{reason}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)"))?;
+    let next = frame_or(s, "the fallback to initialize", |reason| {
+        format!("{reason}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)")
+    })?;
     if next.get("method") == Some(&json!("server/discover")) {
         return Err(Failure {
             actual: Some(next),
-            ..Failure::new(format!("{after} the client probed again. Only -32022 (or another recognised modern error) means a modern server; any other answer means legacy: fall back to initialize"))
+            ..Failure::new(format!(
+                "{after} the client probed again. Only -32022 (or another recognised modern error) means a modern server; any other answer means legacy: fall back to initialize"
+            ))
         });
     }
     if next.get("method") == Some(&json!("tools/list")) {
         return Err(Failure {
             actual: Some(next),
-            ..Failure::new(format!("{after} the client went on with tools/list. The server is legacy: it needs the initialize handshake before anything else"))
+            ..Failure::new(format!(
+                "{after} the client went on with tools/list. The server is legacy: it needs the initialize handshake before anything else"
+            ))
         });
     }
-    let id = request_for(&next, "initialize", &format!("{after} the fallback to initialize was due"))?;
+    let id = request_for(
+        &next,
+        "initialize",
+        &format!("{after} the fallback to initialize was due"),
+    )?;
     if &id == probe_id {
         return Err(Failure::new(format!(
             "initialize reuses the probe's id {id}. If the legacy server answers the probe late, that answer would be taken for the initialize result: give initialize a fresh id"
         )));
     }
     let params = &next["params"];
-    if params.get("protocolVersion") != Some(&json!(version)) || !params.get("capabilities").is_some_and(Value::is_object) || !params.get("clientInfo").is_some_and(Value::is_object) {
+    if params.get("protocolVersion") != Some(&json!(version))
+        || !params.get("capabilities").is_some_and(Value::is_object)
+        || !params.get("clientInfo").is_some_and(Value::is_object)
+    {
         return Err(Failure::mismatch(
-            format!("initialize needs params with protocolVersion {version} (the client's newest legacy version that the server can speak), the client's capabilities and its clientInfo (InitializeRequest, 2025-11-25 basic/lifecycle › Initialization)"),
+            format!(
+                "initialize needs params with protocolVersion {version} (the client's newest legacy version that the server can speak), the client's capabilities and its clientInfo (InitializeRequest, 2025-11-25 basic/lifecycle › Initialization)"
+            ),
             json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "…", "version": "…"}}),
             params.clone(),
         ));
@@ -278,7 +426,10 @@ fn legacy_tools_list(s: &mut Session, version: &str) -> CaseResult {
     let next = frame(s, "a tools/list request")?;
     let id = request_for(&next, "tools/list", "Connection::request(\"tools/list\", None) was due")?;
     let meta = meta(&next);
-    if [META_VERSION, META_CAPABILITIES, META_CLIENT_INFO].iter().any(|k| meta.get(k).is_some()) {
+    if [META_VERSION, META_CAPABILITIES, META_CLIENT_INFO]
+        .iter()
+        .any(|k| meta.get(k).is_some())
+    {
         return Err(Failure::mismatch(
             "the session is legacy, so requests carry no modern _meta: the version and capabilities were settled by initialize, and a legacy server doesn't read these fields",
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}),
@@ -286,7 +437,10 @@ fn legacy_tools_list(s: &mut Session, version: &str) -> CaseResult {
         ));
     }
     respond(s, &id, json!({"tools": tools()}))?;
-    let got = report_or(s, "the client printed no report: it should finish once its tools/list is answered")?;
+    let got = report_or(
+        s,
+        "the client printed no report: it should finish once its tools/list is answered",
+    )?;
     same(
         json!({"harness": "connected", "era": "legacy", "version": version, "serverCapabilities": initialize_result(version)["capabilities"], "serverInfo": server_info(), "tools": tools()}),
         &got,
@@ -305,15 +459,27 @@ fn fallback(s: &mut Session, probe_error: Value, after: &str) -> CaseResult {
 }
 
 fn fallback_method_not_found(s: &mut Session) -> CaseResult {
-    fallback(s, json!({"code": -32601, "message": "Method not found"}), "after -32601 (how most legacy servers answer an unknown method)")
+    fallback(
+        s,
+        json!({"code": -32601, "message": "Method not found"}),
+        "after -32601 (how most legacy servers answer an unknown method)",
+    )
 }
 
 fn fallback_invalid_params(s: &mut Session) -> CaseResult {
-    fallback(s, json!({"code": -32602, "message": "Invalid request parameters"}), "after -32602 (how the Python SDK's legacy servers answer a request before initialize)")
+    fallback(
+        s,
+        json!({"code": -32602, "message": "Invalid request parameters"}),
+        "after -32602 (how the Python SDK's legacy servers answer a request before initialize)",
+    )
 }
 
 fn fallback_other_error(s: &mut Session) -> CaseResult {
-    fallback(s, json!({"code": -32000, "message": "Server not initialized"}), "after -32000 (an implementation-defined error)")
+    fallback(
+        s,
+        json!({"code": -32000, "message": "Server not initialized"}),
+        "after -32000 (an implementation-defined error)",
+    )
 }
 
 fn log_before_result(s: &mut Session) -> CaseResult {
@@ -368,31 +534,56 @@ fn silence(s: &mut Session) -> CaseResult {
 
 fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
     let id = probe(s, MODERN)?;
-    respond_error(s, &id, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}}))?;
+    respond_error(
+        s,
+        &id,
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}}),
+    )?;
     let got = s.recv_within(Duration::from_millis(1500))?;
     let Some(got) = got else {
         let report = s.recv_output(Duration::from_millis(200))?.map(|r| r.value);
         let rule = "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility)";
         let reason = match &report {
             Some(r) if harness_kind(r) == Some("panic") => return Err(panic_failure(r)),
-            Some(r) if r["incompatible"] == json!(true) => format!("the client gave up as incompatible, but {rule}. Incompatible is only for a list with nothing in common"),
-            Some(r) if harness_kind(r) == Some("failed") => format!("the client gave up (`{}`), but {rule}", r["error"].as_str().unwrap_or("?")),
+            Some(r) if r["incompatible"] == json!(true) => format!(
+                "the client gave up as incompatible, but {rule}. Incompatible is only for a list with nothing in common"
+            ),
+            Some(r) if harness_kind(r) == Some("failed") => format!(
+                "the client gave up (`{}`), but {rule}",
+                r["error"].as_str().unwrap_or("?")
+            ),
             _ => format!("the client sent nothing more, but {rule}"),
         };
-        return Err(Failure { actual: report, ..Failure::new(reason) });
+        return Err(Failure {
+            actual: report,
+            ..Failure::new(reason)
+        });
     };
     // Put the frame back in the flow the other cases read.
     let init = match classify(&got.value) {
         Kind::Request { id: init, method } if method == "initialize" => {
             if got.value.pointer("/params/protocolVersion") != Some(&json!(LEGACY)) {
-                return Err(Failure::mismatch("initialize should ask for 2025-11-25, the version the server listed", json!({"protocolVersion": LEGACY}), got.value["params"].clone()));
+                return Err(Failure::mismatch(
+                    "initialize should ask for 2025-11-25, the version the server listed",
+                    json!({"protocolVersion": LEGACY}),
+                    got.value["params"].clone(),
+                ));
             }
             init.to_value()
         }
-        _ => return Err(Failure { actual: Some(got.value), ..Failure::new("after a -32022 that lists only 2025-11-25, the next frame should be initialize at 2025-11-25") }),
+        _ => {
+            return Err(Failure {
+                actual: Some(got.value),
+                ..Failure::new(
+                    "after a -32022 that lists only 2025-11-25, the next frame should be initialize at 2025-11-25",
+                )
+            });
+        }
     };
     if init == id {
-        return Err(Failure::new(format!("initialize reuses the probe's id {id}: give it a fresh id")));
+        return Err(Failure::new(format!(
+            "initialize reuses the probe's id {id}: give it a fresh id"
+        )));
     }
     respond(s, &init, initialize_result(LEGACY))?;
     initialized(s)?;
@@ -404,13 +595,19 @@ fn slow_modern(s: &mut Session) -> CaseResult {
     let init = fallback_initialize(s, "after 300 ms without an answer", &probe_id)?;
     // The modern server answers the probe late, then refuses initialize.
     respond(s, &probe_id, discover_result(&[MODERN]))?;
-    respond_error(s, &init, json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": LEGACY}}))?;
+    respond_error(
+        s,
+        &init,
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": LEGACY}}),
+    )?;
     let next = frame(s, "a new probe at 2026-07-28")?;
     match next.get("method").and_then(Value::as_str) {
         Some("server/discover") => {
             let again = request_for(&next, "server/discover", "a new probe was due")?;
             if again == probe_id || again == init {
-                return Err(Failure::new(format!("the new probe reuses id {again}: every request gets a fresh id")));
+                return Err(Failure::new(format!(
+                    "the new probe reuses id {again}: every request gets a fresh id"
+                )));
             }
             modern_meta(&next, MODERN, "the new probe")?;
             respond(s, &again, discover_result(&[MODERN]))?;
@@ -418,11 +615,15 @@ fn slow_modern(s: &mut Session) -> CaseResult {
         }
         Some("notifications/initialized") => Err(Failure {
             actual: Some(next),
-            ..Failure::new("initialize failed with -32022, yet the client sent initialized: there is no session to confirm. -32022 is a modern error: the server is modern after all (it was slow to answer the probe), so probe again")
+            ..Failure::new(
+                "initialize failed with -32022, yet the client sent initialized: there is no session to confirm. -32022 is a modern error: the server is modern after all (it was slow to answer the probe), so probe again",
+            )
         }),
         _ => Err(Failure {
             actual: Some(next),
-            ..Failure::new("initialize was refused with -32022, a modern error: the server is modern after all, only slow to answer the probe. Probe again with server/discover at a version from error.data.supported, once")
+            ..Failure::new(
+                "initialize was refused with -32022, a modern error: the server is modern after all, only slow to answer the probe. Probe again with server/discover at a version from error.data.supported, once",
+            )
         }),
     }
 }

@@ -36,17 +36,72 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Program,
     schema: true,
     cases: &[
-        Case { name: "initialize echoes 2025-11-25", about: "initialize at a supported version gets a result with that version, the server's capabilities and its serverInfo", args: &[], run: echoes_latest },
-        Case { name: "older supported version echoed", about: "initialize at 2025-06-18, which the server also implements, is answered with 2025-06-18, not the server's newest", args: &[], run: echoes_older },
-        Case { name: "unknown version: counter-offer", about: "initialize at a version the server does not implement gets a result with the server's newest version, not an echo and not an error", args: &[], run: counter_offer_future },
-        Case { name: "retired version: counter-offer", about: "initialize at 2024-11-05, which this server does not implement, also gets the server's newest version", args: &[], run: counter_offer_retired },
-        Case { name: "ping before initialize", about: "a ping before initialize is answered with an empty result, and initialize still works after it", args: &[], run: ping_first },
-        Case { name: "early request refused", about: "a request other than ping before initialize gets an error response with the same id, never silence", args: &[], run: early_request },
-        Case { name: "notifications not answered", about: "notifications/initialized, a cancel of initialize and an unknown notification get no reply", args: &[], run: notifications_silent },
-        Case { name: "initialized with an id", about: "a notifications/initialized that carries an id is a request for an unknown method: it gets an error response", args: &[], run: initialized_with_id },
-        Case { name: "second initialize answered", about: "a second initialize gets a response with its id (an error is best) and the session keeps working", args: &[], run: second_initialize },
-        Case { name: "serves what it advertised", about: "after the handshake tools/list lists tools and tools/call runs one; resources/list, not advertised, gets -32601", args: &[], run: ready },
-        Case { name: "exits when stdin closes", about: "when the client closes stdin the server exits promptly", args: &[], run: exits_at_eof },
+        Case {
+            name: "initialize echoes 2025-11-25",
+            about: "initialize at a supported version gets a result with that version, the server's capabilities and its serverInfo",
+            args: &[],
+            run: echoes_latest,
+        },
+        Case {
+            name: "older supported version echoed",
+            about: "initialize at 2025-06-18, which the server also implements, is answered with 2025-06-18, not the server's newest",
+            args: &[],
+            run: echoes_older,
+        },
+        Case {
+            name: "unknown version: counter-offer",
+            about: "initialize at a version the server does not implement gets a result with the server's newest version, not an echo and not an error",
+            args: &[],
+            run: counter_offer_future,
+        },
+        Case {
+            name: "retired version: counter-offer",
+            about: "initialize at 2024-11-05, which this server does not implement, also gets the server's newest version",
+            args: &[],
+            run: counter_offer_retired,
+        },
+        Case {
+            name: "ping before initialize",
+            about: "a ping before initialize is answered with an empty result, and initialize still works after it",
+            args: &[],
+            run: ping_first,
+        },
+        Case {
+            name: "early request refused",
+            about: "a request other than ping before initialize gets an error response with the same id, never silence",
+            args: &[],
+            run: early_request,
+        },
+        Case {
+            name: "notifications not answered",
+            about: "notifications/initialized, a cancel of initialize and an unknown notification get no reply",
+            args: &[],
+            run: notifications_silent,
+        },
+        Case {
+            name: "initialized with an id",
+            about: "a notifications/initialized that carries an id is a request for an unknown method: it gets an error response",
+            args: &[],
+            run: initialized_with_id,
+        },
+        Case {
+            name: "second initialize answered",
+            about: "a second initialize gets a response with its id (an error is best) and the session keeps working",
+            args: &[],
+            run: second_initialize,
+        },
+        Case {
+            name: "serves what it advertised",
+            about: "after the handshake tools/list lists tools and tools/call runs one; resources/list, not advertised, gets -32601",
+            args: &[],
+            run: ready,
+        },
+        Case {
+            name: "exits when stdin closes",
+            about: "when the client closes stdin the server exits promptly",
+            args: &[],
+            run: exits_at_eof,
+        },
     ],
 };
 
@@ -59,7 +114,13 @@ fn request(id: impl Into<Value>, method: &str, params: Option<Value>) -> Value {
 }
 
 fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
-    request(id, "initialize", Some(json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})))
+    request(
+        id,
+        "initialize",
+        Some(
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
+        ),
+    )
 }
 
 /// The next line within [`ANSWER_WITHIN`], or `None` when the server is
@@ -68,10 +129,19 @@ fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
     match s.recv_within(ANSWER_WITHIN)? {
         Some(got) => Ok(Some(got)),
         None => match s.exited_within(Duration::ZERO) {
-            Some(status) if status.success() && s.transcript().iter().any(|e| e.dir == Direction::ToLearner && e.line.trim().is_empty()) => Err(Failure {
-                stop: Some(Stop::Exited(Some(status))),
-                ..Failure::new("the server exited after a blank line. A blank line carries no message: skip it and read on; only end of input (read_line returning Ok(0)) ends the loop")
-            }),
+            Some(status)
+                if status.success()
+                    && s.transcript()
+                        .iter()
+                        .any(|e| e.dir == Direction::ToLearner && e.line.trim().is_empty()) =>
+            {
+                Err(Failure {
+                    stop: Some(Stop::Exited(Some(status))),
+                    ..Failure::new(
+                        "the server exited after a blank line. A blank line carries no message: skip it and read on; only end of input (read_line returning Ok(0)) ends the loop",
+                    )
+                })
+            }
             Some(status) => Err(Stop::Exited(Some(status)).into()),
             None => Ok(None),
         },
@@ -103,17 +173,24 @@ fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
         }
         match classify(&got.value) {
             Kind::Notification { .. } => continue,
-            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == id => return Ok(got.value),
+            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == id => {
+                return Ok(got.value);
+            }
             Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } => {
                 return Err(Failure::mismatch(
-                    format!("the response to `{method}` carries id {}, but the request's id is {id}: echo the request's id exactly, type included", got_id.to_value()),
+                    format!(
+                        "the response to `{method}` carries id {}, but the request's id is {id}: echo the request's id exactly, type included",
+                        got_id.to_value()
+                    ),
                     json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
                     got.value,
                 ));
             }
             Kind::Error { id: None, .. } => {
                 return Err(Failure::mismatch(
-                    format!("the error response to `{method}` has no id. The request's id ({id}) could be read, so the response carries it"),
+                    format!(
+                        "the error response to `{method}` has no id. The request's id ({id}) could be read, so the response carries it"
+                    ),
                     json!({"jsonrpc": "2.0", "id": id, "error": "…"}),
                     got.value,
                 ));
@@ -123,7 +200,12 @@ fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
                     "the server sent a `{sent}` request while the client waited for its `{method}` response. This server sends no requests; answer the client's request"
                 )));
             }
-            Kind::Invalid { reason } => return Err(Failure::new(format!("the answer to `{method}` is not a valid JSON-RPC message: {reason}: {}", got.line))),
+            Kind::Invalid { reason } => {
+                return Err(Failure::new(format!(
+                    "the answer to `{method}` is not a valid JSON-RPC message: {reason}: {}",
+                    got.line
+                )));
+            }
         }
     }
 }
@@ -131,7 +213,9 @@ fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
 /// Whether `id` is the id of a request the checker sent earlier in this
 /// session (a response to it is late or repeated, not unrequested).
 fn earlier(s: &Session, id: &Value) -> bool {
-    s.transcript().iter().any(|e| e.dir == Direction::ToLearner && e.id.as_ref() == Some(id))
+    s.transcript()
+        .iter()
+        .any(|e| e.dir == Direction::ToLearner && e.id.as_ref() == Some(id))
 }
 
 /// Like [`call`], and the response must be a result; returns it.
@@ -140,7 +224,10 @@ fn call_ok(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
     match response.get("result") {
         Some(result) => Ok(result.clone()),
         None => Err(Failure::mismatch(
-            format!("`{}` failed, but it should succeed here", frame["method"].as_str().unwrap_or("?")),
+            format!(
+                "`{}` failed, but it should succeed here",
+                frame["method"].as_str().unwrap_or("?")
+            ),
             json!({"jsonrpc": "2.0", "id": frame["id"], "result": "…"}),
             response,
         )),
@@ -152,7 +239,11 @@ fn call_err(s: &mut Session, frame: &Value, why: &str) -> Result<Value, Failure>
     let response = call(s, frame)?;
     match response.get("error") {
         Some(error) => Ok(error.clone()),
-        None => Err(Failure::mismatch(why, json!({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": "…", "message": "…"}}), response)),
+        None => Err(Failure::mismatch(
+            why,
+            json!({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": "…", "message": "…"}}),
+            response,
+        )),
     }
 }
 
@@ -179,7 +270,11 @@ fn version_is(result: &Value, requested: &str, expected: &str) -> CaseResult {
         ),
         Some(v) => format!("the server answered {v}; for a request of {requested} it should offer its newest version, {expected}"),
     };
-    Err(Failure::mismatch(reason, json!({"protocolVersion": expected}), json!({"protocolVersion": chosen})))
+    Err(Failure::mismatch(
+        reason,
+        json!({"protocolVersion": expected}),
+        json!({"protocolVersion": chosen}),
+    ))
 }
 
 fn echoes_latest(s: &mut Session) -> CaseResult {
@@ -201,7 +296,9 @@ fn echoes_latest(s: &mut Session) -> CaseResult {
         }
     }
     let info = result.get("serverInfo");
-    if !info.is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string)) {
+    if !info
+        .is_some_and(|i| i.get("name").is_some_and(Value::is_string) && i.get("version").is_some_and(Value::is_string))
+    {
         return Err(Failure::mismatch(
             "the result needs serverInfo with a string name and version (InitializeResult, 2025-11-25 schema)",
             json!({"serverInfo": {"name": "handshake-gate", "version": "0.1.0"}}),
@@ -258,7 +355,10 @@ fn early_request(s: &mut Session) -> CaseResult {
         "tools/list before initialize must be refused with an error response: the session does not exist yet. The spec names no code; -32600 is common",
     )?;
     let result = call_ok(s, &initialize_request(2, SUPPORTED[0])).map_err(|f| Failure {
-        reason: format!("after refusing an early request the server must still accept initialize: {}", f.reason),
+        reason: format!(
+            "after refusing an early request the server must still accept initialize: {}",
+            f.reason
+        ),
         ..f
     })?;
     version_is(&result, SUPPORTED[0], SUPPORTED[0])
@@ -349,7 +449,13 @@ fn second_initialize(s: &mut Session) -> CaseResult {
 /// object input schema each.
 fn tools_listed(result: &Value) -> CaseResult {
     let tools = result.get("tools").and_then(Value::as_array);
-    let ok = tools.is_some_and(|t| !t.is_empty() && t.iter().all(|tool| tool.get("name").is_some_and(Value::is_string) && tool.pointer("/inputSchema/type") == Some(&json!("object"))));
+    let ok = tools.is_some_and(|t| {
+        !t.is_empty()
+            && t.iter().all(|tool| {
+                tool.get("name").is_some_and(Value::is_string)
+                    && tool.pointer("/inputSchema/type") == Some(&json!("object"))
+            })
+    });
     if ok {
         Ok(())
     } else {
@@ -365,9 +471,20 @@ fn ready(s: &mut Session) -> CaseResult {
     handshake(s)?;
     let result = call_ok(s, &request(2, "tools/list", None))?;
     tools_listed(&result)?;
-    let result = call_ok(s, &request(3, "tools/call", Some(json!({"name": "echo", "arguments": {"text": "hello"}}))))?;
+    let result = call_ok(
+        s,
+        &request(
+            3,
+            "tools/call",
+            Some(json!({"name": "echo", "arguments": {"text": "hello"}})),
+        ),
+    )?;
     if result.pointer("/content/0/text") != Some(&json!("hello")) {
-        return Err(Failure::mismatch("tools/call of echo returns the text in a text content block", json!({"content": [{"type": "text", "text": "hello"}]}), result));
+        return Err(Failure::mismatch(
+            "tools/call of echo returns the text in a text content block",
+            json!({"content": [{"type": "text", "text": "hello"}]}),
+            result,
+        ));
     }
     let error = call_err(
         s,
@@ -405,9 +522,19 @@ mod tests {
     #[test]
     fn an_echo_of_an_unsupported_version_is_named_as_such() {
         let f = version_is(&json!({"protocolVersion": "2099-01-01"}), "2099-01-01", "2025-11-25").unwrap_err();
-        assert!(f.reason.starts_with("the server echoed 2099-01-01, a version it does not implement"), "{}", f.reason);
+        assert!(
+            f.reason
+                .starts_with("the server echoed 2099-01-01, a version it does not implement"),
+            "{}",
+            f.reason
+        );
         let f = version_is(&json!({"protocolVersion": "2025-11-25"}), "2025-06-18", "2025-06-18").unwrap_err();
-        assert!(f.reason.starts_with("the client asked for 2025-06-18, which this server implements, and got 2025-11-25"), "{}", f.reason);
+        assert!(
+            f.reason
+                .starts_with("the client asked for 2025-06-18, which this server implements, and got 2025-11-25"),
+            "{}",
+            f.reason
+        );
         assert!(version_is(&json!({"protocolVersion": "2025-11-25"}), "2099-01-01", "2025-11-25").is_ok());
     }
 }

@@ -30,18 +30,78 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Http,
     schema: false,
     cases: &[
-        Case { name: "POST answered with JSON", about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete", args: &[], run: post_ok },
-        Case { name: "notification: 202", about: "a POSTed notification gets 202 Accepted and an empty body", args: &[], run: notification },
-        Case { name: "only POST /mcp", about: "another path gets 404; GET and DELETE get 405, as the modern endpoint has no GET stream and no sessions to DELETE", args: &[], run: not_allowed },
-        Case { name: "Mcp-Method must match", about: "a request without the Mcp-Method header, or with one naming another method than the body, gets 400 with -32020 HeaderMismatch", args: &[], run: method_header },
-        Case { name: "Mcp-Name must match", about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020", args: &[], run: name_mismatch },
-        Case { name: "_meta fields required", about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params", args: &[], run: meta_required },
-        Case { name: "version header must match", about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020", args: &[], run: version_mismatch },
-        Case { name: "unsupported version", about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested", args: &[], run: unsupported_version },
-        Case { name: "unknown method: 404", about: "a method the server does not implement gets 404 with -32601", args: &[], run: unknown_method },
-        Case { name: "foreign Origin: 403", about: "a request from a foreign Origin gets 403; one from localhost is served", args: &[], run: origin },
-        Case { name: "base64 Mcp-Name decoded", about: "an Mcp-Name in the =?base64?…?= sentinel is decoded before it is compared with the body", args: &[], run: base64_name },
-        Case { name: "progress as an SSE stream", about: "a call that asks for progress gets text/event-stream: the progress notifications first, then the response, then the end", args: &[], run: sse_progress },
+        Case {
+            name: "POST answered with JSON",
+            about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete",
+            args: &[],
+            run: post_ok,
+        },
+        Case {
+            name: "notification: 202",
+            about: "a POSTed notification gets 202 Accepted and an empty body",
+            args: &[],
+            run: notification,
+        },
+        Case {
+            name: "only POST /mcp",
+            about: "another path gets 404; GET and DELETE get 405, as the modern endpoint has no GET stream and no sessions to DELETE",
+            args: &[],
+            run: not_allowed,
+        },
+        Case {
+            name: "Mcp-Method must match",
+            about: "a request without the Mcp-Method header, or with one naming another method than the body, gets 400 with -32020 HeaderMismatch",
+            args: &[],
+            run: method_header,
+        },
+        Case {
+            name: "Mcp-Name must match",
+            about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020",
+            args: &[],
+            run: name_mismatch,
+        },
+        Case {
+            name: "_meta fields required",
+            about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params",
+            args: &[],
+            run: meta_required,
+        },
+        Case {
+            name: "version header must match",
+            about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020",
+            args: &[],
+            run: version_mismatch,
+        },
+        Case {
+            name: "unsupported version",
+            about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested",
+            args: &[],
+            run: unsupported_version,
+        },
+        Case {
+            name: "unknown method: 404",
+            about: "a method the server does not implement gets 404 with -32601",
+            args: &[],
+            run: unknown_method,
+        },
+        Case {
+            name: "foreign Origin: 403",
+            about: "a request from a foreign Origin gets 403; one from localhost is served",
+            args: &[],
+            run: origin,
+        },
+        Case {
+            name: "base64 Mcp-Name decoded",
+            about: "an Mcp-Name in the =?base64?…?= sentinel is decoded before it is compared with the body",
+            args: &[],
+            run: base64_name,
+        },
+        Case {
+            name: "progress as an SSE stream",
+            about: "a call that asks for progress gets text/event-stream: the progress notifications first, then the response, then the end",
+            args: &[],
+            run: sse_progress,
+        },
     ],
 };
 
@@ -55,7 +115,10 @@ fn tool_call(id: u64, name: &str, arguments: Value, version: &str) -> Value {
 
 /// The headers a conforming client sends with `body`.
 fn headers_for(body: &Value) -> Vec<(String, String)> {
-    let version = body.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").and_then(Value::as_str).unwrap_or(MODERN);
+    let version = body
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or(MODERN);
     let method = body["method"].as_str().unwrap_or("");
     let mut headers = vec![
         ("Content-Type".to_string(), "application/json".to_string()),
@@ -80,11 +143,23 @@ fn with_header(mut headers: Vec<(String, String)>, name: &str, value: Option<&st
 
 /// Sends an HTTP request; a 500 carrying the harness's panic report
 /// becomes a failure naming the panic.
-fn exchange(s: &mut Session, method: &'static str, headers: Vec<(String, String)>, body: Option<&Value>) -> Result<Reply, Failure> {
-    let request = Request { method, path: "/mcp", headers, body: body.map(|b| b.to_string().into_bytes()) };
+fn exchange(
+    s: &mut Session,
+    method: &'static str,
+    headers: Vec<(String, String)>,
+    body: Option<&Value>,
+) -> Result<Reply, Failure> {
+    let request = Request {
+        method,
+        path: "/mcp",
+        headers,
+        body: body.map(|b| b.to_string().into_bytes()),
+    };
     let reply = http::send(s, &request)?;
     if reply.status == 500
-        && let Some(report) = reply.json().filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
+        && let Some(report) = reply
+            .json()
+            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
     {
         return Err(panic_failure(&report));
     }
@@ -103,18 +178,30 @@ fn shown(reply: &Reply) -> Value {
 /// Checks an error reply: `status`, and a JSON-RPC error object with `code`.
 fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> Result<Value, Failure> {
     let body = reply.json();
-    let got_code = body.as_ref().and_then(|b| b.pointer("/error/code")).and_then(Value::as_i64);
+    let got_code = body
+        .as_ref()
+        .and_then(|b| b.pointer("/error/code"))
+        .and_then(Value::as_i64);
     if reply.status == status && got_code == Some(code) {
         return Ok(body.unwrap_or(Value::Null));
     }
     let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's id)", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
     let detail = match (reply.status == status, got_code) {
-        (true, None) => format!("the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"),
+        (true, None) => format!(
+            "the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"
+        ),
         (true, Some(c)) => format!("the status is right, but the error code is {c}, not {code}"),
-        (false, Some(c)) if c == code => format!("the error code is right, but the HTTP status is {}, not {status}: clients and intermediaries decide by the status first", reply.status),
+        (false, Some(c)) if c == code => format!(
+            "the error code is right, but the HTTP status is {}, not {status}: clients and intermediaries decide by the status first",
+            reply.status
+        ),
         (false, _) => format!("got {}", reply.status),
     };
-    Err(Failure::mismatch(format!("{why}: {status} with error code {code}. Here {detail}"), expected, shown(reply)))
+    Err(Failure::mismatch(
+        format!("{why}: {status} with error code {code}. Here {detail}"),
+        expected,
+        shown(reply),
+    ))
 }
 
 /// Checks a success reply: 200 JSON carrying a result for `id`; returns the
@@ -123,7 +210,11 @@ fn ok_reply(reply: &Reply, id: u64, why: &str) -> Result<Value, Failure> {
     let body = reply.json();
     if reply.status != 200 || reply.media_type().as_deref() != Some("application/json") {
         return Err(Failure::mismatch(
-            format!("{why}: 200 with Content-Type application/json; got {} {}", reply.status, reply.header("content-type").unwrap_or("without a Content-Type")),
+            format!(
+                "{why}: 200 with Content-Type application/json; got {} {}",
+                reply.status,
+                reply.header("content-type").unwrap_or("without a Content-Type")
+            ),
             json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "id": id, "result": "…"}}),
             shown(reply),
         ));
@@ -131,7 +222,11 @@ fn ok_reply(reply: &Reply, id: u64, why: &str) -> Result<Value, Failure> {
     let body = body.unwrap_or(Value::Null);
     match body.get("result") {
         Some(result) if body.get("id") == Some(&json!(id)) => Ok(result.clone()),
-        _ => Err(Failure::mismatch(format!("{why}: the body should be the JSON-RPC response to request {id}"), json!({"jsonrpc": "2.0", "id": id, "result": "…"}), body)),
+        _ => Err(Failure::mismatch(
+            format!("{why}: the body should be the JSON-RPC response to request {id}"),
+            json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
+            body,
+        )),
     }
 }
 
@@ -147,7 +242,11 @@ fn post_ok(s: &mut Session) -> CaseResult {
         ));
     }
     if result.pointer("/content/0/text") != Some(&json!("hello")) {
-        return Err(Failure::mismatch("echo returns its text in a text content block", json!({"content": [{"type": "text", "text": "hello"}]}), result));
+        return Err(Failure::mismatch(
+            "echo returns its text in a text content block",
+            json!({"content": [{"type": "text", "text": "hello"}]}),
+            result,
+        ));
     }
     Ok(())
 }
@@ -159,17 +258,33 @@ fn notification(s: &mut Session) -> CaseResult {
         return Ok(());
     }
     let why = match reply.status {
-        200 => "a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages, a conformance test server got this wrong and broke clients)",
-        204 => "204 No Content is not the answer to a notification: the spec names 202 Accepted, and clients check for it",
+        200 => {
+            "a notification was answered with 200. Nobody waits for an answer to a notification: the server MUST return 202 Accepted with no body (2026-07-28 basic/transports/streamable-http › Sending Messages, a conformance test server got this wrong and broke clients)"
+        }
+        204 => {
+            "204 No Content is not the answer to a notification: the spec names 202 Accepted, and clients check for it"
+        }
         202 => "202 is right, but the body must be empty: a notification gets no JSON-RPC response",
         _ => "a notification the server accepts gets 202 Accepted with no body",
     };
-    Err(Failure::mismatch(why, json!({"status": 202, "body": "", "…": "…"}), shown(&reply)))
+    Err(Failure::mismatch(
+        why,
+        json!({"status": 202, "body": "", "…": "…"}),
+        shown(&reply),
+    ))
 }
 
 fn not_allowed(s: &mut Session) -> CaseResult {
     let body = tool_call(13, "echo", json!({"text": "hi"}), MODERN);
-    let reply = http::send(s, &Request { method: "POST", path: "/elsewhere", headers: headers_for(&body), body: Some(body.to_string().into_bytes()) })?;
+    let reply = http::send(
+        s,
+        &Request {
+            method: "POST",
+            path: "/elsewhere",
+            headers: headers_for(&body),
+            body: Some(body.to_string().into_bytes()),
+        },
+    )?;
     if reply.status != 404 {
         return Err(Failure::mismatch(
             "POST /elsewhere should get 404: the server has one MCP endpoint, /mcp, and nothing else answers as MCP",
@@ -178,7 +293,15 @@ fn not_allowed(s: &mut Session) -> CaseResult {
         ));
     }
     for method in ["GET", "DELETE"] {
-        let reply = exchange(s, method, vec![("Accept".into(), "text/event-stream".into()), ("MCP-Protocol-Version".into(), MODERN.into())], None)?;
+        let reply = exchange(
+            s,
+            method,
+            vec![
+                ("Accept".into(), "text/event-stream".into()),
+                ("MCP-Protocol-Version".into(), MODERN.into()),
+            ],
+            None,
+        )?;
         if reply.status != 405 {
             return Err(Failure::mismatch(
                 format!(
@@ -195,9 +318,18 @@ fn not_allowed(s: &mut Session) -> CaseResult {
 fn method_header(s: &mut Session) -> CaseResult {
     let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta(MODERN)}});
     let reply = post(s, with_header(headers_for(&body), "Mcp-Method", None), &body)?;
-    error_reply(&reply, 400, -32020, "Mcp-Method is required on every request, and a request without it gets")?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "Mcp-Method is required on every request, and a request without it gets",
+    )?;
     let call = tool_call(12, "echo", json!({"text": "hi"}), MODERN);
-    let reply = post(s, with_header(headers_for(&call), "Mcp-Method", Some("tools/list")), &call)?;
+    let reply = post(
+        s,
+        with_header(headers_for(&call), "Mcp-Method", Some("tools/list")),
+        &call,
+    )?;
     error_reply(
         &reply,
         400,
@@ -224,20 +356,42 @@ fn name_mismatch(s: &mut Session) -> CaseResult {
 /// without them the server cannot tell what the client can do. The
 /// conformance suite's stateless mock answers 400 with -32602.
 fn meta_required(s: &mut Session) -> CaseResult {
-    for (id, missing) in [(20, "io.modelcontextprotocol/clientCapabilities"), (21, "io.modelcontextprotocol/protocolVersion")] {
+    for (id, missing) in [
+        (20, "io.modelcontextprotocol/clientCapabilities"),
+        (21, "io.modelcontextprotocol/protocolVersion"),
+    ] {
         let mut body = tool_call(id, "echo", json!({"text": "hi"}), MODERN);
         let headers = headers_for(&body);
-        body["params"]["_meta"].as_object_mut().expect("meta is an object").remove(missing);
+        body["params"]["_meta"]
+            .as_object_mut()
+            .expect("meta is an object")
+            .remove(missing);
         let reply = post(s, headers, &body)?;
-        error_reply(&reply, 400, -32602, &format!("every modern request carries {missing} in params._meta (2026-07-28 schema, RequestMetaObject); a request without it gets"))?;
+        error_reply(
+            &reply,
+            400,
+            -32602,
+            &format!(
+                "every modern request carries {missing} in params._meta (2026-07-28 schema, RequestMetaObject); a request without it gets"
+            ),
+        )?;
     }
     Ok(())
 }
 
 fn version_mismatch(s: &mut Session) -> CaseResult {
     let body = tool_call(6, "echo", json!({"text": "hi"}), MODERN);
-    let reply = post(s, with_header(headers_for(&body), "MCP-Protocol-Version", Some("2025-11-25")), &body)?;
-    error_reply(&reply, 400, -32020, "the MCP-Protocol-Version header (2025-11-25) must equal the body's _meta version (2026-07-28); a mismatch gets")?;
+    let reply = post(
+        s,
+        with_header(headers_for(&body), "MCP-Protocol-Version", Some("2025-11-25")),
+        &body,
+    )?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "the MCP-Protocol-Version header (2025-11-25) must equal the body's _meta version (2026-07-28); a mismatch gets",
+    )?;
     Ok(())
 }
 
@@ -271,7 +425,11 @@ fn unknown_method(s: &mut Session) -> CaseResult {
 
 fn origin(s: &mut Session) -> CaseResult {
     let body = tool_call(9, "echo", json!({"text": "hi"}), MODERN);
-    let reply = post(s, with_header(headers_for(&body), "Origin", Some("http://evil.example")), &body)?;
+    let reply = post(
+        s,
+        with_header(headers_for(&body), "Origin", Some("http://evil.example")),
+        &body,
+    )?;
     if reply.status != 403 {
         return Err(Failure::mismatch(
             "a request with Origin http://evil.example must get 403 Forbidden. A web page on any site can make a browser POST to 127.0.0.1 (DNS rebinding); the Origin header is how a local server tells (2026-07-28 basic/transports/streamable-http › Security & Endpoint)",
@@ -279,7 +437,11 @@ fn origin(s: &mut Session) -> CaseResult {
             shown(&reply),
         ));
     }
-    let reply = post(s, with_header(headers_for(&body), "Origin", Some("http://localhost.evil.example")), &body)?;
+    let reply = post(
+        s,
+        with_header(headers_for(&body), "Origin", Some("http://localhost.evil.example")),
+        &body,
+    )?;
     if reply.status != 403 {
         return Err(Failure::mismatch(
             "Origin http://localhost.evil.example is a foreign site whose name merely starts with localhost: compare the host exactly (localhost or 127.0.0.1, with any port), never by substring or prefix",
@@ -290,17 +452,38 @@ fn origin(s: &mut Session) -> CaseResult {
     let port = s.port().unwrap_or(0);
     let local = format!("http://localhost:{port}");
     let reply = post(s, with_header(headers_for(&body), "Origin", Some(&local)), &body)?;
-    ok_reply(&reply, 9, &format!("a request with Origin {local}, this machine, is served as usual"))?;
+    ok_reply(
+        &reply,
+        9,
+        &format!("a request with Origin {local}, this machine, is served as usual"),
+    )?;
     Ok(())
 }
 
 fn base64_name(s: &mut Session) -> CaseResult {
     let body = tool_call(10, "echo", json!({"text": "hi"}), MODERN);
     // "echo" and "count" in the base64 sentinel (Value Encoding).
-    let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("=?base64?ZWNobw==?=")), &body)?;
-    ok_reply(&reply, 10, "Mcp-Name =?base64?ZWNobw==?= is \"echo\" once decoded, the same as the body, so the call is served")?;
-    let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("=?base64?Y291bnQ=?=")), &body)?;
-    error_reply(&reply, 400, -32020, "Mcp-Name =?base64?Y291bnQ=?= decodes to \"count\", not the body's \"echo\": decode, then compare, and a mismatch gets")?;
+    let reply = post(
+        s,
+        with_header(headers_for(&body), "Mcp-Name", Some("=?base64?ZWNobw==?=")),
+        &body,
+    )?;
+    ok_reply(
+        &reply,
+        10,
+        "Mcp-Name =?base64?ZWNobw==?= is \"echo\" once decoded, the same as the body, so the call is served",
+    )?;
+    let reply = post(
+        s,
+        with_header(headers_for(&body), "Mcp-Name", Some("=?base64?Y291bnQ=?=")),
+        &body,
+    )?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "Mcp-Name =?base64?Y291bnQ=?= decodes to \"count\", not the body's \"echo\": decode, then compare, and a mismatch gets",
+    )?;
     Ok(())
 }
 
@@ -316,20 +499,38 @@ fn sse_progress(s: &mut Session) -> CaseResult {
         ));
     }
     let events = http::parse_events(&reply.text());
-    let messages: Vec<Value> = events.iter().map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| json!(e.data))).collect();
+    let messages: Vec<Value> = events
+        .iter()
+        .map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| json!(e.data)))
+        .collect();
     let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
     let Some(at) = response_at else {
-        return Err(Failure { actual: Some(Value::Array(messages)), ..Failure::new("the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last") });
+        return Err(Failure {
+            actual: Some(Value::Array(messages)),
+            ..Failure::new(
+                "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
+            )
+        });
     };
     if at + 1 != messages.len() {
         return Err(Failure {
             actual: Some(Value::Array(messages)),
-            ..Failure::new("something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)")
+            ..Failure::new(
+                "something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)",
+            )
         });
     }
-    let progress: Vec<&Value> = messages[..at].iter().filter(|m| m.get("method") == Some(&json!("notifications/progress"))).collect();
-    let values: Vec<f64> = progress.iter().filter_map(|m| m.pointer("/params/progress").and_then(Value::as_f64)).collect();
-    let tokens_ok = progress.iter().all(|m| m.pointer("/params/progressToken") == Some(&json!("p-11")));
+    let progress: Vec<&Value> = messages[..at]
+        .iter()
+        .filter(|m| m.get("method") == Some(&json!("notifications/progress")))
+        .collect();
+    let values: Vec<f64> = progress
+        .iter()
+        .filter_map(|m| m.pointer("/params/progress").and_then(Value::as_f64))
+        .collect();
+    let tokens_ok = progress
+        .iter()
+        .all(|m| m.pointer("/params/progressToken") == Some(&json!("p-11")));
     if progress.len() != 3 || !tokens_ok || values.windows(2).any(|w| w[1] <= w[0]) {
         return Err(Failure::mismatch(
             "before the response, the stream should carry the three progress notifications of count to 3: each with the request's progressToken p-11 and a progress value that goes up",

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::{Case, Shape, CaseResult, Checker, Failure, ask, harness_kind, reply, same};
+use super::{Case, CaseResult, Checker, Failure, Shape, ask, harness_kind, reply, same};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -22,14 +22,54 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Program,
     schema: false,
     cases: &[
-        Case { name: "two calls, two ids", about: "each call is sent as a valid request with its own string or integer id; no params member when there are none", args: &[], run: two_calls },
-        Case { name: "out-of-order responses", about: "responses arriving in reverse order, with a notification between them, each reach their own call", args: &[], run: out_of_order },
-        Case { name: "notification not answered", about: "notifications go to the handler with their params, and nothing is written back", args: &[], run: notifications },
-        Case { name: "error reaches its call", about: "an error response completes its call with the error object", args: &[], run: error_reply },
-        Case { name: "orphan logged and dropped", about: "a response for an unknown or already answered id is dropped, and the router keeps working", args: &[], run: orphans },
-        Case { name: "ids never reused", about: "a new call never takes an id used earlier in the session, answered or not", args: &[], run: ids_never_reused },
-        Case { name: "server request is not a response", about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response", args: &[], run: server_request },
-        Case { name: "invalid lines dropped", about: "junk, a request with a null id and an error with a null id are dropped, not routed or answered", args: &[], run: invalid_lines },
+        Case {
+            name: "two calls, two ids",
+            about: "each call is sent as a valid request with its own string or integer id; no params member when there are none",
+            args: &[],
+            run: two_calls,
+        },
+        Case {
+            name: "out-of-order responses",
+            about: "responses arriving in reverse order, with a notification between them, each reach their own call",
+            args: &[],
+            run: out_of_order,
+        },
+        Case {
+            name: "notification not answered",
+            about: "notifications go to the handler with their params, and nothing is written back",
+            args: &[],
+            run: notifications,
+        },
+        Case {
+            name: "error reaches its call",
+            about: "an error response completes its call with the error object",
+            args: &[],
+            run: error_reply,
+        },
+        Case {
+            name: "orphan logged and dropped",
+            about: "a response for an unknown or already answered id is dropped, and the router keeps working",
+            args: &[],
+            run: orphans,
+        },
+        Case {
+            name: "ids never reused",
+            about: "a new call never takes an id used earlier in the session, answered or not",
+            args: &[],
+            run: ids_never_reused,
+        },
+        Case {
+            name: "server request is not a response",
+            about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response",
+            args: &[],
+            run: server_request,
+        },
+        Case {
+            name: "invalid lines dropped",
+            about: "junk, a request with a null id and an error with a null id are dropped, not routed or answered",
+            args: &[],
+            run: invalid_lines,
+        },
     ],
 };
 
@@ -47,11 +87,20 @@ fn call(s: &mut Session, tag: &str, method: &str, params: Option<Value>) -> Resu
             if let Some(p) = params {
                 expected["params"] = p;
             }
-            same(expected, &frame, &format!("call(\"{tag}\", \"{method}\", …) should send this request"))?;
+            same(
+                expected,
+                &frame,
+                &format!("call(\"{tag}\", \"{method}\", …) should send this request"),
+            )?;
             Ok((frame, id.to_value()))
         }
-        Kind::Request { method: m, .. } => Err(Failure::new(format!("call(\"{tag}\", \"{method}\", …) sent a request for `{m}`"))),
-        Kind::Invalid { reason } => Err(Failure::new(format!("call(\"{tag}\", …) sent {} which is not a valid request: {reason}", got.line))),
+        Kind::Request { method: m, .. } => Err(Failure::new(format!(
+            "call(\"{tag}\", \"{method}\", …) sent a request for `{m}`"
+        ))),
+        Kind::Invalid { reason } => Err(Failure::new(format!(
+            "call(\"{tag}\", …) sent {} which is not a valid request: {reason}",
+            got.line
+        ))),
         other => Err(Failure::new(format!(
             "call(\"{tag}\", …) must send a request (method and id) but sent a {}: {}",
             other.name(),
@@ -91,10 +140,22 @@ fn expect_reply(s: &mut Session, line: &str, tag: &str, id: &Value, result: &Val
 }
 
 fn two_calls(s: &mut Session) -> CaseResult {
-    let (_, id1) = call(s, "c1", "tools/call", Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})))?;
-    let (_, id2) = call(s, "c2", "tools/call", Some(json!({"name": "add", "arguments": {"a": 10, "b": 20}})))?;
+    let (_, id1) = call(
+        s,
+        "c1",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
+    )?;
+    let (_, id2) = call(
+        s,
+        "c2",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 10, "b": 20}})),
+    )?;
     if id1 == id2 {
-        return Err(Failure::new(format!("both calls got id {id1}: ids must be unique among calls in flight, or a response can't tell them apart")));
+        return Err(Failure::new(format!(
+            "both calls got id {id1}: ids must be unique among calls in flight, or a response can't tell them apart"
+        )));
     }
     let (_, id3) = call(s, "c3", "tools/list", None)?;
     if id3 == id1 || id3 == id2 {
@@ -104,9 +165,26 @@ fn two_calls(s: &mut Session) -> CaseResult {
 }
 
 fn out_of_order(s: &mut Session) -> CaseResult {
-    let (_, id1) = call(s, "c1", "tools/call", Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})))?;
-    let (_, id2) = call(s, "c2", "tools/call", Some(json!({"name": "add", "arguments": {"a": 10, "b": 20}})))?;
-    expect_reply(s, &response(&id2, result_text("30")), "c2", &id2, &result_text("30"), "the first response carries c2's id, so it belongs to c2")?;
+    let (_, id1) = call(
+        s,
+        "c1",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
+    )?;
+    let (_, id2) = call(
+        s,
+        "c2",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 10, "b": 20}})),
+    )?;
+    expect_reply(
+        s,
+        &response(&id2, result_text("30")),
+        "c2",
+        &id2,
+        &result_text("30"),
+        "the first response carries c2's id, so it belongs to c2",
+    )?;
     let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "p1", "progress": 1, "total": 2}});
     let got = deliver(s, &progress.to_string())?;
     same(
@@ -114,7 +192,14 @@ fn out_of_order(s: &mut Session) -> CaseResult {
         &got,
         "a notification between two responses goes to the notification handler",
     )?;
-    expect_reply(s, &response(&id1, result_text("5")), "c1", &id1, &result_text("5"), "the last response carries c1's id, so it belongs to c1")
+    expect_reply(
+        s,
+        &response(&id1, result_text("5")),
+        "c1",
+        &id1,
+        &result_text("5"),
+        "the last response carries c1's id, so it belongs to c1",
+    )
 }
 
 fn notifications(s: &mut Session) -> CaseResult {
@@ -137,11 +222,19 @@ fn notifications(s: &mut Session) -> CaseResult {
         if let Some(params) = frame.get("params") {
             expected["params"] = params.clone();
         }
-        same(expected, &got, "a notification goes to the handler with its method and params (and params stay absent when it has none)")?;
+        same(
+            expected,
+            &got,
+            "a notification goes to the handler with its method and params (and params stay absent when it has none)",
+        )?;
     }
     let got = ask(s, json!({"harness": "in_flight"}))?.value;
     if got["calls"].as_array().is_none_or(|c| c.len() != 1) {
-        return Err(Failure::mismatch("notifications must not complete calls: c1 should still be in flight", json!({"harness": "in_flight", "calls": [["<id>", "c1"]]}), got));
+        return Err(Failure::mismatch(
+            "notifications must not complete calls: c1 should still be in flight",
+            json!({"harness": "in_flight", "calls": [["<id>", "c1"]]}),
+            got,
+        ));
     }
     Ok(())
 }
@@ -150,7 +243,11 @@ fn error_reply(s: &mut Session) -> CaseResult {
     let (_, id) = call(s, "c1", "tools/call", Some(json!({"name": "nope", "arguments": {}})))?;
     let error = json!({"code": -32602, "message": "Unknown tool: nope"});
     let got = deliver(s, &json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string())?;
-    same(json!({"harness": "reply", "tag": "c1", "id": id, "error": error}), &got, "an error response answers its call just as a result does: deliver the error object to c1")
+    same(
+        json!({"harness": "reply", "tag": "c1", "id": id, "error": error}),
+        &got,
+        "an error response answers its call just as a result does: deliver the error object to c1",
+    )
 }
 
 fn orphans(s: &mut Session) -> CaseResult {
@@ -176,10 +273,19 @@ fn orphans(s: &mut Session) -> CaseResult {
         same(
             json!({"harness": "orphan", "id": retyped}),
             &got,
-            &format!("c1's id is {id1}, and {retyped} is a different id: ids match exactly, type included. Key the table by the id itself, not by its text"),
+            &format!(
+                "c1's id is {id1}, and {retyped} is a different id: ids match exactly, type included. Key the table by the id itself, not by its text"
+            ),
         )?;
     }
-    expect_reply(s, &response(&id1, tools.clone()), "c1", &id1, &tools, "after an orphan, c1's own response must still reach c1")?;
+    expect_reply(
+        s,
+        &response(&id1, tools.clone()),
+        "c1",
+        &id1,
+        &tools,
+        "after an orphan, c1's own response must still reach c1",
+    )?;
     let got = deliver(s, &response(&id1, tools))?;
     same(
         json!({"harness": "orphan", "id": id1}),
@@ -195,7 +301,14 @@ fn ids_never_reused(s: &mut Session) -> CaseResult {
     used.insert(id1.to_string());
     used.insert(id2.to_string());
     let tools = json!({"tools": []});
-    expect_reply(s, &response(&id1, tools.clone()), "c1", &id1, &tools, "c1's response reaches c1")?;
+    expect_reply(
+        s,
+        &response(&id1, tools.clone()),
+        "c1",
+        &id1,
+        &tools,
+        "c1's response reaches c1",
+    )?;
     for tag in ["c3", "c4", "c5"] {
         let (_, id) = call(s, tag, "tools/list", None)?;
         if !used.insert(id.to_string()) {
@@ -208,7 +321,12 @@ fn ids_never_reused(s: &mut Session) -> CaseResult {
 }
 
 fn server_request(s: &mut Session) -> CaseResult {
-    let (_, id) = call(s, "c1", "tools/call", Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})))?;
+    let (_, id) = call(
+        s,
+        "c1",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
+    )?;
     let ping = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
     let got = deliver(s, &ping.to_string())?;
     let expected = json!({"jsonrpc": "2.0", "id": id, "result": {}});
@@ -219,7 +337,11 @@ fn server_request(s: &mut Session) -> CaseResult {
             got,
         ));
     }
-    same(expected, &got, "answer a ping with an empty result and the ping's own id (2025-11-25 basic/utilities/ping)")?;
+    same(
+        expected,
+        &got,
+        "answer a ping with an empty result and the ping's own id (2025-11-25 basic/utilities/ping)",
+    )?;
     let unknown = json!({"jsonrpc": "2.0", "id": "s-1", "method": "demo/unknown", "params": {}});
     let got = deliver(s, &unknown.to_string())?;
     let code = got.pointer("/error/code").cloned();
@@ -231,22 +353,53 @@ fn server_request(s: &mut Session) -> CaseResult {
         ));
     }
     let result = result_text("5");
-    expect_reply(s, &response(&id, result.clone()), "c1", &id, &result, "c1 is still in flight after the ping, and its response must reach it")
+    expect_reply(
+        s,
+        &response(&id, result.clone()),
+        "c1",
+        &id,
+        &result,
+        "c1 is still in flight after the ping, and its response must reach it",
+    )
 }
 
 fn invalid_lines(s: &mut Session) -> CaseResult {
     let (_, id) = call(s, "c1", "tools/list", None)?;
     for (line, why) in [
-        ("Starting server v1.2...", "a line that is not JSON is dropped (and logged), not routed"),
-        (r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, "a request with a null id is invalid in MCP: don't answer it as a ping and don't take it for a notification"),
+        (
+            "Starting server v1.2...",
+            "a line that is not JSON is dropped (and logged), not routed",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            "a request with a null id is invalid in MCP: don't answer it as a ping and don't take it for a notification",
+        ),
     ] {
         let got = deliver(s, line)?;
         if harness_kind(&got) != Some("invalid") {
-            return Err(Failure::mismatch(why, json!({"harness": "invalid", "reason": "(any reason)"}), got));
+            return Err(Failure::mismatch(
+                why,
+                json!({"harness": "invalid", "reason": "(any reason)"}),
+                got,
+            ));
         }
     }
-    let got = deliver(s, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)?;
-    same(json!({"harness": "orphan", "id": null}), &got, "an error response with a null id answers no request: it is dropped as an orphan")?;
+    let got = deliver(
+        s,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+    )?;
+    same(
+        json!({"harness": "orphan", "id": null}),
+        &got,
+        "an error response with a null id answers no request: it is dropped as an orphan",
+    )?;
     let tools = json!({"tools": []});
-    expect_reply(s, &response(&id, tools.clone()), "c1", &id, &tools, "after all that, c1's response still reaches c1")
+    expect_reply(
+        s,
+        &response(&id, tools.clone()),
+        "c1",
+        &id,
+        &tools,
+        "after all that, c1's response still reaches c1",
+    )
 }

@@ -27,13 +27,48 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Client,
     schema: true,
     cases: &[
-        Case { name: "one round of input", about: "an input_required result is answered by a retry with a new id, the same name and arguments, and inputResponses under the same key", args: &["--era", "modern"], run: one_round },
-        Case { name: "requestState echoed", about: "requestState comes back exactly as sent, and a result with only a requestState is retried at once", args: &["--era", "modern"], run: request_state },
-        Case { name: "absent resultType: done", about: "a result without resultType (a server of an earlier revision) is the final result: no retry", args: &["--era", "modern"], run: absent_result_type },
-        Case { name: "unknown resultType: error", about: "a resultType the client does not know (here \"task\", an extension's) ends the call with an error, not a retry and not a result", args: &["--era", "modern"], run: unknown_result_type },
-        Case { name: "rounds are bounded", about: "a server that asks for input forever is given up on after max_rounds retries", args: &["--era", "modern", "--max-rounds", "3"], run: bounded },
-        Case { name: "unknown input method", about: "an input request the handler cannot answer ends the call with an error, without a retry", args: &["--era", "modern"], run: unknown_method },
-        Case { name: "legacy: answer the server", about: "in the legacy era the server's elicitation/create request, in its own id space, is answered while the call waits", args: &["--era", "legacy"], run: legacy },
+        Case {
+            name: "one round of input",
+            about: "an input_required result is answered by a retry with a new id, the same name and arguments, and inputResponses under the same key",
+            args: &["--era", "modern"],
+            run: one_round,
+        },
+        Case {
+            name: "requestState echoed",
+            about: "requestState comes back exactly as sent, and a result with only a requestState is retried at once",
+            args: &["--era", "modern"],
+            run: request_state,
+        },
+        Case {
+            name: "absent resultType: done",
+            about: "a result without resultType (a server of an earlier revision) is the final result: no retry",
+            args: &["--era", "modern"],
+            run: absent_result_type,
+        },
+        Case {
+            name: "unknown resultType: error",
+            about: "a resultType the client does not know (here \"task\", an extension's) ends the call with an error, not a retry and not a result",
+            args: &["--era", "modern"],
+            run: unknown_result_type,
+        },
+        Case {
+            name: "rounds are bounded",
+            about: "a server that asks for input forever is given up on after max_rounds retries",
+            args: &["--era", "modern", "--max-rounds", "3"],
+            run: bounded,
+        },
+        Case {
+            name: "unknown input method",
+            about: "an input request the handler cannot answer ends the call with an error, without a retry",
+            args: &["--era", "modern"],
+            run: unknown_method,
+        },
+        Case {
+            name: "legacy: answer the server",
+            about: "in the legacy era the server's elicitation/create request, in its own id space, is answered while the call waits",
+            args: &["--era", "legacy"],
+            run: legacy,
+        },
     ],
 };
 
@@ -61,10 +96,21 @@ fn greet_call_or(s: &mut Session, what: &str, on_stall: impl FnOnce(String) -> S
     let request = frame_or(s, what, on_stall)?;
     match classify(&request) {
         Kind::Request { method, .. } if method == "tools/call" => {}
-        _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("{what} was due")) }),
+        _ => {
+            return Err(Failure {
+                actual: Some(request),
+                ..Failure::new(format!("{what} was due"))
+            });
+        }
     }
-    if request.pointer("/params/name") != Some(&json!("greet")) || request.pointer("/params/arguments") != Some(&json!({})) {
-        return Err(Failure::mismatch("the call is greet with empty arguments, and a retry keeps both exactly", json!({"name": "greet", "arguments": {}, "…": "…"}), request["params"].clone()));
+    if request.pointer("/params/name") != Some(&json!("greet"))
+        || request.pointer("/params/arguments") != Some(&json!({}))
+    {
+        return Err(Failure::mismatch(
+            "the call is greet with empty arguments, and a retry keeps both exactly",
+            json!({"name": "greet", "arguments": {}, "…": "…"}),
+            request["params"].clone(),
+        ));
     }
     Ok(request)
 }
@@ -81,10 +127,18 @@ fn check_retry(retry: &Value, earlier: &[Value], responses: Option<Value>, state
     let got = retry.pointer("/params/inputResponses").cloned();
     if got != responses {
         let why = match (&responses, &got) {
-            (None, Some(Value::Null)) => "the retry carries \"inputResponses\": null; with nothing asked there is nothing to answer, so leave the member out (null is not absent)",
-            _ => "the retry carries params.inputResponses: for each key of inputRequests, the handler's answer under the same key",
+            (None, Some(Value::Null)) => {
+                "the retry carries \"inputResponses\": null; with nothing asked there is nothing to answer, so leave the member out (null is not absent)"
+            }
+            _ => {
+                "the retry carries params.inputResponses: for each key of inputRequests, the handler's answer under the same key"
+            }
         };
-        return Err(Failure::mismatch(why, member("inputResponses", responses), member("inputResponses", got)));
+        return Err(Failure::mismatch(
+            why,
+            member("inputResponses", responses),
+            member("inputResponses", got),
+        ));
     }
     let got = retry.pointer("/params/requestState").cloned();
     if got != state {
@@ -94,7 +148,11 @@ fn check_retry(retry: &Value, earlier: &[Value], responses: Option<Value>, state
             (Some(s), None) => format!("the last result carried requestState {s}: the retry must echo it in params.requestState, or the server loses its place"),
             _ => "requestState is opaque: echo it byte for byte, no decoding, trimming or re-encoding".to_string(),
         };
-        return Err(Failure::mismatch(why, member("requestState", state), member("requestState", got)));
+        return Err(Failure::mismatch(
+            why,
+            member("requestState", state),
+            member("requestState", got),
+        ));
     }
     Ok(())
 }
@@ -116,7 +174,12 @@ fn final_result(s: &mut Session) -> Result<Value, Failure> {
         match harness_kind(&got) {
             Some("asked") => continue,
             Some("result") => return Ok(got["result"].clone()),
-            _ => return Err(Failure { actual: Some(got.clone()), ..Failure::new(format!("call_tool failed: {}", got["error"].as_str().unwrap_or("?"))) }),
+            _ => {
+                return Err(Failure {
+                    actual: Some(got.clone()),
+                    ..Failure::new(format!("call_tool failed: {}", got["error"].as_str().unwrap_or("?")))
+                });
+            }
         }
     }
 }
@@ -127,34 +190,63 @@ fn one_round(s: &mut Session) -> CaseResult {
     if !caps.is_some_and(Value::is_object) {
         return Err(Failure {
             actual: Some(first),
-            ..Failure::new("the call's _meta must declare the elicitation capability: a server may only ask for input the client said it can give, and answers -32021 otherwise")
+            ..Failure::new(
+                "the call's _meta must declare the elicitation capability: a server may only ask for input the client said it can give, and answers -32021 otherwise",
+            )
         });
     }
-    respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"user_name": elicitation()}}))?;
+    respond(
+        s,
+        &first["id"],
+        json!({"resultType": "input_required", "inputRequests": {"user_name": elicitation()}}),
+    )?;
     let retry = greet_call_or(s, "the retry of greet with the answer", |reason| {
-        format!("{reason}: a result with resultType \"input_required\" is not the end of the call; answer its inputRequests and call again")
+        format!(
+            "{reason}: a result with resultType \"input_required\" is not the end of the call; answer its inputRequests and call again"
+        )
     })?;
     check_retry(&retry, &[first], Some(json!({"user_name": accepted()})), None)?;
     respond(s, &retry["id"], hello())?;
-    super::same(hello(), &final_result(s)?, "the complete result after the retry is what call_tool returns")
+    super::same(
+        hello(),
+        &final_result(s)?,
+        "the complete result after the retry is what call_tool returns",
+    )
 }
 
 fn request_state(s: &mut Session) -> CaseResult {
     let first = greet_call(s, "the tools/call for greet")?;
     let state1 = json!("eyJzdGVwIjoxfQ==/+ ");
-    respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"who": elicitation()}, "requestState": state1}))?;
+    respond(
+        s,
+        &first["id"],
+        json!({"resultType": "input_required", "inputRequests": {"who": elicitation()}, "requestState": state1}),
+    )?;
     let second = greet_call(s, "the retry of greet")?;
-    check_retry(&second, std::slice::from_ref(&first), Some(json!({"who": accepted()})), Some(state1))?;
+    check_retry(
+        &second,
+        std::slice::from_ref(&first),
+        Some(json!({"who": accepted()})),
+        Some(state1),
+    )?;
     // Only state this time: nothing to ask, retry at once.
     let state2 = json!("step-2");
-    respond(s, &second["id"], json!({"resultType": "input_required", "requestState": state2}))?;
+    respond(
+        s,
+        &second["id"],
+        json!({"resultType": "input_required", "requestState": state2}),
+    )?;
     let third = greet_call(s, "a retry carrying only the new requestState").map_err(|f| Failure {
         reason: format!("{} (an input_required result with a requestState and no inputRequests asks for an immediate retry with that state)", f.reason),
         ..f
     })?;
     check_retry(&third, &[first, second], None, Some(state2))?;
     respond(s, &third["id"], hello())?;
-    super::same(hello(), &final_result(s)?, "the complete result is what call_tool returns")
+    super::same(
+        hello(),
+        &final_result(s)?,
+        "the complete result is what call_tool returns",
+    )
 }
 
 fn absent_result_type(s: &mut Session) -> CaseResult {
@@ -164,10 +256,16 @@ fn absent_result_type(s: &mut Session) -> CaseResult {
     if let Some(more) = s.recv_within(Duration::from_millis(200))? {
         return Err(Failure {
             actual: Some(more.value),
-            ..Failure::new("the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry")
+            ..Failure::new(
+                "the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry",
+            )
         });
     }
-    super::same(old, &final_result(s)?, "a result without resultType is the final result")
+    super::same(
+        old,
+        &final_result(s)?,
+        "a result without resultType is the final result",
+    )
 }
 
 fn bounded(s: &mut Session) -> CaseResult {
@@ -175,21 +273,40 @@ fn bounded(s: &mut Session) -> CaseResult {
     for round in 0..=3 {
         let request = match round {
             0 => greet_call(s, "the tools/call for greet")?,
-            _ => greet_call_or(s, "a retry", |_| format!("the client stopped after {} retries, but --max-rounds 3 allows 3: max_rounds counts the retries after the first call", round - 1))?,
+            _ => greet_call_or(s, "a retry", |_| {
+                format!(
+                    "the client stopped after {} retries, but --max-rounds 3 allows 3: max_rounds counts the retries after the first call",
+                    round - 1
+                )
+            })?,
         };
-        respond(s, &request["id"], json!({"resultType": "input_required", "inputRequests": {"again": elicitation()}}))?;
+        respond(
+            s,
+            &request["id"],
+            json!({"resultType": "input_required", "inputRequests": {"again": elicitation()}}),
+        )?;
         seen.push(request);
     }
     // Three retries were allowed (--max-rounds 3): no fifth request.
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
         return Err(Failure {
             actual: Some(more.value),
-            ..Failure::new("a fifth request after the call and its three allowed retries: a server can ask for input forever, so the client stops after max_rounds and reports it")
+            ..Failure::new(
+                "a fifth request after the call and its three allowed retries: a server can ask for input forever, so the client stops after max_rounds and reports it",
+            )
         });
     }
     match report_after_questions(s)? {
-        Some(got) if harness_kind(&got) == Some("failed") && got["error"].as_str().is_some_and(|e| e.contains("TooManyRounds")) => Ok(()),
-        other => Err(Failure { actual: other, ..Failure::new("after max_rounds retries, call_tool returns CallError::TooManyRounds") }),
+        Some(got)
+            if harness_kind(&got) == Some("failed")
+                && got["error"].as_str().is_some_and(|e| e.contains("TooManyRounds")) =>
+        {
+            Ok(())
+        }
+        other => Err(Failure {
+            actual: other,
+            ..Failure::new("after max_rounds retries, call_tool returns CallError::TooManyRounds")
+        }),
     }
 }
 
@@ -207,40 +324,76 @@ fn report_after_questions(s: &mut Session) -> Result<Option<Value>, Failure> {
 fn unknown_method(s: &mut Session) -> CaseResult {
     let first = greet_call(s, "the tools/call for greet")?;
     let sampling = json!({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 10}});
-    respond(s, &first["id"], json!({"resultType": "input_required", "inputRequests": {"draft": sampling}}))?;
+    respond(
+        s,
+        &first["id"],
+        json!({"resultType": "input_required", "inputRequests": {"draft": sampling}}),
+    )?;
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
         return Err(Failure {
             actual: Some(more.value),
-            ..Failure::new("the handler cannot answer sampling/createMessage, yet the client called again. Without an answer for every key there is nothing to retry with: end the call with CallError::UnknownInputMethod")
+            ..Failure::new(
+                "the handler cannot answer sampling/createMessage, yet the client called again. Without an answer for every key there is nothing to retry with: end the call with CallError::UnknownInputMethod",
+            )
         });
     }
     match report_after_questions(s)? {
-        Some(got) if harness_kind(&got) == Some("failed") && got["error"].as_str().is_some_and(|e| e.contains("UnknownInputMethod")) => Ok(()),
-        other => Err(Failure { actual: other, ..Failure::new("an input request the handler does not know ends the call with CallError::UnknownInputMethod") }),
+        Some(got)
+            if harness_kind(&got) == Some("failed")
+                && got["error"].as_str().is_some_and(|e| e.contains("UnknownInputMethod")) =>
+        {
+            Ok(())
+        }
+        other => Err(Failure {
+            actual: other,
+            ..Failure::new(
+                "an input request the handler does not know ends the call with CallError::UnknownInputMethod",
+            )
+        }),
     }
 }
 
 fn legacy(s: &mut Session) -> CaseResult {
     let init = frame(s, "initialize")?;
     if init.get("method") != Some(&json!("initialize")) {
-        return Err(Failure { actual: Some(init), ..Failure::new("in the legacy era the client starts with initialize") });
+        return Err(Failure {
+            actual: Some(init),
+            ..Failure::new("in the legacy era the client starts with initialize")
+        });
     }
-    respond(s, &init["id"], json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}))?;
+    respond(
+        s,
+        &init["id"],
+        json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
+    )?;
     let note = frame(s, "notifications/initialized")?;
     if note.get("method") != Some(&json!("notifications/initialized")) {
-        return Err(Failure { actual: Some(note), ..Failure::new("notifications/initialized follows the initialize result") });
+        return Err(Failure {
+            actual: Some(note),
+            ..Failure::new("notifications/initialized follows the initialize result")
+        });
     }
     let call = greet_call(s, "the tools/call for greet")?;
     // The server's own requests: one with an id of its own, then a ping
     // with the same id as the client's call. The two directions number
     // their requests independently.
     let server_requests = [
-        (json!({"jsonrpc": "2.0", "id": "srv-1", "method": ELICIT, "params": elicitation()["params"]}), json!({"jsonrpc": "2.0", "id": "srv-1", "result": accepted()})),
-        (json!({"jsonrpc": "2.0", "id": call["id"], "method": "ping"}), json!({"jsonrpc": "2.0", "id": call["id"], "result": {}})),
+        (
+            json!({"jsonrpc": "2.0", "id": "srv-1", "method": ELICIT, "params": elicitation()["params"]}),
+            json!({"jsonrpc": "2.0", "id": "srv-1", "result": accepted()}),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": call["id"], "method": "ping"}),
+            json!({"jsonrpc": "2.0", "id": call["id"], "result": {}}),
+        ),
     ];
     for (asked, expected) in server_requests {
         s.send_json(&asked)?;
-        let what = format!("the response to the server's {} (id {})", asked["method"].as_str().unwrap_or("?"), asked["id"]);
+        let what = format!(
+            "the response to the server's {} (id {})",
+            asked["method"].as_str().unwrap_or("?"),
+            asked["id"]
+        );
         let method = asked["method"].as_str().unwrap_or("?");
         let answer = frame_or(s, &what, |reason| {
             format!(
@@ -248,25 +401,52 @@ fn legacy(s: &mut Session) -> CaseResult {
             )
         })?;
         if answer.get("method").is_some() {
-            return Err(Failure { actual: Some(answer), ..Failure::new("the server's request is answered with a response carrying its id, before anything else") });
+            return Err(Failure {
+                actual: Some(answer),
+                ..Failure::new("the server's request is answered with a response carrying its id, before anything else")
+            });
         }
-        super::same(expected, &answer, "answer the server's request with a response carrying the server's own id and the result (the handler's, or {} for a ping)")?;
+        super::same(
+            expected,
+            &answer,
+            "answer the server's request with a response carrying the server's own id and the result (the handler's, or {} for a ping)",
+        )?;
     }
     respond(s, &call["id"], hello())?;
-    super::same(hello(), &final_result(s)?, "after answering the server, the call's own response is what call_tool returns")
+    super::same(
+        hello(),
+        &final_result(s)?,
+        "after answering the server, the call's own response is what call_tool returns",
+    )
 }
 
 fn unknown_result_type(s: &mut Session) -> CaseResult {
     let first = greet_call(s, "the tools/call for greet")?;
-    respond(s, &first["id"], json!({"resultType": "task", "task": {"taskId": "t-1"}}))?;
+    respond(
+        s,
+        &first["id"],
+        json!({"resultType": "task", "task": {"taskId": "t-1"}}),
+    )?;
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
-        return Err(Failure { actual: Some(more.value), ..Failure::new("resultType \"task\" is not one this client knows, yet it called again: an unrecognized resultType is invalid for this client (2026-07-28 basic/index); end the call with CallError::UnknownResultType") });
+        return Err(Failure {
+            actual: Some(more.value),
+            ..Failure::new(
+                "resultType \"task\" is not one this client knows, yet it called again: an unrecognized resultType is invalid for this client (2026-07-28 basic/index); end the call with CallError::UnknownResultType",
+            )
+        });
     }
     match report_after_questions(s)? {
-        Some(got) if harness_kind(&got) == Some("failed") && got["error"].as_str().is_some_and(|e| e.contains("UnknownResultType")) => Ok(()),
+        Some(got)
+            if harness_kind(&got) == Some("failed")
+                && got["error"].as_str().is_some_and(|e| e.contains("UnknownResultType")) =>
+        {
+            Ok(())
+        }
         other => Err(Failure {
             actual: other,
-            ..Failure::new("a result whose resultType the client does not know is neither complete nor input_required: call_tool returns CallError::UnknownResultType instead of passing it off as the tool's result")
+            ..Failure::new(
+                "a result whose resultType the client does not know is neither complete nor input_required: call_tool returns CallError::UnknownResultType instead of passing it off as the tool's result",
+            )
         }),
     }
 }

@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, report_or, respond, respond_error};
+use super::{
+    Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, report_or, respond, respond_error,
+};
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
 
@@ -27,13 +29,48 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Client,
     schema: true,
     cases: &[
-        Case { name: "three pages, cursors verbatim", about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order", args: &[], run: three_pages },
-        Case { name: "-32602: walk again once", about: "when the server refuses a cursor, the walker starts over from the first page, once", args: &[], run: restart_once },
-        Case { name: "-32602 twice: give up", about: "a cursor refused on the fresh walk too ends the listing with an error, not a third walk", args: &[], run: give_up },
-        Case { name: "fresh cache serves", about: "within ttlMs the second listing comes from the cache, with no request", args: &[], run: fresh_cache },
-        Case { name: "stale cache refetches", about: "after ttlMs has passed, the listing walks the pages again", args: &["--wait-ms", "400"], run: stale_cache },
-        Case { name: "absent ttlMs means 0", about: "pages without ttlMs may not be reused: the next listing walks again", args: &[], run: no_ttl },
-        Case { name: "listen: ours invalidates", about: "the walker opens subscriptions/listen, waits for the acknowledgement, ignores a list_changed for another subscription and drops its cache on one for its own", args: &["--listen", "--wait-ms", "500"], run: listen },
+        Case {
+            name: "three pages, cursors verbatim",
+            about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order",
+            args: &[],
+            run: three_pages,
+        },
+        Case {
+            name: "-32602: walk again once",
+            about: "when the server refuses a cursor, the walker starts over from the first page, once",
+            args: &[],
+            run: restart_once,
+        },
+        Case {
+            name: "-32602 twice: give up",
+            about: "a cursor refused on the fresh walk too ends the listing with an error, not a third walk",
+            args: &[],
+            run: give_up,
+        },
+        Case {
+            name: "fresh cache serves",
+            about: "within ttlMs the second listing comes from the cache, with no request",
+            args: &[],
+            run: fresh_cache,
+        },
+        Case {
+            name: "stale cache refetches",
+            about: "after ttlMs has passed, the listing walks the pages again",
+            args: &["--wait-ms", "400"],
+            run: stale_cache,
+        },
+        Case {
+            name: "absent ttlMs means 0",
+            about: "pages without ttlMs may not be reused: the next listing walks again",
+            args: &[],
+            run: no_ttl,
+        },
+        Case {
+            name: "listen: ours invalidates",
+            about: "the walker opens subscriptions/listen, waits for the acknowledgement, ignores a list_changed for another subscription and drops its cache on one for its own",
+            args: &["--listen", "--wait-ms", "500"],
+            run: listen,
+        },
     ],
 };
 
@@ -43,7 +80,12 @@ const NAMES: [&str; 6] = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot
 const CURSOR: &str = "b/+=c== ";
 
 fn tools(names: &[&str]) -> Value {
-    Value::Array(names.iter().map(|n| json!({"name": n, "inputSchema": {"type": "object"}})).collect())
+    Value::Array(
+        names
+            .iter()
+            .map(|n| json!({"name": n, "inputSchema": {"type": "object"}}))
+            .collect(),
+    )
 }
 
 /// A `tools/list` page.
@@ -65,7 +107,11 @@ fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure>
 }
 
 /// Like [`list_request`], with `on_stall` as for [`super::frame_or`].
-fn list_request_or(s: &mut Session, cursor: Option<&str>, on_stall: impl FnOnce(String) -> String) -> Result<Value, Failure> {
+fn list_request_or(
+    s: &mut Session,
+    cursor: Option<&str>,
+    on_stall: impl FnOnce(String) -> String,
+) -> Result<Value, Failure> {
     let shown = match cursor {
         None => "a first-page tools/list request".to_string(),
         Some(c) => format!("a tools/list request with cursor {}", json!(c)),
@@ -73,11 +119,25 @@ fn list_request_or(s: &mut Session, cursor: Option<&str>, on_stall: impl FnOnce(
     let request = frame_or(s, &shown, on_stall)?;
     let id = match classify(&request) {
         Kind::Request { id, method } if method == "tools/list" => id.to_value(),
-        _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("the walker sent something else where {shown} was due")) }),
+        _ => {
+            return Err(Failure {
+                actual: Some(request),
+                ..Failure::new(format!("the walker sent something else where {shown} was due"))
+            });
+        }
     };
     let meta = request.pointer("/params/_meta");
-    if meta.and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")) != Some(&json!("2026-07-28")) || !meta.and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities")).is_some_and(Value::is_object) {
-        return Err(Failure { actual: Some(request), ..Failure::new("every 2026-07-28 request carries params._meta with the protocol version and the client capabilities") });
+    if meta.and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")) != Some(&json!("2026-07-28"))
+        || !meta
+            .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+            .is_some_and(Value::is_object)
+    {
+        return Err(Failure {
+            actual: Some(request),
+            ..Failure::new(
+                "every 2026-07-28 request carries params._meta with the protocol version and the client capabilities",
+            )
+        });
     }
     let sent = request.pointer("/params/cursor");
     let expected = cursor.map(|c| json!(c));
@@ -92,7 +152,10 @@ fn list_request_or(s: &mut Session, cursor: Option<&str>, on_stall: impl FnOnce(
             ),
             (None, None) => unreachable!("equal"),
         };
-        return Err(Failure { actual: Some(request), ..Failure::new(reason) });
+        return Err(Failure {
+            actual: Some(request),
+            ..Failure::new(reason)
+        });
     }
     Ok(id)
 }
@@ -119,12 +182,27 @@ fn serve_pages(s: &mut Session, ttls: [Option<u64>; 3]) -> CaseResult {
 fn listed(s: &mut Session, call: u64) -> Result<Vec<String>, Failure> {
     let got = report(s)?;
     if harness_kind(&got) == Some("failed") {
-        return Err(Failure { actual: Some(got.clone()), ..Failure::new(format!("list_tools (call {call}) failed: {}", got["error"].as_str().unwrap_or("?"))) });
+        return Err(Failure {
+            actual: Some(got.clone()),
+            ..Failure::new(format!(
+                "list_tools (call {call}) failed: {}",
+                got["error"].as_str().unwrap_or("?")
+            ))
+        });
     }
     if harness_kind(&got) != Some("listed") || got["call"] != json!(call) {
-        return Err(Failure { actual: Some(got), ..Failure::new(format!("expected the result of list_tools call {call}")) });
+        return Err(Failure {
+            actual: Some(got),
+            ..Failure::new(format!("expected the result of list_tools call {call}"))
+        });
     }
-    Ok(got["names"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect())
+    Ok(got["names"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect())
 }
 
 /// Listing `call` must hold every tool, in order.
@@ -133,14 +211,21 @@ fn all_listed(s: &mut Session, call: u64) -> CaseResult {
     if names == NAMES {
         return Ok(());
     }
-    Err(Failure::mismatch(format!("list_tools (call {call}) should return the six tools of the three pages, in the server's order"), json!(NAMES), json!(names)))
+    Err(Failure::mismatch(
+        format!("list_tools (call {call}) should return the six tools of the three pages, in the server's order"),
+        json!(NAMES),
+        json!(names),
+    ))
 }
 
 /// Nothing may be requested for `window`.
 fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
     match s.recv_within(window)? {
         None => Ok(()),
-        Some(got) => Err(Failure { actual: Some(got.value), ..Failure::new(why.to_string()) }),
+        Some(got) => Err(Failure {
+            actual: Some(got.value),
+            ..Failure::new(why.to_string())
+        }),
     }
 }
 
@@ -150,19 +235,32 @@ fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
     let until = Instant::now() + Duration::from_secs(2);
     while Instant::now() < until {
         if let Some(request) = s.recv_within(Duration::from_millis(10))? {
-            return Err(Failure { actual: Some(request.value), ..Failure::new(format!("list_tools (call {call}) sent a request: {why}")) });
+            return Err(Failure {
+                actual: Some(request.value),
+                ..Failure::new(format!("list_tools (call {call}) sent a request: {why}"))
+            });
         }
         if let Some(got) = s.recv_output(Duration::from_millis(10))? {
             if harness_kind(&got.value) == Some("panic") {
                 return Err(super::panic_failure(&got.value));
             }
-            if harness_kind(&got.value) == Some("listed") && got.value["call"] == json!(call) && got.value["names"] == json!(NAMES) {
+            if harness_kind(&got.value) == Some("listed")
+                && got.value["call"] == json!(call)
+                && got.value["names"] == json!(NAMES)
+            {
                 return Ok(());
             }
-            return Err(Failure { actual: Some(got.value), ..Failure::new(format!("list_tools (call {call}) should return the cached six tools: {why}")) });
+            return Err(Failure {
+                actual: Some(got.value),
+                ..Failure::new(format!(
+                    "list_tools (call {call}) should return the cached six tools: {why}"
+                ))
+            });
         }
     }
-    Err(Failure::new(format!("list_tools (call {call}) neither returned nor asked the server for anything")))
+    Err(Failure::new(format!(
+        "list_tools (call {call}) neither returned nor asked the server for anything"
+    )))
 }
 
 fn three_pages(s: &mut Session) -> CaseResult {
@@ -187,31 +285,55 @@ fn restart_once(s: &mut Session) -> CaseResult {
 fn give_up(s: &mut Session) -> CaseResult {
     for walk in 1..=2 {
         let id = list_request(s, None).map_err(|f| match walk {
-            2 => Failure { reason: format!("{} (after the first -32602 the walker should start over once)", f.reason), ..f },
+            2 => Failure {
+                reason: format!(
+                    "{} (after the first -32602 the walker should start over once)",
+                    f.reason
+                ),
+                ..f
+            },
             _ => f,
         })?;
         respond(s, &id, page(&NAMES[..3], Some(""), Some(60_000)))?;
         let id = list_request(s, Some(""))?;
         respond_error(s, &id, json!({"code": -32602, "message": "Invalid cursor"}))?;
     }
-    let got = report_or(s, "the cursor was refused on the fresh walk too: list_tools should give up with an error now, not walk a third time")?;
+    let got = report_or(
+        s,
+        "the cursor was refused on the fresh walk too: list_tools should give up with an error now, not walk a third time",
+    )?;
     if harness_kind(&got) != Some("failed") {
-        return Err(Failure { actual: Some(got), ..Failure::new("after two refusals list_tools returns an error (WalkError::InvalidCursor)") });
+        return Err(Failure {
+            actual: Some(got),
+            ..Failure::new("after two refusals list_tools returns an error (WalkError::InvalidCursor)")
+        });
     }
-    no_request(s, Duration::from_millis(100), "list_tools gave up but the walker still sent a request")
+    no_request(
+        s,
+        Duration::from_millis(100),
+        "list_tools gave up but the walker still sent a request",
+    )
 }
 
 fn fresh_cache(s: &mut Session) -> CaseResult {
     serve_walk(s, Some(60_000))?;
     all_listed(s, 1)?;
-    from_cache(s, 2, "the pages said ttlMs 60000, so for a minute the list may be reused; the second listing, right after the first, comes from the cache")
+    from_cache(
+        s,
+        2,
+        "the pages said ttlMs 60000, so for a minute the list may be reused; the second listing, right after the first, comes from the cache",
+    )
 }
 
 fn stale_cache(s: &mut Session) -> CaseResult {
     // The list is fresh as long as its stalest page: 200 ms here.
     serve_pages(s, [Some(60_000), Some(200), Some(60_000)])?;
     all_listed(s, 1)?;
-    from_cache(s, 2, "the pages said ttlMs 60000, 200 and 60000: a listing right after the first comes from the cache")?;
+    from_cache(
+        s,
+        2,
+        "the pages said ttlMs 60000, 200 and 60000: a listing right after the first comes from the cache",
+    )?;
     serve_walk(s, Some(200)).map_err(|f| Failure {
         reason: format!("{} (400 ms later the list is stale: one of its pages said ttlMs 200, and a list is only as fresh as its stalest page, so the listing must walk the pages again)", f.reason),
         ..f
@@ -233,15 +355,30 @@ fn listen(s: &mut Session) -> CaseResult {
     let request = frame(s, "a subscriptions/listen request")?;
     let id = match classify(&request) {
         Kind::Request { id, method } if method == "subscriptions/listen" => id.to_value(),
-        _ => return Err(Failure { actual: Some(request), ..Failure::new("with --listen the walker opens a subscriptions/listen stream first") }),
+        _ => {
+            return Err(Failure {
+                actual: Some(request),
+                ..Failure::new("with --listen the walker opens a subscriptions/listen stream first")
+            });
+        }
     };
-    if request.pointer("/params/notifications/toolsListChanged") != Some(&json!(true)) || request.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion").is_none() {
+    if request.pointer("/params/notifications/toolsListChanged") != Some(&json!(true))
+        || request
+            .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .is_none()
+    {
         return Err(Failure {
             actual: Some(request),
-            ..Failure::new("subscriptions/listen opts in to what it wants: params.notifications.toolsListChanged true, plus the modern _meta (SubscriptionsListenRequest, 2026-07-28)")
+            ..Failure::new(
+                "subscriptions/listen opts in to what it wants: params.notifications.toolsListChanged true, plus the modern _meta (SubscriptionsListenRequest, 2026-07-28)",
+            )
         });
     }
-    no_request(s, Duration::from_millis(150), "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it")?;
+    no_request(
+        s,
+        Duration::from_millis(150),
+        "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it",
+    )?;
     let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"notifications": {"toolsListChanged": true}, "_meta": tag}}))?;
     let got = report_or(
@@ -249,7 +386,10 @@ fn listen(s: &mut Session) -> CaseResult {
         "listen() did not return after the acknowledgement. A listen request gets no response while its stream is open: the acknowledgement notification, tagged with the request's id, is the signal to go on (request() would wait for a response that never comes)",
     )?;
     if harness_kind(&got) != Some("listening") {
-        return Err(Failure { actual: Some(got), ..Failure::new("the acknowledgement, tagged with the listen request's id, completes listen()") });
+        return Err(Failure {
+            actual: Some(got),
+            ..Failure::new("the acknowledgement, tagged with the listen request's id, completes listen()")
+        });
     }
     serve_walk(s, Some(60_000))?;
     all_listed(s, 1)?;

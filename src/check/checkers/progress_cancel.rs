@@ -26,13 +26,48 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Client,
     schema: true,
     cases: &[
-        Case { name: "a fresh token per call", about: "after the legacy handshake, each tools/call carries a progressToken in _meta, a different one each time", args: &["--era", "legacy", "--calls", "2"], run: fresh_tokens },
-        Case { name: "progress passed on", about: "in the modern era, progress for the call's token with rising values reaches on_progress, then the result ends the call", args: &["--era", "modern"], run: progress_passed },
-        Case { name: "bad progress not passed on", about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on", args: &["--era", "modern"], run: bad_progress },
-        Case { name: "timeout: one cancel", about: "when the idle timeout runs out, exactly one notifications/cancelled names the request, and a late response is ignored", args: &["--era", "modern", "--idle-ms", "300"], run: one_cancel },
-        Case { name: "progress resets idle, not the cap", about: "steady progress keeps a call alive past its idle timeout, but not past its hard cap", args: &["--era", "modern", "--idle-ms", "300", "--cap-ms", "1000"], run: cap_holds },
-        Case { name: "legacy cancel", about: "in the legacy era too, a call that times out is cancelled with notifications/cancelled", args: &["--era", "legacy", "--idle-ms", "300"], run: legacy_cancel },
-        Case { name: "initialize never cancelled", about: "an initialize that times out is given up on quietly: no notifications/cancelled for it", args: &["--era", "legacy", "--idle-ms", "300", "--cap-ms", "600"], run: initialize_not_cancelled },
+        Case {
+            name: "a fresh token per call",
+            about: "after the legacy handshake, each tools/call carries a progressToken in _meta, a different one each time",
+            args: &["--era", "legacy", "--calls", "2"],
+            run: fresh_tokens,
+        },
+        Case {
+            name: "progress passed on",
+            about: "in the modern era, progress for the call's token with rising values reaches on_progress, then the result ends the call",
+            args: &["--era", "modern"],
+            run: progress_passed,
+        },
+        Case {
+            name: "bad progress not passed on",
+            about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on",
+            args: &["--era", "modern"],
+            run: bad_progress,
+        },
+        Case {
+            name: "timeout: one cancel",
+            about: "when the idle timeout runs out, exactly one notifications/cancelled names the request, and a late response is ignored",
+            args: &["--era", "modern", "--idle-ms", "300"],
+            run: one_cancel,
+        },
+        Case {
+            name: "progress resets idle, not the cap",
+            about: "steady progress keeps a call alive past its idle timeout, but not past its hard cap",
+            args: &["--era", "modern", "--idle-ms", "300", "--cap-ms", "1000"],
+            run: cap_holds,
+        },
+        Case {
+            name: "legacy cancel",
+            about: "in the legacy era too, a call that times out is cancelled with notifications/cancelled",
+            args: &["--era", "legacy", "--idle-ms", "300"],
+            run: legacy_cancel,
+        },
+        Case {
+            name: "initialize never cancelled",
+            about: "an initialize that times out is given up on quietly: no notifications/cancelled for it",
+            args: &["--era", "legacy", "--idle-ms", "300", "--cap-ms", "600"],
+            run: initialize_not_cancelled,
+        },
     ],
 };
 
@@ -49,20 +84,37 @@ fn call_request(s: &mut Session, method: &str, modern: bool) -> Result<(Value, V
     let request = frame(s, &format!("a {method} request"))?;
     let id = match classify(&request) {
         Kind::Request { id, method: m } if m == method => id.to_value(),
-        _ => return Err(Failure { actual: Some(request), ..Failure::new(format!("a {method} request was due")) }),
+        _ => {
+            return Err(Failure {
+                actual: Some(request),
+                ..Failure::new(format!("a {method} request was due"))
+            });
+        }
     };
     let meta = request.pointer("/params/_meta").cloned().unwrap_or(Value::Null);
     if modern && meta.get("io.modelcontextprotocol/protocolVersion") != Some(&json!("2026-07-28")) {
-        return Err(Failure { actual: Some(request), ..Failure::new("in the modern era every request carries params._meta with the protocol version and client capabilities") });
+        return Err(Failure {
+            actual: Some(request),
+            ..Failure::new(
+                "in the modern era every request carries params._meta with the protocol version and client capabilities",
+            )
+        });
     }
     let token = meta.get("progressToken").cloned().unwrap_or(Value::Null);
     // Progress is opt-in: nobody needs it for initialize.
     if method != "initialize" && !(token.is_string() || token.is_i64() || token.is_u64()) {
         let reason = match request.pointer("/params/progressToken") {
-            Some(_) => "the progressToken is at params.progressToken; it belongs in params._meta.progressToken, where the server looks for it (2025-11-25 basic/utilities/progress)",
-            None => "the request carries no progressToken: put a string or integer in params._meta.progressToken, or the server has nothing to tag its progress with (2025-11-25 basic/utilities/progress)",
+            Some(_) => {
+                "the progressToken is at params.progressToken; it belongs in params._meta.progressToken, where the server looks for it (2025-11-25 basic/utilities/progress)"
+            }
+            None => {
+                "the request carries no progressToken: put a string or integer in params._meta.progressToken, or the server has nothing to tag its progress with (2025-11-25 basic/utilities/progress)"
+            }
         };
-        return Err(Failure { actual: Some(request), ..Failure::new(reason) });
+        return Err(Failure {
+            actual: Some(request),
+            ..Failure::new(reason)
+        });
     }
     Ok((id, token))
 }
@@ -70,10 +122,17 @@ fn call_request(s: &mut Session, method: &str, modern: bool) -> Result<(Value, V
 /// Runs the legacy handshake as the server.
 fn handshake(s: &mut Session) -> CaseResult {
     let (id, _) = call_request(s, "initialize", false)?;
-    respond(s, &id, json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}))?;
+    respond(
+        s,
+        &id,
+        json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
+    )?;
     let note = frame(s, "notifications/initialized")?;
     if note.get("method") != Some(&json!("notifications/initialized")) {
-        return Err(Failure { actual: Some(note), ..Failure::new("after the initialize result the harness sends notifications/initialized") });
+        return Err(Failure {
+            actual: Some(note),
+            ..Failure::new("after the initialize result the harness sends notifications/initialized")
+        });
     }
     Ok(())
 }
@@ -87,7 +146,12 @@ fn reports_until_outcome(s: &mut Session, method: &str) -> Result<(Vec<Value>, V
         match harness_kind(&got) {
             Some("outcome") if got["method"] == json!(method) => return Ok((seen, got)),
             Some("outcome") => {}
-            Some("failed") => return Err(Failure { actual: Some(got), ..Failure::new("Supervisor::call returned an error") }),
+            Some("failed") => {
+                return Err(Failure {
+                    actual: Some(got),
+                    ..Failure::new("Supervisor::call returned an error")
+                });
+            }
             _ => seen.push(got),
         }
     }
@@ -104,7 +168,9 @@ fn fresh_tokens(s: &mut Session) -> CaseResult {
         )));
     }
     if id1 == id2 {
-        return Err(Failure::new(format!("both calls have id {id1}: every request gets a fresh id")));
+        return Err(Failure::new(format!(
+            "both calls have id {id1}: every request gets a fresh id"
+        )));
     }
     respond(s, &id2, tool_result())
 }
@@ -115,7 +181,11 @@ fn progress_passed(s: &mut Session) -> CaseResult {
     progress(s, &token, 2.0)?;
     respond(s, &id, tool_result())?;
     let (seen, outcome) = reports_until_outcome(s, "tools/call")?;
-    let passed: Vec<f64> = seen.iter().filter(|r| harness_kind(r) == Some("progress")).filter_map(|r| r["progress"].as_f64()).collect();
+    let passed: Vec<f64> = seen
+        .iter()
+        .filter(|r| harness_kind(r) == Some("progress"))
+        .filter_map(|r| r["progress"].as_f64())
+        .collect();
     if passed != [1.0, 2.0] {
         return Err(Failure::mismatch(
             "two progress notifications for the call's token, 1 then 2 of 3, should each reach on_progress, in order",
@@ -124,7 +194,10 @@ fn progress_passed(s: &mut Session) -> CaseResult {
         ));
     }
     if outcome["kind"] != json!("result") {
-        return Err(Failure { actual: Some(outcome), ..Failure::new("the response ends the call: Outcome::Result") });
+        return Err(Failure {
+            actual: Some(outcome),
+            ..Failure::new("the response ends the call: Outcome::Result")
+        });
     }
     Ok(())
 }
@@ -138,7 +211,11 @@ fn bad_progress(s: &mut Session) -> CaseResult {
     progress(s, &token, 3.0)?;
     respond(s, &id, tool_result())?;
     let (seen, _) = reports_until_outcome(s, "tools/call")?;
-    let passed: Vec<f64> = seen.iter().filter(|r| harness_kind(r) == Some("progress")).filter_map(|r| r["progress"].as_f64()).collect();
+    let passed: Vec<f64> = seen
+        .iter()
+        .filter(|r| harness_kind(r) == Some("progress"))
+        .filter_map(|r| r["progress"].as_f64())
+        .collect();
     let violations = seen.iter().filter(|r| harness_kind(r) == Some("violation")).count();
     if passed == [2.0, 3.0] && violations == 3 {
         return Ok(());
@@ -152,20 +229,34 @@ fn bad_progress(s: &mut Session) -> CaseResult {
     } else {
         "of five progress notifications (token not-yours: 1; yours: 2, 2, 1, 3), 2 and 3 are good and reach on_progress; the other three are violations, each reported through on_violation"
     };
-    Err(Failure::mismatch(why, json!({"passed on": [2.0, 3.0], "violations": 3}), json!({"passed on": passed, "violations": violations})))
+    Err(Failure::mismatch(
+        why,
+        json!({"passed on": [2.0, 3.0], "violations": 3}),
+        json!({"passed on": passed, "violations": violations}),
+    ))
 }
 
 /// Waits for the one cancel of request `id`, sent no sooner than `after`
 /// and no later than `before` (measured from `since`).
 fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, before: Duration) -> CaseResult {
-    let cancel = frame_or(s, "notifications/cancelled", |reason| format!("no notifications/cancelled when the call timed out: {reason}"))?;
+    let cancel = frame_or(s, "notifications/cancelled", |reason| {
+        format!("no notifications/cancelled when the call timed out: {reason}")
+    })?;
     let waited = since.elapsed();
     match classify(&cancel) {
         Kind::Notification { method } if method == "notifications/cancelled" => {}
         Kind::Request { method, .. } if method == "notifications/cancelled" => {
-            return Err(Failure { actual: Some(cancel), ..Failure::new("notifications/cancelled carries an id: a notification has none, and nobody answers it") });
+            return Err(Failure {
+                actual: Some(cancel),
+                ..Failure::new("notifications/cancelled carries an id: a notification has none, and nobody answers it")
+            });
         }
-        _ => return Err(Failure { actual: Some(cancel), ..Failure::new("at the timeout the client sends notifications/cancelled for the call") }),
+        _ => {
+            return Err(Failure {
+                actual: Some(cancel),
+                ..Failure::new("at the timeout the client sends notifications/cancelled for the call")
+            });
+        }
     }
     if cancel.pointer("/params/requestId") != Some(id) {
         return Err(Failure::mismatch(
@@ -175,10 +266,18 @@ fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, b
         ));
     }
     if waited < after {
-        return Err(Failure::new(format!("the cancel came after {} ms, before the timeout of {} ms had passed", waited.as_millis(), after.as_millis())));
+        return Err(Failure::new(format!(
+            "the cancel came after {} ms, before the timeout of {} ms had passed",
+            waited.as_millis(),
+            after.as_millis()
+        )));
     }
     if waited > before {
-        return Err(Failure::new(format!("the cancel came after {} ms, well past the {} ms it should have taken", waited.as_millis(), before.as_millis())));
+        return Err(Failure::new(format!(
+            "the cancel came after {} ms, well past the {} ms it should have taken",
+            waited.as_millis(),
+            before.as_millis()
+        )));
     }
     Ok(())
 }
@@ -202,10 +301,16 @@ fn after_cancel(s: &mut Session, id: &Value) -> CaseResult {
     let (_, outcome) = reports_until_outcome(s, "tools/call")?;
     if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(true) {
         let why = match outcome["kind"].as_str() {
-            Some("result") => "the call returned the late response as its result. Once the call is cancelled it is over: a response that arrives afterwards is ignored (the sender SHOULD ignore it, 2025-11-25 basic/utilities/cancellation), and the call ends as Outcome::TimedOut { cancelled: true }",
+            Some("result") => {
+                "the call returned the late response as its result. Once the call is cancelled it is over: a response that arrives afterwards is ignored (the sender SHOULD ignore it, 2025-11-25 basic/utilities/cancellation), and the call ends as Outcome::TimedOut { cancelled: true }"
+            }
             _ => "the call ends as Outcome::TimedOut { cancelled: true }",
         };
-        return Err(Failure::mismatch(why, json!({"kind": "timed_out", "cancelled": true, "…": "…"}), outcome));
+        return Err(Failure::mismatch(
+            why,
+            json!({"kind": "timed_out", "cancelled": true, "…": "…"}),
+            outcome,
+        ));
     }
     Ok(())
 }
@@ -222,17 +327,22 @@ fn cap_holds(s: &mut Session) -> CaseResult {
     let since = Instant::now();
     let mut value = 0.0;
     // Progress every 150 ms: always inside the 300 ms idle timeout.
-    let stopped = |f: Failure| match f.stop {
+    let stopped = |f: Failure| {
+        match f.stop {
         Some(crate::check::session::Stop::Exited(_)) => Failure {
             reason: "the client ended the call without a notifications/cancelled: when the cap runs out, send exactly one cancel naming the request, then give up".into(),
             ..f
         },
         _ => f,
+    }
     };
     loop {
         value += 1.0;
         progress(s, &token, value).map_err(stopped)?;
-        match s.recv_within(Duration::from_millis(150)).map_err(|e| stopped(e.into()))? {
+        match s
+            .recv_within(Duration::from_millis(150))
+            .map_err(|e| stopped(e.into()))?
+        {
             None if since.elapsed() < Duration::from_millis(2500) => continue,
             None => {
                 return Err(Failure::new(
@@ -244,12 +354,25 @@ fn cap_holds(s: &mut Session) -> CaseResult {
                 match classify(&got.value) {
                     Kind::Notification { method } if method == "notifications/cancelled" => {}
                     Kind::Request { method, .. } if method == "notifications/cancelled" => {
-                        return Err(Failure { actual: Some(got.value), ..Failure::new("notifications/cancelled carries an id: a notification has none, and nobody answers it") });
+                        return Err(Failure {
+                            actual: Some(got.value),
+                            ..Failure::new(
+                                "notifications/cancelled carries an id: a notification has none, and nobody answers it",
+                            )
+                        });
                     }
-                    _ => return Err(Failure { actual: Some(got.value), ..Failure::new("while progress came in, only a cancel at the cap was due") }),
+                    _ => {
+                        return Err(Failure {
+                            actual: Some(got.value),
+                            ..Failure::new("while progress came in, only a cancel at the cap was due")
+                        });
+                    }
                 }
                 if got.value.pointer("/params/requestId") != Some(&id) {
-                    return Err(Failure { actual: Some(got.value), ..Failure::new(format!("the cancel must name the call: params.requestId {id}")) });
+                    return Err(Failure {
+                        actual: Some(got.value),
+                        ..Failure::new(format!("the cancel must name the call: params.requestId {id}"))
+                    });
                 }
                 if waited < Duration::from_millis(850) {
                     return Err(Failure::new(format!(
@@ -280,11 +403,18 @@ fn initialize_not_cancelled(s: &mut Session) -> CaseResult {
         } else {
             "after an unanswered initialize, nothing more is due"
         };
-        return Err(Failure { actual: Some(sent.value), ..Failure::new(reason) });
+        return Err(Failure {
+            actual: Some(sent.value),
+            ..Failure::new(reason)
+        });
     }
     let (_, outcome) = reports_until_outcome(s, "initialize")?;
     if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(false) {
-        return Err(Failure::mismatch("initialize that times out ends as Outcome::TimedOut { cancelled: false }", json!({"kind": "timed_out", "cancelled": false, "…": "…"}), outcome));
+        return Err(Failure::mismatch(
+            "initialize that times out ends as Outcome::TimedOut { cancelled: false }",
+            json!({"kind": "timed_out", "cancelled": false, "…": "…"}),
+            outcome,
+        ));
     }
     Ok(())
 }

@@ -28,7 +28,10 @@ pub(crate) struct Client {
 impl Client {
     /// A legacy client, after the handshake at 2025-11-25.
     pub fn legacy(s: &mut Session) -> Result<Client, Failure> {
-        let mut c = Client { modern: false, next_id: 1 };
+        let mut c = Client {
+            modern: false,
+            next_id: 1,
+        };
         c.result(s, "initialize", initialize_params("2025-11-25"))?;
         s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
         Ok(c)
@@ -36,12 +39,18 @@ impl Client {
 
     /// A legacy client that has not sent `initialize` yet.
     pub fn before_initialize() -> Client {
-        Client { modern: false, next_id: 1 }
+        Client {
+            modern: false,
+            next_id: 1,
+        }
     }
 
     /// A modern client: no handshake.
     pub fn modern() -> Client {
-        Client { modern: true, next_id: 1 }
+        Client {
+            modern: true,
+            next_id: 1,
+        }
     }
 
     /// The revision this client speaks, for reasons.
@@ -124,12 +133,19 @@ pub(crate) fn content_list(result: &Value) -> CaseResult {
 pub(crate) fn structured_with_mirror(result: &Value, expected: &Value, declares: &str) -> CaseResult {
     if result.get("structuredContent") != Some(expected) {
         return Err(Failure::partial(
-            format!("{declares}, so its result carries structuredContent that fits it: {expected} (2025-11-25 server/tools › Structured Content)"),
+            format!(
+                "{declares}, so its result carries structuredContent that fits it: {expected} (2025-11-25 server/tools › Structured Content)"
+            ),
             json!({"structuredContent": expected}),
             result.clone(),
         ));
     }
-    let mirrored = result["content"].as_array().into_iter().flatten().filter_map(|b| b.get("text").and_then(Value::as_str)).any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(expected));
+    let mirrored = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(expected));
     if !mirrored {
         return Err(Failure::partial(
             "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
@@ -162,12 +178,18 @@ pub(crate) fn initialize_params(version: &str) -> Value {
 pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value, Failure> {
     match classify(&got) {
         Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == *id => {
-            if let Some(report) = got.pointer("/error/data").filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic")) {
+            if let Some(report) = got
+                .pointer("/error/data")
+                .filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic"))
+            {
                 return Err(panic_failure(report));
             }
             Ok(got)
         }
-        _ => Err(Failure { actual: Some(got), ..Failure::new(format!("the answer to `{method}` is not its response (id {id})")) }),
+        _ => Err(Failure {
+            actual: Some(got),
+            ..Failure::new(format!("the answer to `{method}` is not its response (id {id})"))
+        }),
     }
 }
 
@@ -175,7 +197,11 @@ pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value,
 pub(crate) fn as_result(response: Value, method: &str, params: &Value, era: &str) -> Result<Value, Failure> {
     match response.get("result") {
         Some(result) => Ok(result.clone()),
-        None => Err(Failure::partial(format!("`{method}` {params} failed ({era}), but it should succeed"), json!({"result": "…"}), response)),
+        None => Err(Failure::partial(
+            format!("`{method}` {params} failed ({era}), but it should succeed"),
+            json!({"result": "…"}),
+            response,
+        )),
     }
 }
 
@@ -187,11 +213,25 @@ pub(crate) fn expect_error(response: Value, code: i64, why: &str) -> CaseResult 
     }
     let detail = match (got, response.get("result")) {
         (Some(other), _) => format!("got error code {other}"),
-        (None, Some(result)) if result.get("isError") == Some(&json!(true)) => "got a result with isError: true, which tells the model its input was wrong; this is a protocol error".to_string(),
-        (None, Some(result)) if result.get("contents").and_then(Value::as_array).is_some_and(Vec::is_empty) => "got a result with an empty contents list, which reads as \"the resource is empty\"".to_string(),
+        (None, Some(result)) if result.get("isError") == Some(&json!(true)) => {
+            "got a result with isError: true, which tells the model its input was wrong; this is a protocol error"
+                .to_string()
+        }
+        (None, Some(result))
+            if result
+                .get("contents")
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty) =>
+        {
+            "got a result with an empty contents list, which reads as \"the resource is empty\"".to_string()
+        }
         _ => "got a result".to_string(),
     };
-    Err(Failure::partial(format!("{why}; {detail}"), json!({"error": {"code": code, "message": "…"}}), response))
+    Err(Failure::partial(
+        format!("{why}; {detail}"),
+        json!({"error": {"code": code, "message": "…"}}),
+        response,
+    ))
 }
 
 /// Checks the modern fields of a result: `resultType`, and for cacheable
@@ -199,16 +239,27 @@ pub(crate) fn expect_error(response: Value, code: i64, why: &str) -> CaseResult 
 pub(crate) fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
     if result.get("resultType") != Some(&json!("complete")) {
         return Err(Failure::partial(
-            format!("every 2026-07-28 result carries resultType, \"complete\" for a finished one; the `{method}` result has {} (2026-07-28 basic/index)", match result.get("resultType") { None => "none".to_string(), Some(v) => v.to_string() }),
+            format!(
+                "every 2026-07-28 result carries resultType, \"complete\" for a finished one; the `{method}` result has {} (2026-07-28 basic/index)",
+                match result.get("resultType") {
+                    None => "none".to_string(),
+                    Some(v) => v.to_string(),
+                }
+            ),
             json!({"resultType": "complete"}),
             result.clone(),
         ));
     }
     let ttl_ok = result.get("ttlMs").and_then(Value::as_u64).is_some();
-    let scope_ok = matches!(result.get("cacheScope").and_then(Value::as_str), Some("public" | "private"));
+    let scope_ok = matches!(
+        result.get("cacheScope").and_then(Value::as_str),
+        Some("public" | "private")
+    );
     if cacheable && !(ttl_ok && scope_ok) {
         return Err(Failure::partial(
-            format!("the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"),
+            format!(
+                "the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"
+            ),
             json!({"resultType": "complete", "ttlMs": "(an integer ≥ 0)", "cacheScope": "(\"public\" or \"private\")"}),
             result.clone(),
         ));

@@ -20,14 +20,54 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Program,
     schema: false,
     cases: &[
-        Case { name: "two frames in one read", about: "a read holding two whole lines yields both messages, in order, and leaves nothing buffered", args: &[], run: two_in_one },
-        Case { name: "a line split across reads", about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message", args: &[], run: partial },
-        Case { name: "split at every byte", about: "two frames cut into two reads at every possible byte offset, and fed one byte at a time, always yield the same two messages", args: &[], run: every_offset },
-        Case { name: "CRLF accepted", about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n; a bad one is reported without its \\r", args: &[], run: crlf },
-        Case { name: "bad line, then on", about: "a line that is not JSON, not UTF-8, or not a JSON object is reported as invalid and decoding goes on with the next line", args: &[], run: bad_lines },
-        Case { name: "batch rejected", about: "a JSON array (a batch, removed in 2025-06-18) is reported as a batch, not decoded as a message", args: &[], run: batch },
-        Case { name: "large frame", about: "a 1.5 MiB message arriving in 64 KiB reads decodes as one message", args: &[], run: large },
-        Case { name: "encode: one line", about: "encode writes compact JSON and exactly one \\n, even for strings that hold newlines", args: &[], run: encode_one_line },
+        Case {
+            name: "two frames in one read",
+            about: "a read holding two whole lines yields both messages, in order, and leaves nothing buffered",
+            args: &[],
+            run: two_in_one,
+        },
+        Case {
+            name: "a line split across reads",
+            about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message",
+            args: &[],
+            run: partial,
+        },
+        Case {
+            name: "split at every byte",
+            about: "two frames cut into two reads at every possible byte offset, and fed one byte at a time, always yield the same two messages",
+            args: &[],
+            run: every_offset,
+        },
+        Case {
+            name: "CRLF accepted",
+            about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n; a bad one is reported without its \\r",
+            args: &[],
+            run: crlf,
+        },
+        Case {
+            name: "bad line, then on",
+            about: "a line that is not JSON, not UTF-8, or not a JSON object is reported as invalid and decoding goes on with the next line",
+            args: &[],
+            run: bad_lines,
+        },
+        Case {
+            name: "batch rejected",
+            about: "a JSON array (a batch, removed in 2025-06-18) is reported as a batch, not decoded as a message",
+            args: &[],
+            run: batch,
+        },
+        Case {
+            name: "large frame",
+            about: "a 1.5 MiB message arriving in 64 KiB reads decodes as one message",
+            args: &[],
+            run: large,
+        },
+        Case {
+            name: "encode: one line",
+            about: "encode writes compact JSON and exactly one \\n, even for strings that hold newlines",
+            args: &[],
+            run: encode_one_line,
+        },
     ],
 };
 
@@ -36,10 +76,13 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// What one `feed` call yielded.
@@ -54,9 +97,16 @@ struct Fed {
 fn feed(s: &mut Session, bytes: &[u8]) -> Result<Fed, Failure> {
     // `text` is for the learner reading the transcript; the harness
     // decodes `hex`, which carries every byte exactly.
-    let reply = ask(s, json!({"harness": "feed", "text": String::from_utf8_lossy(bytes), "hex": hex(bytes)}))?.value;
+    let reply = ask(
+        s,
+        json!({"harness": "feed", "text": String::from_utf8_lossy(bytes), "hex": hex(bytes)}),
+    )?
+    .value;
     if harness_kind(&reply) != Some("decoded") {
-        return Err(Failure { actual: Some(reply), ..Failure::new("the harness did not report what Decoder::feed returned") });
+        return Err(Failure {
+            actual: Some(reply),
+            ..Failure::new("the harness did not report what Decoder::feed returned")
+        });
     }
     let items = reply["items"].as_array().cloned().unwrap_or_default();
     let buffered = reply["buffered"].as_u64().unwrap_or(0);
@@ -77,7 +127,10 @@ fn call() -> Value {
 }
 
 fn lines(messages: &[Value], ending: &str) -> Vec<u8> {
-    messages.iter().flat_map(|m| format!("{m}{ending}").into_bytes()).collect()
+    messages
+        .iter()
+        .flat_map(|m| format!("{m}{ending}").into_bytes())
+        .collect()
 }
 
 fn messages(values: &[Value]) -> Value {
@@ -94,9 +147,16 @@ fn two_in_one(s: &mut Session) -> CaseResult {
             Value::Array(fed.items),
         ));
     }
-    super::same(messages(&sent), &Value::Array(fed.items), "a read holding two whole lines yields both messages, in order")?;
+    super::same(
+        messages(&sent),
+        &Value::Array(fed.items),
+        "a read holding two whole lines yields both messages, in order",
+    )?;
     if fed.buffered != 0 {
-        return Err(Failure::new(format!("both lines ended, yet {} bytes are still buffered: drop each line from the buffer once it is decoded", fed.buffered)));
+        return Err(Failure::new(format!(
+            "both lines ended, yet {} bytes are still buffered: drop each line from the buffer once it is decoded",
+            fed.buffered
+        )));
     }
     Ok(())
 }
@@ -107,16 +167,25 @@ fn partial(s: &mut Session) -> CaseResult {
     let first = feed(s, &whole[..cut])?;
     if !first.items.is_empty() {
         return Err(Failure::mismatch(
-            format!("the first {cut} bytes of a line are not a message yet: nothing should come out until its \\n arrives. Keep the bytes and wait for the rest"),
+            format!(
+                "the first {cut} bytes of a line are not a message yet: nothing should come out until its \\n arrives. Keep the bytes and wait for the rest"
+            ),
             json!([]),
             Value::Array(first.items),
         ));
     }
     if first.buffered != cut as u64 {
-        return Err(Failure::new(format!("after half a line, buffered() says {} but {cut} bytes are waiting for their \\n", first.buffered)));
+        return Err(Failure::new(format!(
+            "after half a line, buffered() says {} but {cut} bytes are waiting for their \\n",
+            first.buffered
+        )));
     }
     let second = feed(s, &whole[cut..])?;
-    super::same(messages(&[call()]), &Value::Array(second.items), "the rest of the line completes the message: join it to the bytes kept from the first read")
+    super::same(
+        messages(&[call()]),
+        &Value::Array(second.items),
+        "the rest of the line completes the message: join it to the bytes kept from the first read",
+    )
 }
 
 fn every_offset(s: &mut Session) -> CaseResult {
@@ -133,7 +202,9 @@ fn every_offset(s: &mut Session) -> CaseResult {
         let before = String::from_utf8_lossy(&buffer[cut.saturating_sub(12)..cut]).into_owned();
         let after = String::from_utf8_lossy(&buffer[cut..(cut + 12).min(buffer.len())]).into_owned();
         return Err(Failure::mismatch(
-            format!("two frames cut into two reads after byte {cut} (…{before}| {after}…) gave other messages. Wherever a read ends, keep the unfinished line and finish it with the next read; a cut can even fall inside a UTF-8 character, so join bytes, not strings"),
+            format!(
+                "two frames cut into two reads after byte {cut} (…{before}| {after}…) gave other messages. Wherever a read ends, keep the unfinished line and finish it with the next read; a cut can even fall inside a UTF-8 character, so join bytes, not strings"
+            ),
             expected,
             Value::Array(items),
         ));
@@ -143,7 +214,11 @@ fn every_offset(s: &mut Session) -> CaseResult {
     for byte in &buffer {
         items.extend(feed(s, std::slice::from_ref(byte))?.items);
     }
-    super::same(expected, &Value::Array(items), "fed one byte at a time, the two frames must still come out whole")
+    super::same(
+        expected,
+        &Value::Array(items),
+        "fed one byte at a time, the two frames must still come out whole",
+    )
 }
 
 fn crlf(s: &mut Session) -> CaseResult {
@@ -151,12 +226,18 @@ fn crlf(s: &mut Session) -> CaseResult {
     bytes.extend_from_slice(b"Starting server v1.2\r\n\r\n");
     bytes.extend(lines(&[call()], "\r\n"));
     let fed = feed(s, &bytes)?;
-    let expected = json!([{"message": ping(1)}, {"invalid": "Starting server v1.2", "reason": "…"}, {"message": call()}]);
+    let expected =
+        json!([{"message": ping(1)}, {"invalid": "Starting server v1.2", "reason": "…"}, {"message": call()}]);
     let shape_ok = fed.items.len() == 3 && fed.items[0] == expected[0] && fed.items[2] == expected[2];
     if shape_ok && fed.items[1].get("invalid") == Some(&json!("Starting server v1.2")) {
         return Ok(());
     }
-    if shape_ok && fed.items[1].get("invalid").and_then(Value::as_str).is_some_and(|l| l.ends_with('\r')) {
+    if shape_ok
+        && fed.items[1]
+            .get("invalid")
+            .and_then(Value::as_str)
+            .is_some_and(|l| l.ends_with('\r'))
+    {
         return Err(Failure::mismatch(
             "the invalid line was reported with its \\r still on: the line ending is \\r\\n, so drop the \\r with the \\n before you look at the line (serde_json forgives a trailing \\r; your logs and comparisons won't)",
             expected,
@@ -174,12 +255,29 @@ fn bad_lines(s: &mut Session) -> CaseResult {
     let mut bytes = lines(&[ping(1)], "\n");
     bytes.extend_from_slice(b"Starting server v1.2 on stdio...\n");
     bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"meth\n");
-    bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"\xff\xfe\"}}\n");
+    bytes.extend_from_slice(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"\xff\xfe\"}}\n",
+    );
     bytes.extend_from_slice(b"42\n");
     bytes.extend_from_slice(&lines(&[call()], "\n"));
     let fed = feed(s, &bytes)?;
-    let kinds: Vec<&str> = fed.items.iter().map(|i| if i.get("message").is_some() { "message" } else if i.get("invalid").is_some() { "invalid" } else { "other" }).collect();
-    if kinds == ["message", "invalid", "invalid", "invalid", "invalid", "message"] && fed.items[0]["message"] == ping(1) && fed.items[5]["message"] == call() {
+    let kinds: Vec<&str> = fed
+        .items
+        .iter()
+        .map(|i| {
+            if i.get("message").is_some() {
+                "message"
+            } else if i.get("invalid").is_some() {
+                "invalid"
+            } else {
+                "other"
+            }
+        })
+        .collect();
+    if kinds == ["message", "invalid", "invalid", "invalid", "invalid", "message"]
+        && fed.items[0]["message"] == ping(1)
+        && fed.items[5]["message"] == call()
+    {
         return Ok(());
     }
     if kinds.len() < 6 && kinds.first() == Some(&"message") {
@@ -192,8 +290,12 @@ fn bad_lines(s: &mut Session) -> CaseResult {
         });
     }
     let why = match fed.items.get(4) {
-        Some(item) if item.get("message").is_some() => "the line 42 came out as a message: it is JSON, but a JSON-RPC message is always an object, so it is FrameError::Invalid",
-        _ => "expected: the message, four invalid lines (a banner, a cut-off frame, bytes that are not UTF-8, the number 42), the message",
+        Some(item) if item.get("message").is_some() => {
+            "the line 42 came out as a message: it is JSON, but a JSON-RPC message is always an object, so it is FrameError::Invalid"
+        }
+        _ => {
+            "expected: the message, four invalid lines (a banner, a cut-off frame, bytes that are not UTF-8, the number 42), the message"
+        }
     };
     Err(Failure::mismatch(
         why,
@@ -206,7 +308,11 @@ fn batch(s: &mut Session) -> CaseResult {
     let mut bytes = format!("[{},{}]\n", ping(1), ping(2)).into_bytes();
     bytes.extend(lines(&[ping(3)], "\n"));
     let fed = feed(s, &bytes)?;
-    if fed.items.first().is_some_and(|i| i.get("message").is_some_and(Value::is_array)) {
+    if fed
+        .items
+        .first()
+        .is_some_and(|i| i.get("message").is_some_and(Value::is_array))
+    {
         return Err(Failure {
             actual: Some(fed.reply),
             ..Failure::new(
@@ -214,7 +320,11 @@ fn batch(s: &mut Session) -> CaseResult {
             )
         });
     }
-    super::same(json!([{"batch": true}, {"message": ping(3)}]), &Value::Array(fed.items), "an array is reported as FrameError::Batch, and the next line still decodes")
+    super::same(
+        json!([{"batch": true}, {"message": ping(3)}]),
+        &Value::Array(fed.items),
+        "an array is reported as FrameError::Batch, and the next line still decodes",
+    )
 }
 
 fn large(s: &mut Session) -> CaseResult {
@@ -229,7 +339,10 @@ fn large(s: &mut Session) -> CaseResult {
     super::same(
         json!([{"large_message": {"bytes": size, "id": 42}}]),
         &Value::Array(items),
-        &format!("a {} KiB message arriving in 64 KiB reads is one message. Don't cap the buffer below the largest message you accept", size >> 10),
+        &format!(
+            "a {} KiB message arriving in 64 KiB reads is one message. Don't cap the buffer below the largest message you accept",
+            size >> 10
+        ),
     )
 }
 
@@ -237,18 +350,28 @@ fn encode_one_line(s: &mut Session) -> CaseResult {
     let message = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "line one\nline two\r\nline three"}]}});
     let reply = ask(s, json!({"harness": "encode", "message": message}))?.value;
     let Some(bytes) = reply["hex"].as_str().and_then(unhex) else {
-        return Err(Failure { actual: Some(reply), ..Failure::new("the harness did not report what encode returned") });
+        return Err(Failure {
+            actual: Some(reply),
+            ..Failure::new("the harness did not report what encode returned")
+        });
     };
     let shown = String::from_utf8_lossy(&bytes).into_owned();
     let body = match bytes.strip_suffix(b"\n") {
         Some(body) if !body.ends_with(b"\r") => body,
         Some(_) => {
-            return Err(Failure { actual: Some(json!(shown)), ..Failure::new("the frame ends in \\r\\n: write LF only; a peer that splits on \\n would see a stray \\r") });
+            return Err(Failure {
+                actual: Some(json!(shown)),
+                ..Failure::new(
+                    "the frame ends in \\r\\n: write LF only; a peer that splits on \\n would see a stray \\r",
+                )
+            });
         }
         None => {
             return Err(Failure {
                 actual: Some(json!(shown)),
-                ..Failure::new("the frame does not end with \\n: the newline is what ends a message on stdio, and a reader waits for it forever")
+                ..Failure::new(
+                    "the frame does not end with \\n: the newline is what ends a message on stdio, and a reader waits for it forever",
+                )
             });
         }
     };
@@ -258,10 +381,20 @@ fn encode_one_line(s: &mut Session) -> CaseResult {
         } else {
             "the frame holds a raw newline: a string's newlines must stay escaped as \\n inside the JSON, which serde_json does for you if you don't write the string out by hand"
         };
-        return Err(Failure { actual: Some(json!(shown)), ..Failure::new(reason) });
+        return Err(Failure {
+            actual: Some(json!(shown)),
+            ..Failure::new(reason)
+        });
     }
     match serde_json::from_slice::<Value>(body) {
-        Ok(decoded) => super::same(message, &decoded, "the encoded line must decode back to the same message"),
-        Err(e) => Err(Failure { actual: Some(json!(shown)), ..Failure::new(format!("the encoded line is not JSON: {e}")) }),
+        Ok(decoded) => super::same(
+            message,
+            &decoded,
+            "the encoded line must decode back to the same message",
+        ),
+        Err(e) => Err(Failure {
+            actual: Some(json!(shown)),
+            ..Failure::new(format!("the encoded line is not JSON: {e}"))
+        }),
     }
 }

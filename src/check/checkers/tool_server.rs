@@ -27,26 +27,97 @@ pub static CHECKER: Checker = Checker {
     shape: Shape::Program,
     schema: true,
     cases: &[
-        Case { name: "tools in pages (legacy)", about: "tools/list gives 3 tools and a nextCursor, the cursor gives the last tool and no nextCursor, and the order is the same every time", args: &[], run: pages_legacy },
-        Case { name: "tools in pages (modern)", about: "the same pages in 2026-07-28, each carrying resultType, ttlMs and cacheScope", args: &[], run: pages_modern },
-        Case { name: "invalid cursor: -32602", about: "a cursor the server never handed out gets -32602", args: &[], run: invalid_cursor },
-        Case { name: "greet: text", about: "greet returns its greeting in a list holding one text block", args: &[], run: greet },
-        Case { name: "describe: four kinds", about: "describe returns text, image, resource_link and embedded resource blocks, each with its required fields", args: &[], run: describe },
-        Case { name: "add: structured + mirror", about: "add returns structuredContent that fits its outputSchema, and the same JSON as text", args: &[], run: add },
-        Case { name: "out of range: isError", about: "set_volume with level 11 returns a result with isError true and a message, not a JSON-RPC error", args: &[], run: out_of_range },
-        Case { name: "unknown tool: -32602", about: "a tools/call for a tool that does not exist gets a -32602 error", args: &[], run: unknown_tool },
-        Case { name: "schema-breaking arguments", about: "arguments of the wrong type get -32602 or isError (SDKs differ), never a result that pretends it worked", args: &[], run: bad_arguments },
-        Case { name: "resources: text, blob, template", about: "resources/list and templates/list name them; reads return text, a base64 blob, and a filled-in template", args: &[], run: resources_ok },
-        Case { name: "missing resource (legacy)", about: "a read of an unknown URI gets -32002 in the legacy era, never an empty contents", args: &[], run: missing_legacy },
-        Case { name: "missing resource (modern)", about: "a read of an unknown URI gets -32602 in the modern era", args: &[], run: missing_modern },
-        Case { name: "prompt and its argument", about: "prompts/get returns messages with the text; without the required argument it gets -32602", args: &[], run: prompt },
+        Case {
+            name: "tools in pages (legacy)",
+            about: "tools/list gives 3 tools and a nextCursor, the cursor gives the last tool and no nextCursor, and the order is the same every time",
+            args: &[],
+            run: pages_legacy,
+        },
+        Case {
+            name: "tools in pages (modern)",
+            about: "the same pages in 2026-07-28, each carrying resultType, ttlMs and cacheScope",
+            args: &[],
+            run: pages_modern,
+        },
+        Case {
+            name: "invalid cursor: -32602",
+            about: "a cursor the server never handed out gets -32602",
+            args: &[],
+            run: invalid_cursor,
+        },
+        Case {
+            name: "greet: text",
+            about: "greet returns its greeting in a list holding one text block",
+            args: &[],
+            run: greet,
+        },
+        Case {
+            name: "describe: four kinds",
+            about: "describe returns text, image, resource_link and embedded resource blocks, each with its required fields",
+            args: &[],
+            run: describe,
+        },
+        Case {
+            name: "add: structured + mirror",
+            about: "add returns structuredContent that fits its outputSchema, and the same JSON as text",
+            args: &[],
+            run: add,
+        },
+        Case {
+            name: "out of range: isError",
+            about: "set_volume with level 11 returns a result with isError true and a message, not a JSON-RPC error",
+            args: &[],
+            run: out_of_range,
+        },
+        Case {
+            name: "unknown tool: -32602",
+            about: "a tools/call for a tool that does not exist gets a -32602 error",
+            args: &[],
+            run: unknown_tool,
+        },
+        Case {
+            name: "schema-breaking arguments",
+            about: "arguments of the wrong type get -32602 or isError (SDKs differ), never a result that pretends it worked",
+            args: &[],
+            run: bad_arguments,
+        },
+        Case {
+            name: "resources: text, blob, template",
+            about: "resources/list and templates/list name them; reads return text, a base64 blob, and a filled-in template",
+            args: &[],
+            run: resources_ok,
+        },
+        Case {
+            name: "missing resource (legacy)",
+            about: "a read of an unknown URI gets -32002 in the legacy era, never an empty contents",
+            args: &[],
+            run: missing_legacy,
+        },
+        Case {
+            name: "missing resource (modern)",
+            about: "a read of an unknown URI gets -32602 in the modern era",
+            args: &[],
+            run: missing_modern,
+        },
+        Case {
+            name: "prompt and its argument",
+            about: "prompts/get returns messages with the text; without the required argument it gets -32602",
+            args: &[],
+            run: prompt,
+        },
     ],
 };
 
 const TOOL_NAMES: [&str; 4] = ["greet", "describe", "add", "set_volume"];
 
 fn names(page: &Value) -> Vec<String> {
-    page.get("tools").and_then(Value::as_array).into_iter().flatten().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_string).collect()
+    page.get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Lists every tool, checking the pages; returns the tools.
@@ -57,20 +128,31 @@ fn walk(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
     }
     let Some(cursor) = first.get("nextCursor").and_then(Value::as_str).map(str::to_string) else {
         return Err(Failure::partial(
-            format!("the first page should hold 3 tools (PAGE_SIZE) and a nextCursor, since a fourth tool follows; got {} tools and no cursor", names(&first).len()),
+            format!(
+                "the first page should hold 3 tools (PAGE_SIZE) and a nextCursor, since a fourth tool follows; got {} tools and no cursor",
+                names(&first).len()
+            ),
             json!({"tools": ["greet", "describe", "add"], "nextCursor": "(any string)"}),
             first,
         ));
     };
     if names(&first) != TOOL_NAMES[..3] {
-        return Err(Failure::mismatch("the first page holds the first three tools, in order", json!(TOOL_NAMES[..3]), json!(names(&first))));
+        return Err(Failure::mismatch(
+            "the first page holds the first three tools, in order",
+            json!(TOOL_NAMES[..3]),
+            json!(names(&first)),
+        ));
     }
     let second = c.result(s, "tools/list", json!({"cursor": cursor}))?;
     if c.modern {
         modern_fields(&second, "tools/list", true)?;
     }
     if names(&second) != TOOL_NAMES[3..] {
-        return Err(Failure::mismatch("the cursor from page 1 gives the rest: set_volume", json!(TOOL_NAMES[3..]), json!(names(&second))));
+        return Err(Failure::mismatch(
+            "the cursor from page 1 gives the rest: set_volume",
+            json!(TOOL_NAMES[3..]),
+            json!(names(&second)),
+        ));
     }
     if let Some(more) = second.get("nextCursor") {
         let reason = match more {
@@ -89,7 +171,11 @@ fn pages_legacy(s: &mut Session) -> CaseResult {
     walk(&mut c, s)?;
     let again = c.result(s, "tools/list", json!({}))?;
     if names(&again) != TOOL_NAMES[..3] {
-        return Err(Failure::mismatch("a second listing returns the same order: clients page with cursors and cache by position", json!(TOOL_NAMES[..3]), json!(names(&again))));
+        return Err(Failure::mismatch(
+            "a second listing returns the same order: clients page with cursors and cache by position",
+            json!(TOOL_NAMES[..3]),
+            json!(names(&again)),
+        ));
     }
     Ok(())
 }
@@ -108,26 +194,53 @@ fn invalid_cursor(s: &mut Session) -> CaseResult {
 fn greet(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let result = call_tool(&mut c, s, "greet", json!({"name": "Ada"}))?;
-    super::same(json!({"content": [{"type": "text", "text": "Hello, Ada!"}], "…": "…"}), &result, "greet returns one text block, \"Hello, Ada!\"")
+    super::same(
+        json!({"content": [{"type": "text", "text": "Hello, Ada!"}], "…": "…"}),
+        &result,
+        "greet returns one text block, \"Hello, Ada!\"",
+    )
 }
 
 fn describe(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
     let result = call_tool(&mut c, s, "describe", json!({}))?;
     let blocks = result["content"].as_array().cloned().unwrap_or_default();
-    let kinds: Vec<&str> = blocks.iter().filter_map(|b| b.get("type").and_then(Value::as_str)).collect();
+    let kinds: Vec<&str> = blocks
+        .iter()
+        .filter_map(|b| b.get("type").and_then(Value::as_str))
+        .collect();
     if kinds != ["text", "image", "resource_link", "resource"] {
-        return Err(Failure::mismatch("describe returns four blocks: text, image, resource_link, resource", json!(["text", "image", "resource_link", "resource"]), json!(kinds)));
+        return Err(Failure::mismatch(
+            "describe returns four blocks: text, image, resource_link, resource",
+            json!(["text", "image", "resource_link", "resource"]),
+            json!(kinds),
+        ));
     }
-    let required: [(&str, &[&str]); 4] = [("text", &["/text"]), ("image", &["/data", "/mimeType"]), ("resource_link", &["/uri", "/name"]), ("resource", &["/resource/uri"])];
+    let required: [(&str, &[&str]); 4] = [
+        ("text", &["/text"]),
+        ("image", &["/data", "/mimeType"]),
+        ("resource_link", &["/uri", "/name"]),
+        ("resource", &["/resource/uri"]),
+    ];
     for ((kind, pointers), block) in required.iter().zip(&blocks) {
-        if let Some(missing) = pointers.iter().find(|p| block.pointer(p).is_none_or(|v| !v.is_string())) {
-            return Err(Failure::partial(format!("the {kind} block needs a string at {missing} (ContentBlock, 2026-07-28 schema)"), json!({"type": kind}), block.clone()));
+        if let Some(missing) = pointers
+            .iter()
+            .find(|p| block.pointer(p).is_none_or(|v| !v.is_string()))
+        {
+            return Err(Failure::partial(
+                format!("the {kind} block needs a string at {missing} (ContentBlock, 2026-07-28 schema)"),
+                json!({"type": kind}),
+                block.clone(),
+            ));
         }
     }
     let embedded = &blocks[3]["resource"];
     if embedded.get("text").is_none() && embedded.get("blob").is_none() {
-        return Err(Failure::partial("an embedded resource carries its contents: text or a base64 blob", json!({"uri": "…", "text": "…"}), embedded.clone()));
+        return Err(Failure::partial(
+            "an embedded resource carries its contents: text or a base64 blob",
+            json!({"uri": "…", "text": "…"}),
+            embedded.clone(),
+        ));
     }
     Ok(())
 }
@@ -135,14 +248,27 @@ fn describe(s: &mut Session) -> CaseResult {
 fn add(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let tools = walk(&mut c, s)?;
-    let schema = tools.iter().find(|t| t["name"] == "add").and_then(|t| t.get("outputSchema")).cloned().unwrap_or(Value::Null);
+    let schema = tools
+        .iter()
+        .find(|t| t["name"] == "add")
+        .and_then(|t| t.get("outputSchema"))
+        .cloned()
+        .unwrap_or(Value::Null);
     let result = call_tool(&mut c, s, "add", json!({"a": 2, "b": 3}))?;
-    structured_with_mirror(&result, &json!({"sum": 5}), &format!("add declares an outputSchema ({schema})"))
+    structured_with_mirror(
+        &result,
+        &json!({"sum": 5}),
+        &format!("add declares an outputSchema ({schema})"),
+    )
 }
 
 fn out_of_range(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
-    let response = c.call(s, "tools/call", json!({"name": "set_volume", "arguments": {"level": 11}}))?;
+    let response = c.call(
+        s,
+        "tools/call",
+        json!({"name": "set_volume", "arguments": {"level": 11}}),
+    )?;
     let result = match response.get("result") {
         Some(result) => result.clone(),
         None => {
@@ -153,7 +279,10 @@ fn out_of_range(s: &mut Session) -> CaseResult {
             ));
         }
     };
-    let has_text = result["content"].as_array().is_some_and(|b| b.iter().any(|b| b.get("text").and_then(Value::as_str).is_some_and(|t| !t.is_empty())));
+    let has_text = result["content"].as_array().is_some_and(|b| {
+        b.iter()
+            .any(|b| b.get("text").and_then(Value::as_str).is_some_and(|t| !t.is_empty()))
+    });
     if result.get("isError") != Some(&json!(true)) || !has_text {
         return Err(Failure::partial(
             "level 11 is out of range: the result says so with isError: true and a text block explaining the range, or the model takes it for success",
@@ -164,29 +293,47 @@ fn out_of_range(s: &mut Session) -> CaseResult {
     modern_fields(&result, "tools/call", false)?;
     let fine = call_tool(&mut c, s, "set_volume", json!({"level": 5}))?;
     if fine.get("isError") == Some(&json!(true)) {
-        return Err(Failure::partial("level 5 is in range and succeeds", json!({"content": [{"type": "text", "text": "Volume set to 5."}]}), fine));
+        return Err(Failure::partial(
+            "level 5 is in range and succeeds",
+            json!({"content": [{"type": "text", "text": "Volume set to 5."}]}),
+            fine,
+        ));
     }
     Ok(())
 }
 
 fn bad_arguments(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
-    let response = c.call(s, "tools/call", json!({"name": "set_volume", "arguments": {"level": "loud"}}))?;
-    if response.pointer("/error/code") == Some(&json!(-32602)) || response.pointer("/result/isError") == Some(&json!(true)) {
+    let response = c.call(
+        s,
+        "tools/call",
+        json!({"name": "set_volume", "arguments": {"level": "loud"}}),
+    )?;
+    if response.pointer("/error/code") == Some(&json!(-32602))
+        || response.pointer("/result/isError") == Some(&json!(true))
+    {
         return Ok(());
     }
     let why = match response.pointer("/error/code") {
         Some(code) => format!("arguments that break the inputSchema got error code {code}: use -32602 Invalid params (the spec's own example), or, as the SDKs do since 2025-11-25, a result with isError: true"),
         None => "\"loud\" is not an integer level, yet the call reported success: arguments that break the inputSchema get -32602, or a result with isError: true".to_string(),
     };
-    Err(Failure::partial(why, json!({"result": {"content": ["…"], "isError": true}}), response))
+    Err(Failure::partial(
+        why,
+        json!({"result": {"content": ["…"], "isError": true}}),
+        response,
+    ))
 }
 
 fn read(c: &mut Client, s: &mut Session, uri: &str) -> Result<Value, Failure> {
     let result = c.result(s, "resources/read", json!({"uri": uri}))?;
     let first = result.pointer("/contents/0").cloned().unwrap_or(Value::Null);
     if first.get("uri") != Some(&json!(uri)) {
-        return Err(Failure::partial(format!("resources/read of {uri} returns contents, a list whose entries carry the uri they hold"), json!({"contents": [{"uri": uri, "…": "…"}]}), result));
+        return Err(Failure::partial(
+            format!("resources/read of {uri} returns contents, a list whose entries carry the uri they hold"),
+            json!({"contents": [{"uri": uri, "…": "…"}]}),
+            result,
+        ));
     }
     Ok(first)
 }
@@ -194,25 +341,54 @@ fn read(c: &mut Client, s: &mut Session, uri: &str) -> Result<Value, Failure> {
 fn resources_ok(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let listed = c.result(s, "resources/list", json!({}))?;
-    let uris: Vec<&str> = listed["resources"].as_array().into_iter().flatten().filter_map(|r| r.get("uri").and_then(Value::as_str)).collect();
+    let uris: Vec<&str> = listed["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.get("uri").and_then(Value::as_str))
+        .collect();
     if uris != ["file:///notes/readme.md", "file:///images/pixel.png"] {
-        return Err(Failure::mismatch("resources/list names both resources", json!(["file:///notes/readme.md", "file:///images/pixel.png"]), json!(uris)));
+        return Err(Failure::mismatch(
+            "resources/list names both resources",
+            json!(["file:///notes/readme.md", "file:///images/pixel.png"]),
+            json!(uris),
+        ));
     }
     let templates = c.result(s, "resources/templates/list", json!({}))?;
     if templates.pointer("/resourceTemplates/0/uriTemplate") != Some(&json!("weather://forecast/{city}")) {
-        return Err(Failure::partial("resources/templates/list names the forecast template", json!({"resourceTemplates": [{"uriTemplate": "weather://forecast/{city}"}]}), templates));
+        return Err(Failure::partial(
+            "resources/templates/list names the forecast template",
+            json!({"resourceTemplates": [{"uriTemplate": "weather://forecast/{city}"}]}),
+            templates,
+        ));
     }
     let text = read(&mut c, s, "file:///notes/readme.md")?;
     if !text.get("text").is_some_and(Value::is_string) {
-        return Err(Failure::partial("the readme is text: its contents entry carries `text`", json!({"uri": "file:///notes/readme.md", "mimeType": "text/markdown", "text": "…"}), text));
+        return Err(Failure::partial(
+            "the readme is text: its contents entry carries `text`",
+            json!({"uri": "file:///notes/readme.md", "mimeType": "text/markdown", "text": "…"}),
+            text,
+        ));
     }
     let blob = read(&mut c, s, "file:///images/pixel.png")?;
     if !blob.get("blob").is_some_and(Value::is_string) || blob.get("text").is_some() {
-        return Err(Failure::partial("the PNG is binary: its contents entry carries `blob`, base64, and no `text`", json!({"uri": "file:///images/pixel.png", "mimeType": "image/png", "blob": "iVBOR…"}), blob));
+        return Err(Failure::partial(
+            "the PNG is binary: its contents entry carries `blob`, base64, and no `text`",
+            json!({"uri": "file:///images/pixel.png", "mimeType": "image/png", "blob": "iVBOR…"}),
+            blob,
+        ));
     }
     let forecast = read(&mut c, s, "weather://forecast/paris")?;
-    if !forecast.get("text").and_then(Value::as_str).is_some_and(|t| t.contains("paris")) {
-        return Err(Failure::partial("weather://forecast/paris fills the template's {city}: its text names paris", json!({"uri": "weather://forecast/paris", "text": "Forecast for paris: …"}), forecast));
+    if !forecast
+        .get("text")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.contains("paris"))
+    {
+        return Err(Failure::partial(
+            "weather://forecast/paris fills the template's {city}: its text names paris",
+            json!({"uri": "weather://forecast/paris", "text": "Forecast for paris: …"}),
+            forecast,
+        ));
     }
     Ok(())
 }
@@ -224,7 +400,13 @@ fn missing_legacy(s: &mut Session) -> CaseResult {
 
 fn missing_modern(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
-    c.error(s, "resources/read", json!({"uri": "file:///notes/missing.md"}), -32602, "a resource that does not exist gets -32602 in 2026-07-28, which retired -32002 (2026-07-28 server/resources)")?;
+    c.error(
+        s,
+        "resources/read",
+        json!({"uri": "file:///notes/missing.md"}),
+        -32602,
+        "a resource that does not exist gets -32602 in 2026-07-28, which retired -32002 (2026-07-28 server/resources)",
+    )?;
     let result = c.result(s, "resources/read", json!({"uri": "file:///notes/readme.md"}))?;
     modern_fields(&result, "resources/read", true)
 }
@@ -233,11 +415,21 @@ fn prompt(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
     let listed = c.result(s, "prompts/list", json!({}))?;
     modern_fields(&listed, "prompts/list", true)?;
-    let result = c.result(s, "prompts/get", json!({"name": "summarize", "arguments": {"text": "MCP has two eras."}}))?;
+    let result = c.result(
+        s,
+        "prompts/get",
+        json!({"name": "summarize", "arguments": {"text": "MCP has two eras."}}),
+    )?;
     modern_fields(&result, "prompts/get", false)?;
     let message = result.pointer("/messages/0").cloned().unwrap_or(Value::Null);
-    let text_ok = message.pointer("/content/text").and_then(Value::as_str).is_some_and(|t| t.contains("MCP has two eras."));
-    if message.get("role") != Some(&json!("user")) || message.pointer("/content/type") != Some(&json!("text")) || !text_ok {
+    let text_ok = message
+        .pointer("/content/text")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.contains("MCP has two eras."));
+    if message.get("role") != Some(&json!("user"))
+        || message.pointer("/content/type") != Some(&json!("text"))
+        || !text_ok
+    {
         return Err(Failure::partial(
             "prompts/get returns messages: a user message whose content is one text block (an object, not a list) holding the text to summarize",
             json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Summarize …: MCP has two eras."}}]}),
