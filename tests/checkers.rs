@@ -1806,8 +1806,8 @@ fn m06_origin_ignored() {
         "mutant-06-origin",
         &[(
             "src/lib.rs",
-            "        if !is_local_origin(origin) {\n",
-            "        if origin.is_empty() {\n",
+            "        && !is_local_origin(origin)\n",
+            "        && origin.is_empty()\n",
         )],
     );
     assert_caught(&report);
