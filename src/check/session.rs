@@ -48,3 +48,9 @@ pub use pipes::{
 pub use process::{Process, Waited};
 pub use stop::Stop;
 pub use transcript::{MAX_TRANSCRIPT, TRANSCRIPT_TAIL};
+
+/// A session can move to the thread that runs its case.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<Session>();
+};
