@@ -6,6 +6,7 @@
 //! as failed cases with plain reasons.
 
 pub mod build;
+mod cases;
 pub mod checkers;
 pub mod diff;
 pub mod http;
@@ -22,6 +23,8 @@ pub use report::{BuildReport, CaseReport, CheckReport, Direction, EntryKind, Sta
 
 use crate::content::{Course, Exercise};
 use build::Target;
+pub use cases::CASES_AT_ONCE;
+use cases::{CANCELLED, Cases};
 use checkers::Failure;
 use session::{Session, Stop};
 
@@ -170,28 +173,37 @@ pub fn check(
     report.error = built.error.clone();
     on_event(Event::Built(report.build.clone()));
 
-    let mut skip: Option<String> = match (&built.error, built.ok) {
+    let skip: Option<String> = match (&built.error, built.ok) {
         (Some(e), _) => Some(format!("not run: {e}")),
         (None, false) => Some("not run: the build failed; fix the compiler errors first".into()),
         _ => None,
     };
-    for (index, case) in checker.cases.iter().enumerate() {
-        if options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-            skip = Some("not run: the check was cancelled".into());
+    let not_run = |index: usize, reason: &str| {
+        let case = &checker.cases[index];
+        CaseReport::not_run(case.name, case.about, reason)
+    };
+    match (skip, &built.executable) {
+        (None, Some(exe)) => {
+            let run = |index: usize| run_case(checker, &checker.cases[index], exe, exercise, options);
+            let cancel = options.cancel.as_deref();
+            let cases = Cases {
+                count: checker.cases.len(),
+                at_once: CASES_AT_ONCE,
+                cancel,
+            };
+            report.cases = cases.run(&run, &not_run, on_event);
         }
-        let case_report = match (&skip, &built.executable) {
-            (None, Some(exe)) => {
-                on_event(Event::CaseStarted(index));
-                let (r, hung) = run_case(checker, case, exe, exercise, options);
-                if hung {
-                    skip = Some("not run: an earlier case hung; fix that one first".into());
+        (reason, _) => {
+            for index in 0..checker.cases.len() {
+                let mut reason = reason.as_deref().unwrap_or("not run");
+                if options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    reason = CANCELLED;
                 }
-                r
+                let case_report = not_run(index, reason);
+                on_event(Event::CaseFinished(index, Box::new(case_report.clone())));
+                report.cases.push(case_report);
             }
-            (reason, _) => CaseReport::not_run(case.name, case.about, reason.as_deref().unwrap_or("not run")),
-        };
-        on_event(Event::CaseFinished(index, Box::new(case_report.clone())));
-        report.cases.push(case_report);
+        }
     }
     report.passed = report.error.is_none() && built.ok && report.cases.iter().all(|c| c.status == Status::Passed);
     report.duration_ms = started.elapsed().as_millis() as u64;

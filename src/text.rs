@@ -192,6 +192,16 @@ pub fn visible(s: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// Shortens `s` to about `max` characters, marking the cut with `…`.
+pub fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// Plain text whose `backtick` spans are code (quiz text, hints, checker
 /// reasons), as pieces: the backticks go, the code gets [`Tone::Code`].
 pub fn inline_code(text: &str, tone: Tone) -> Vec<Piece> {

@@ -62,7 +62,7 @@ pub fn run(course: Course) -> Result<(), String> {
                 None
             }
         };
-        spawn_prebuild(&app.course, tx.clone());
+        let _prebuild = spawn_prebuild(&app.course, tx.clone()); // dropped on quit: cancelled
         app.prebuilding = true;
         let mut runtime = Runtime {
             tx,
@@ -123,13 +123,11 @@ fn run_loop(
 /// Builds the exercises' dependencies on a thread of its own, so that the
 /// first check compiles only the learner's crate. A check started
 /// meanwhile waits for cargo's lock, then finds the dependencies built.
-fn spawn_prebuild(course: &Course, tx: Sender<Msg>) {
-    let root = course.root.clone();
+fn spawn_prebuild(course: &Course, tx: Sender<Msg>) -> check::build::Prebuild {
     let packages: Vec<String> = course.exercises.iter().map(|e| e.package()).collect();
-    thread::spawn(move || {
-        check::build::prebuild(&root, &packages, &check::target_dir(&root));
+    check::build::Prebuild::start(&course.root, packages, check::target_dir(&course.root), move |_| {
         let _ = tx.send(Msg::Prebuilt);
-    });
+    })
 }
 
 /// Reads terminal events on a thread of its own. It can be paused (while

@@ -1,21 +1,32 @@
 //! Building a learner's crate with cargo, in the workspace's shared target
-//! dir, and finding the binary it produced.
+//! dir, and finding the binary it produced; building every exercise's
+//! dependencies ahead of time ([`prebuild`], [`Prebuild`]). Cargo runs as a
+//! [`Process`] of the session layer: in a process group of its own, so a
+//! cancel stops rustc with it, its pipes read by capped readers.
 
-use std::io::{BufRead, BufReader, Read};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use process_wrap::std::{CommandWrap, ProcessGroup};
 use serde_json::Value;
+
+use super::session::{Capture, Limits, Out, Process, Waited, read_lines};
 
 /// Most lines of compiler messages kept; the rest are counted in a note.
 pub const MAX_BUILD_LINES: usize = 400;
 /// Most bytes of cargo's own error output kept.
 const MAX_CARGO_ERRORS: usize = 16 << 10;
+/// Cargo's JSON messages, one per line: a message may be long, and none is
+/// dropped (they are read as they come, and only [`MAX_BUILD_LINES`] kept).
+const CARGO_MESSAGES: Limits = Limits {
+    line: 64 << 20,
+    total: usize::MAX,
+    queued: 256,
+};
 
 /// Which crate to build.
 #[derive(Debug, Clone)]
@@ -43,24 +54,82 @@ pub struct Built {
     pub error: Option<String>,
 }
 
+/// The cargo to run: `$CARGO` (set when run by cargo), or `cargo`.
+fn cargo() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
 /// Builds every exercise crate in `packages` (and so their dependencies,
 /// with the features and profile checks use) into `target_dir`, going on
-/// past crates that do not compile. Run in the background when the
-/// workbook opens, so the first check compiles one small crate and not
-/// serde_json and friends. Returns whether cargo ran; what it built is
-/// cargo's business, and a later check reports any error properly.
-pub fn prebuild(root: &Path, packages: &[String], target_dir: &Path) -> bool {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    std::process::Command::new(cargo)
+/// past crates that do not compile, so the first check compiles one small
+/// crate and not serde_json and friends. Returns whether cargo ran to its
+/// end; what it built is cargo's business, and a later check reports any
+/// error properly. Stops (killing cargo and its rustc processes) as soon as
+/// `cancel` is set.
+pub fn prebuild(root: &Path, packages: &[String], target_dir: &Path, cancel: Option<&AtomicBool>) -> bool {
+    let mut command = Command::new(cargo());
+    command
         .current_dir(root)
         .args(["build", "--quiet", "--keep-going"])
         .args(packages.iter().flat_map(|p| ["-p", p.as_str()]))
         .env("CARGO_TARGET_DIR", target_dir)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok()
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let Ok(mut process) = Process::start(command) else {
+        return false;
+    };
+    matches!(process.wait_or_cancel(cancel), Waited::Exited(_))
+}
+
+/// A [`prebuild`] running on a thread of its own, as the workbook starts
+/// one when it opens. Dropping the handle cancels it: cargo and everything
+/// it started are killed before the drop returns.
+#[must_use = "dropping a Prebuild cancels it"]
+pub struct Prebuild {
+    cancel: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Prebuild {
+    /// Starts prebuilding `packages` of the course at `root` into
+    /// `target_dir`; `done` is called with [`prebuild`]'s answer when it
+    /// ends (also when it was cancelled: with `false`).
+    pub fn start(
+        root: &Path,
+        packages: Vec<String>,
+        target_dir: PathBuf,
+        done: impl FnOnce(bool) + Send + 'static,
+    ) -> Prebuild {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let root = root.to_path_buf();
+        let thread = thread::spawn(move || done(prebuild(&root, &packages, &target_dir, Some(&flag))));
+        Prebuild {
+            cancel,
+            thread: Some(thread),
+        }
+    }
+
+    /// The flag that cancels the prebuild when set, for a caller that
+    /// keeps it apart from the handle.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancel)
+    }
+
+    /// Whether the prebuild has ended (done, failed or cancelled).
+    pub fn is_finished(&self) -> bool {
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+}
+
+impl Drop for Prebuild {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Runs `cargo build` for `target` from `root`, with compiler messages in
@@ -75,24 +144,20 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
     } else {
         "--message-format=json"
     };
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = CommandWrap::with_new(&cargo, |c| {
-        c.current_dir(root).arg("build").arg("--quiet").arg(format);
-        match target {
-            Target::Package(p) => {
-                c.arg("-p").arg(p);
-            }
-            Target::Dir(dir) => {
-                c.arg("--manifest-path").arg(dir.join("Cargo.toml"));
-            }
-        }
-        c.env("CARGO_TARGET_DIR", target_dir);
-        c.env("CARGO_TERM_COLOR", if color { "always" } else { "never" });
-        c.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    });
-    command.wrap(ProcessGroup::leader());
-    let mut child = match command.spawn() {
-        Ok(c) => c,
+    let mut command = Command::new(cargo());
+    command.current_dir(root).arg("build").arg("--quiet").arg(format);
+    match target {
+        Target::Package(p) => command.arg("-p").arg(p),
+        Target::Dir(dir) => command.arg("--manifest-path").arg(dir.join("Cargo.toml")),
+    };
+    command
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("CARGO_TERM_COLOR", if color { "always" } else { "never" })
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut process = match Process::start(command) {
+        Ok(p) => p,
         Err(e) => {
             let error = if e.kind() == std::io::ErrorKind::NotFound {
                 "cargo was not found: install Rust from https://rustup.rs and open a new terminal".to_string()
@@ -107,32 +172,35 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
             };
         }
     };
-    let stdout = child
-        .stdout()
-        .take()
-        .map(|s| thread::spawn(move || parse_messages(BufReader::new(s))));
-    let stderr = child
-        .stderr()
-        .take()
-        .map(|s| thread::spawn(move || read_capped(s, MAX_CARGO_ERRORS)));
-    let status = loop {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            let _ = child.start_kill();
-            let _ = child.wait();
+    let stdout = process.take_stdout().map(|s| {
+        let lines = read_lines(s, CARGO_MESSAGES);
+        thread::spawn(move || {
+            parse_messages(lines.map_while(|out| match out {
+                Out::Line { bytes, .. } => Some(bytes),
+                Out::Flood { .. } | Out::Eof => None,
+            }))
+        })
+    });
+    let errors = Capture::new(MAX_CARGO_ERRORS, 0);
+    if let Some(stderr) = process.take_stderr() {
+        errors.read(stderr);
+    }
+    let status = match process.wait_or_cancel(cancel.map(|c| &**c)) {
+        Waited::Exited(status) => Some(status),
+        Waited::Lost => None,
+        Waited::Cancelled => {
             return Built {
                 error: Some("cancelled".into()),
                 duration: started.elapsed(),
                 ..Built::default()
             };
         }
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => thread::sleep(Duration::from_millis(5)),
-            Err(_) => break None,
-        }
     };
+    // Whatever cargo left running goes with its group, so its pipes close.
+    process.kill();
     let (mut output, executable) = stdout.and_then(|h| h.join().ok()).unwrap_or_default();
-    let stderr = stderr.and_then(|h| h.join().ok()).unwrap_or_default();
+    errors.wait_ended(Duration::from_secs(5));
+    let stderr = cargo_errors(&errors);
     let cargo_errors = stderr.trim();
     if !cargo_errors.is_empty() {
         if !output.is_empty() && !output.ends_with('\n') {
@@ -151,29 +219,22 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
     }
 }
 
-/// Reads `r` to its end, keeping the first `max` bytes (lossy UTF-8) and a
-/// note of how many more there were.
-fn read_capped(r: impl Read, max: usize) -> String {
-    let mut bytes = Vec::new();
-    let mut r = BufReader::new(r);
-    let _ = r.by_ref().take(max as u64).read_to_end(&mut bytes);
-    let more = std::io::copy(&mut r, &mut std::io::sink()).unwrap_or(0);
-    let mut text = String::from_utf8_lossy(&bytes).into_owned();
-    if more > 0 {
-        text.push_str(&format!("\n… {more} more bytes of cargo's output not shown"));
-    }
-    text
+/// Cargo's own error output (lossy UTF-8): the first [`MAX_CARGO_ERRORS`]
+/// bytes kept, then a note of how many more there were.
+fn cargo_errors(errors: &Capture) -> String {
+    errors
+        .text(|more| format!("\n… {more} more bytes of cargo's output not shown"))
+        .0
 }
 
 /// Pulls the rendered compiler messages (at most [`MAX_BUILD_LINES`]
 /// lines, then a note) and the binary's path out of cargo's JSON message
 /// stream (one JSON object per line), as it arrives.
-fn parse_messages(stream: impl BufRead) -> (String, Option<PathBuf>) {
+fn parse_messages(messages: impl Iterator<Item = Vec<u8>>) -> (String, Option<PathBuf>) {
     let mut output = String::new();
     let mut executable = None;
     let (mut lines, mut more_lines, mut more_errors) = (0usize, 0usize, 0usize);
-    for line in stream.split(b'\n') {
-        let Ok(line) = line else { break };
+    for line in messages {
         let Ok(msg) = serde_json::from_slice::<Value>(&line) else {
             continue;
         };
@@ -220,6 +281,10 @@ fn parse_messages(stream: impl BufRead) -> (String, Option<PathBuf>) {
 mod tests {
     use super::*;
 
+    fn lines(stream: &str) -> impl Iterator<Item = Vec<u8>> + '_ {
+        stream.split('\n').map(|l| l.as_bytes().to_vec())
+    }
+
     #[test]
     fn finds_the_binary_and_the_rendered_messages() {
         let stream = [
@@ -229,7 +294,7 @@ mod tests {
             r#"{"reason":"build-finished","success":true}"#,
         ]
         .join("\n");
-        let (output, exe) = parse_messages(stream.as_bytes());
+        let (output, exe) = parse_messages(lines(&stream));
         assert_eq!(output, "warning: unused variable: `x`\n");
         assert_eq!(exe, Some(PathBuf::from("/t/debug/ex")));
     }
@@ -240,7 +305,7 @@ mod tests {
             serde_json::json!({"reason": "compiler-message", "message": {"level": "error", "rendered": format!("error[E0425]: cannot find value `x{n}`\n --> src/lib.rs:{n}:5\n\n")}}).to_string()
         };
         let stream: Vec<String> = (1..=3000).map(error).collect();
-        let (output, _) = parse_messages(stream.join("\n").as_bytes());
+        let (output, _) = parse_messages(lines(&stream.join("\n")));
         // 3 lines each: 133 messages fit in 400 lines, 2867 do not.
         assert_eq!(output.lines().count(), 133 * 3 + 1);
         assert!(output.starts_with("error[E0425]: cannot find value `x1`"));
@@ -250,10 +315,15 @@ mod tests {
 
     #[test]
     fn cargo_errors_are_capped() {
-        let text = read_capped(&[b'e'; 20_000][..], 100);
+        let errors = Capture::new(100, 0);
+        errors.read(&[b'e'; 20_000][..]);
+        assert!(errors.wait_ended(Duration::from_secs(5)));
+        let text = cargo_errors(&errors);
         assert_eq!(
             text,
             format!("{}\n… 19900 more bytes of cargo's output not shown", "e".repeat(100))
         );
+        let errors = Capture::new(MAX_CARGO_ERRORS, 0);
+        assert_eq!(cargo_errors(&errors), "");
     }
 }

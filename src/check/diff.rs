@@ -41,7 +41,7 @@ impl Difference {
 }
 
 fn short(v: &Value) -> String {
-    crate::check::session::shorten(&v.to_string(), 50)
+    crate::text::shorten(&v.to_string(), 50)
 }
 
 /// Every difference between `expected` and `actual`, depth first. Numbers

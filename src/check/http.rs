@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::report::{Direction, EntryKind};
-use super::session::{Session, Stop, shorten};
+use super::session::{Session, Stop};
+use crate::text::shorten;
 
 /// One HTTP request to send.
 #[derive(Debug, Clone)]

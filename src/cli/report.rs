@@ -3,9 +3,9 @@
 use std::fmt::Write;
 
 use crate::check::diff::Difference;
-use crate::check::session::shorten;
 use crate::check::{CaseReport, CheckReport, Status};
 use crate::content::Exercise;
+use crate::text::shorten;
 
 /// Most transcript lines shown for a failed case.
 const TRANSCRIPT_LINES: usize = 12;

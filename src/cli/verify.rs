@@ -56,7 +56,7 @@ fn verify_all(course: &Course) -> Vec<String> {
         .iter()
         .flat_map(|e| [e.package(), e.solution_package()])
         .collect();
-    check::build::prebuild(&course.root, &packages, &check::target_dir(&course.root));
+    check::build::prebuild(&course.root, &packages, &check::target_dir(&course.root), None);
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get() * 2)
         .clamp(2, 4);

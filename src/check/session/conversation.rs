@@ -1,0 +1,295 @@
+//! The conversation API: [`Session`], one run of a learner's program that a
+//! case talks to, and what is left of it once over ([`Finished`]). Starting
+//! a server or harness ([`Session::spawn`]) and an HTTP server
+//! ([`Session::spawn_http`]) are here, writing to the program and the
+//! session's lifetime too; reading its lines is in `reading.rs`, starting a
+//! client in `relay.rs`.
+
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::pipes::{Capture, Limits, Lines, Writer, Written, read_lines};
+use super::process::Process;
+use super::stop::Stop;
+use super::transcript::{Transcript, entry_kind};
+use crate::check::report::{Direction, EntryKind, TranscriptEntry};
+
+/// One JSON line read from the program.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The parsed value.
+    pub value: Value,
+    /// The raw line, without its line ending.
+    pub line: String,
+}
+
+/// A running learner program and everything said to and by it. A session
+/// owns its process, its pipes' threads and its deadline; two sessions
+/// share nothing but, perhaps, the cancel flag they both watch.
+pub struct Session {
+    pub(super) process: Process,
+    /// Where frames to the program go: its stdin, or the relay's socket.
+    pub(super) stdin: Option<Writer>,
+    /// Keeps the relay's socket directory alive for a client session.
+    pub(super) _socket_dir: Option<tempfile::TempDir>,
+    /// The frames the program sends: its stdout, or the relay's socket.
+    pub(super) stdout: Lines,
+    /// A client's own stdout (its report), apart from the frames it sends.
+    pub(super) output: Option<Lines>,
+    pub(super) stderr: Capture,
+    pub(super) transcript: Transcript,
+    pub(super) deadline: Instant,
+    pub(super) timeout: Duration,
+    /// Lines read from [`Session::stdout`] so far.
+    pub(super) stdout_lines: usize,
+    pub(super) cancel: Option<Arc<AtomicBool>>,
+    /// When the session saw the program exit, or last got a line after.
+    pub(super) quiet_since: Option<Instant>,
+    /// The loopback port an HTTP server was told to listen on.
+    pub(super) port: Option<u16>,
+}
+
+/// What is left of a session once it is over.
+#[derive(Debug, Clone, Default)]
+pub struct Finished {
+    /// Every line, both directions, in order.
+    pub transcript: Vec<TranscriptEntry>,
+    /// The program's stderr (lossy UTF-8): all of it, or its first and last
+    /// halves of [`MAX_STDERR`](super::MAX_STDERR) with a note in between
+    /// saying how much of the middle was dropped.
+    pub stderr: String,
+    /// Bytes of stderr dropped from the middle (0 when none).
+    pub stderr_dropped: usize,
+}
+
+/// Starts a learner's `program` with `args` in a process group of its own,
+/// stdout and stderr piped.
+pub(super) fn start(program: &Path, args: &[String], stdin: Stdio) -> Result<Process, Stop> {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_BACKTRACE", "0");
+    Process::start(command).map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
+}
+
+/// `args` as owned strings.
+pub(super) fn owned(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+impl Session {
+    /// Starts `program` with `args` in its own process group, stdin and
+    /// stdout piped to us, stderr captured apart. `timeout` bounds the whole
+    /// conversation; `cancel`, when set, stops it early.
+    pub fn spawn(
+        program: &Path,
+        args: &[&str],
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Session, Stop> {
+        let mut process = start(program, &owned(args), Stdio::piped())?;
+        let stdin = process
+            .take_stdin()
+            .map(|s| Box::new(s) as Box<dyn std::io::Write + Send>);
+        let stdout = process.take_stdout().ok_or_else(|| Stop::Io("no stdout pipe".into()))?;
+        let stderr = process.take_stderr().ok_or_else(|| Stop::Io("no stderr pipe".into()))?;
+        let captured = Capture::stderr();
+        captured.read(stderr);
+        let lines = read_lines(stdout, Limits::PROGRAM);
+        Ok(Session::new(process, stdin, lines, captured, timeout, cancel))
+    }
+
+    /// Starts the HTTP server `program` with `args` and `--port N`, where N
+    /// is a loopback port that was free a moment ago. Its stdout and stderr
+    /// are both captured as its log; [`Session::port`] gives N.
+    pub fn spawn_http(
+        program: &Path,
+        args: &[&str],
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Session, Stop> {
+        let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .and_then(|l| l.local_addr())
+            .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?
+            .port();
+        let mut argv = owned(args);
+        argv.extend(["--port".to_string(), port.to_string()]);
+        let mut process = start(program, &argv, Stdio::null())?;
+        let captured = Capture::stderr();
+        if let Some(stdout) = process.take_stdout() {
+            captured.read(stdout);
+        }
+        if let Some(stderr) = process.take_stderr() {
+            captured.read(stderr);
+        }
+        // No stdout lines: the conversation is HTTP.
+        let mut session = Session::new(process, None, Lines::ended(), captured, timeout, cancel);
+        session.port = Some(port);
+        Ok(session)
+    }
+
+    /// A session over a started `process`: frames go to `stdin` and come
+    /// from `stdout`; the deadline is `timeout` from now.
+    pub(super) fn new(
+        process: Process,
+        stdin: Option<Box<dyn std::io::Write + Send>>,
+        stdout: Lines,
+        stderr: Capture,
+        timeout: Duration,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Session {
+        let started = Instant::now();
+        Session {
+            process,
+            stdin: stdin.map(Writer::spawn),
+            _socket_dir: None,
+            stdout,
+            output: None,
+            stderr,
+            transcript: Transcript::new(started),
+            deadline: started + timeout,
+            timeout,
+            stdout_lines: 0,
+            cancel,
+            quiet_since: None,
+            port: None,
+        }
+    }
+
+    /// The loopback port of an HTTP server session.
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// Whether the check was cancelled.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// When the conversation must be over.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Records a line the checker exchanged with the program some other way
+    /// than stdin and stdout (an HTTP request or response).
+    pub fn note(&mut self, direction: Direction, line: &str, kind: EntryKind) {
+        let value = serde_json::from_str::<Value>(line).ok();
+        self.transcript.record(direction, line, value.as_ref(), kind);
+    }
+
+    /// Writes one line (a newline is added) to the program's stdin.
+    pub fn send(&mut self, line: &str) -> Result<(), Stop> {
+        let value = serde_json::from_str::<Value>(line).ok();
+        self.send_line(line, value.as_ref())
+    }
+
+    /// Writes a JSON value as one compact line.
+    pub fn send_json(&mut self, value: &Value) -> Result<(), Stop> {
+        self.send_line(&value.to_string(), Some(value))
+    }
+
+    /// Records `line` (parsed: `value`) and writes it with a newline,
+    /// waiting until the program has taken it, up to the deadline.
+    fn send_line(&mut self, line: &str, value: Option<&Value>) -> Result<(), Stop> {
+        self.transcript
+            .record(Direction::ToLearner, line, value, entry_kind(value));
+        let stdin = self
+            .stdin
+            .as_ref()
+            .ok_or_else(|| Stop::Io("stdin is already closed".into()))?;
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        if !stdin.send(bytes) {
+            return Err(self.exit_stop());
+        }
+        loop {
+            if self.cancelled() {
+                return Err(Stop::Cancelled);
+            }
+            let now = Instant::now();
+            if now >= self.deadline {
+                return Err(Stop::NotReading(self.timeout));
+            }
+            let Some(stdin) = &self.stdin else {
+                return Err(Stop::Io("stdin is already closed".into()));
+            };
+            match stdin.written_within((self.deadline - now).min(Duration::from_millis(50))) {
+                Written::Taken => return Ok(()),
+                Written::Waiting => {}
+                // A closed pipe means the program is gone: report how it ended.
+                Written::Broken => return Err(self.exit_stop()),
+            }
+        }
+    }
+
+    /// Closes the program's stdin (end of input).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// stdout closed or stdin broke: gives the process a moment to exit so
+    /// the stop can say how.
+    pub(super) fn exit_stop(&mut self) -> Stop {
+        Stop::Exited(self.process.wait_within(Duration::from_millis(300)))
+    }
+
+    /// Waits up to `within` for the program to exit; its status if it did.
+    pub fn exited_within(&mut self, within: Duration) -> Option<ExitStatus> {
+        self.process.wait_within(within)
+    }
+
+    /// Bytes the program has written to stderr so far.
+    pub fn stderr_len(&self) -> usize {
+        self.stderr.total()
+    }
+
+    /// Waits up to `within` for stderr to grow past `len` bytes; true when
+    /// it did. (Only *that* something was logged is judged, never what.)
+    pub fn stderr_grew(&self, len: usize, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        loop {
+            if self.stderr_len() > len {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The transcript so far.
+    pub fn transcript(&self) -> &[TranscriptEntry] {
+        self.transcript.entries()
+    }
+
+    /// Ends the run: closes stdin, gives the program a moment to exit on
+    /// its own, then kills its whole process group.
+    pub fn finish(mut self) -> Finished {
+        self.stdin = None;
+        self.process.wait_within(Duration::from_millis(100));
+        // Kill the group even after a clean exit: grandchildren may linger.
+        self.process.kill();
+        // Let the stderr reader drain what the program wrote before it
+        // died (a panic message, say): it ends when the last writer is
+        // gone, which the group kill above ensures, give or take a moment.
+        self.stderr.wait_ended(Duration::from_millis(250));
+        let (stderr, stderr_dropped) = self.stderr.stderr_text();
+        Finished {
+            transcript: self.transcript.finish(),
+            stderr,
+            stderr_dropped,
+        }
+    }
+}
