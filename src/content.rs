@@ -18,10 +18,8 @@ pub use quiz::Quiz;
 use error::parse_toml;
 use manifest::{CourseFile, ExercisesFile, FORMAT_VERSION};
 
-/// MCP revisions a lesson frame may name, oldest first. 2025-11-25 is the
-/// last legacy (handshake) revision; 2026-07-28 is the first modern
-/// (stateless) one.
-pub const REVISIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+/// MCP revisions a lesson frame may name, oldest first.
+pub use crate::mcp::REVISIONS;
 
 /// The manifest's path, relative to the course root.
 pub const MANIFEST: &str = "lessons/course.toml";

@@ -22,9 +22,10 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 
 use super::report::{Direction, EntryKind, TranscriptEntry};
+use crate::mcp;
 
 /// The `_meta` key that marks a modern (2026-07-28) request.
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub use crate::mcp::meta::PROTOCOL_VERSION as META_PROTOCOL_VERSION;
 
 /// A revision whose official types frames are checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,8 +42,8 @@ impl Revision {
     /// The revision's date, e.g. `2025-11-25`.
     pub fn date(self) -> &'static str {
         match self {
-            Revision::Legacy => "2025-11-25",
-            Revision::Modern => "2026-07-28",
+            Revision::Legacy => mcp::LEGACY,
+            Revision::Modern => mcp::MODERN,
         }
     }
 
@@ -652,7 +653,7 @@ mod tests {
     #[test]
     fn a_response_is_checked_against_the_result_of_the_request_it_answers() {
         let request = json!({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {}});
-        let response = json!({"jsonrpc": "2.0", "id": 7, "result": {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s"}}});
+        let response = json!({"jsonrpc": "2.0", "id": 7, "result": {"protocolVersion": mcp::LEGACY, "capabilities": {}, "serverInfo": {"name": "s"}}});
         let found = check_response(&request, &response)
             .expect("initialize is defined")
             .unwrap_err();
@@ -661,7 +662,7 @@ mod tests {
             "result.serverInfo: missing `version` (InitializeResult, 2025-11-25)"
         );
         // A modern tools/call may answer input_required instead.
-        let request = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "t", "_meta": {META_PROTOCOL_VERSION: "2026-07-28"}}});
+        let request = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "t", "_meta": {META_PROTOCOL_VERSION: mcp::MODERN}}});
         let asks = json!({"jsonrpc": "2.0", "id": 8, "result": {"resultType": "input_required", "inputRequests": {}}});
         assert_eq!(check_response(&request, &asks), Some(Ok(())));
         // An error response is checked as one.

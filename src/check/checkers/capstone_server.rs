@@ -24,13 +24,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::server_client::{
-    Client, META_VERSION, as_result, call_tool, content_list, expect_error, initialize_params, modern_fields,
-    modern_meta, response_to, structured_with_mirror, unknown_tool,
-};
-use super::{Case, CaseResult, Checker, Failure, Shape, same};
 use crate::check::session::Session;
+use crate::check::toolkit::as_client::{
+    Client, as_result, call_tool, content_list, expect_error, initialize_params, modern_fields, modern_meta,
+    response_to, structured_with_mirror, unknown_tool,
+};
+use crate::check::toolkit::compare;
+use crate::check::toolkit::compare::same;
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
 
 /// The checker named `capstone-server`.
 pub static CHECKER: Checker = Checker {
@@ -154,12 +157,12 @@ const STEP_MS: u64 = 200;
 fn silent(s: &mut Session, window: Duration, what: &str) -> CaseResult {
     match s.recv_within(window)? {
         None => Ok(()),
-        Some(got) => Err(Failure {
-            actual: Some(got.value),
-            ..Failure::new(format!(
+        Some(got) => Err(Failure::showing(
+            format!(
                 "{what}, and the server wrote a frame. A notification is never answered, not even with an error (2025-11-25 basic/index › Notifications)"
-            ))
-        }),
+            ),
+            got.value,
+        )),
     }
 }
 
@@ -181,10 +184,10 @@ fn handshake(s: &mut Session) -> CaseResult {
             early,
         ));
     }
-    let result = c.result(s, "initialize", initialize_params("2025-11-25"))?;
-    let expected = json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}, "resources": {}, "prompts": {}}, "serverInfo": {"name": "capstone-server", "version": "0.1.0"}});
+    let result = c.result(s, "initialize", initialize_params(mcp::LEGACY))?;
+    let expected = json!({"protocolVersion": mcp::LEGACY, "capabilities": {"tools": {}, "resources": {}, "prompts": {}}, "serverInfo": {"name": "capstone-server", "version": "0.1.0"}});
     same(
-        super::open(expected),
+        compare::open(expected),
         &result,
         "initialize at 2025-11-25 gets that version, the tools, resources and prompts capabilities, and serverInfo",
     )?;
@@ -194,7 +197,7 @@ fn handshake(s: &mut Session) -> CaseResult {
         Duration::from_millis(300),
         "the client sent notifications/initialized",
     )?;
-    let again = c.call(s, "initialize", initialize_params("2025-11-25"))?;
+    let again = c.call(s, "initialize", initialize_params(mcp::LEGACY))?;
     if again.get("error").is_none() {
         return Err(Failure::partial(
             "a second initialize on the same session is refused with an error response: the session exists already (2025-11-25 basic/lifecycle; csharp-sdk#1422)",
@@ -207,13 +210,13 @@ fn handshake(s: &mut Session) -> CaseResult {
 
 fn counter_offer(s: &mut Session) -> CaseResult {
     let mut c = Client::before_initialize();
-    let response = c.call(s, "initialize", initialize_params("2099-01-01"))?;
+    let response = c.call(s, "initialize", initialize_params(mcp::FUTURE))?;
     let offered = response.pointer("/result/protocolVersion").cloned();
-    if offered == Some(json!("2025-11-25")) {
+    if offered == Some(json!(mcp::LEGACY)) {
         return Ok(());
     }
     let why = match offered {
-        Some(Value::String(v)) if v == "2099-01-01" => {
+        Some(Value::String(v)) if v == mcp::FUTURE => {
             "initialize at 2099-01-01 was echoed back: the server does not implement it. Answer with a version it does implement, its newest, and let the client decide (2025-11-25 basic/lifecycle › Version Negotiation; swift-sdk#106)"
         }
         Some(_) => {
@@ -225,7 +228,7 @@ fn counter_offer(s: &mut Session) -> CaseResult {
     };
     Err(Failure::partial(
         why,
-        json!({"result": {"protocolVersion": "2025-11-25"}}),
+        json!({"result": {"protocolVersion": mcp::LEGACY}}),
         response,
     ))
 }
@@ -256,7 +259,7 @@ fn list_tools(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
         .iter()
         .find(|t| t.pointer("/inputSchema/type") != Some(&json!("object")))
     {
-        let revision = if c.modern { "2026-07-28" } else { "2025-11-25" };
+        let revision = if c.modern { mcp::MODERN } else { mcp::LEGACY };
         return Err(Failure::partial(
             format!(
                 "every tool's inputSchema is a JSON Schema object with \"type\": \"object\" (Tool, {revision} schema)"
@@ -339,7 +342,7 @@ fn read_about(c: &mut Client, s: &mut Session) -> Result<Value, Failure> {
     let result = c.result(s, "resources/read", json!({"uri": ABOUT_URI}))?;
     let expected = json!({"contents": [{"uri": ABOUT_URI, "mimeType": "text/plain", "text": ABOUT_TEXT}]});
     same(
-        super::open(expected),
+        compare::open(expected),
         &result,
         "resources/read of notes://capstone/about returns contents: one entry with its uri, mimeType text/plain and ABOUT_TEXT",
     )?;
@@ -350,7 +353,7 @@ fn resource_legacy(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let listed = c.result(s, "resources/list", json!({}))?;
     same(
-        super::open(json!({"resources": [{"uri": ABOUT_URI, "name": "about", "mimeType": "text/plain"}]})),
+        compare::open(json!({"resources": [{"uri": ABOUT_URI, "name": "about", "mimeType": "text/plain"}]})),
         &listed,
         "resources/list names the one resource, notes://capstone/about",
     )?;
@@ -377,7 +380,7 @@ fn prompt(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let listed = c.result(s, "prompts/list", json!({}))?;
     same(
-        super::open(json!({"prompts": [{"name": "review_code", "arguments": [{"name": "code", "required": true}]}]})),
+        compare::open(json!({"prompts": [{"name": "review_code", "arguments": [{"name": "code", "required": true}]}]})),
         &listed,
         "prompts/list names review_code and its required argument code",
     )?;
@@ -388,7 +391,7 @@ fn prompt(s: &mut Session) -> CaseResult {
     )?;
     let expected = json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Please review this code:\n\nfn main() {}"}}]});
     same(
-        super::open(expected),
+        compare::open(expected),
         &result,
         "prompts/get returns messages: one user message whose content is one text block (an object, not a list): \"Please review this code:\\n\\n\" and the code",
     )?;
@@ -402,11 +405,11 @@ fn discover(s: &mut Session) -> CaseResult {
     let versions_ok = found
         .get("supportedVersions")
         .and_then(Value::as_array)
-        .is_some_and(|v| v.contains(&json!("2026-07-28")));
+        .is_some_and(|v| v.contains(&json!(mcp::MODERN)));
     if !versions_ok || !found.get("capabilities").is_some_and(Value::is_object) {
         return Err(Failure::partial(
             "server/discover returns supportedVersions (listing 2026-07-28) and capabilities (2026-07-28 server/discover)",
-            json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
+            json!({"supportedVersions": [mcp::MODERN], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
             found,
         ));
     }
@@ -423,7 +426,7 @@ fn discover(s: &mut Session) -> CaseResult {
 
 fn unsupported_version(s: &mut Session) -> CaseResult {
     let mut meta = modern_meta();
-    meta[META_VERSION] = json!("2099-01-01");
+    meta[mcp::meta::PROTOCOL_VERSION] = json!(mcp::FUTURE);
     s.send_json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}))?;
     let response = response_to(s.recv()?.value, &json!(1), "tools/list")?;
     expect_error(
@@ -434,11 +437,11 @@ fn unsupported_version(s: &mut Session) -> CaseResult {
     let supported = response
         .pointer("/error/data/supported")
         .and_then(Value::as_array)
-        .is_some_and(|v| v.contains(&json!("2026-07-28")));
-    if !supported || response.pointer("/error/data/requested") != Some(&json!("2099-01-01")) {
+        .is_some_and(|v| v.contains(&json!(mcp::MODERN)));
+    if !supported || response.pointer("/error/data/requested") != Some(&json!(mcp::FUTURE)) {
         return Err(Failure::partial(
             "the -32022 error's data lists the versions the server supports and the one requested, so the client can pick a shared version and retry (UnsupportedProtocolVersionError, 2026-07-28 schema)",
-            json!({"error": {"code": -32022, "data": {"supported": ["2026-07-28"], "requested": "2099-01-01"}}}),
+            json!({"error": {"code": -32022, "data": {"supported": [mcp::MODERN], "requested": mcp::FUTURE}}}),
             response,
         ));
     }
@@ -449,8 +452,7 @@ fn no_stale_meta(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
     c.result(s, "tools/list", json!({}))?;
     let mut meta = modern_meta();
-    meta.as_object_mut()
-        .map(|m| m.remove("io.modelcontextprotocol/clientCapabilities"));
+    meta.as_object_mut().map(|m| m.remove(mcp::meta::CLIENT_CAPABILITIES));
     s.send_json(&json!({"jsonrpc": "2.0", "id": "no-caps", "method": "tools/list", "params": {"_meta": meta}}))?;
     let response = response_to(s.recv()?.value, &json!("no-caps"), "tools/list")?;
     expect_error(
@@ -547,16 +549,14 @@ fn check_progress(frames: &[Value], token: &Value, id: &Value, steps: u64) -> Ca
 fn nothing_after(s: &mut Session) -> CaseResult {
     match s.recv_within(Duration::from_millis(2 * STEP_MS))? {
         None => Ok(()),
-        Some(got) if is_progress(&got.value) => Err(Failure {
-            actual: Some(got.value),
-            ..Failure::new(
-                "progress came after the countdown's result: progress MUST stop once the response is sent, since the token is dead then (2025-11-25 basic/utilities/progress › Behavior Requirements). Send the last progress, then the result",
-            )
-        }),
-        Some(got) => Err(Failure {
-            actual: Some(got.value),
-            ..Failure::new("after the countdown's result nothing more was due")
-        }),
+        Some(got) if is_progress(&got.value) => Err(Failure::showing(
+            "progress came after the countdown's result: progress MUST stop once the response is sent, since the token is dead then (2025-11-25 basic/utilities/progress › Behavior Requirements). Send the last progress, then the result",
+            got.value,
+        )),
+        Some(got) => Err(Failure::showing(
+            "after the countdown's result nothing more was due",
+            got.value,
+        )),
     }
 }
 
@@ -576,7 +576,7 @@ fn liftoff(response: Value, steps: u64, modern: bool) -> CaseResult {
         response,
         "tools/call",
         &json!({"name": "countdown"}),
-        if modern { "2026-07-28" } else { "2025-11-25" },
+        if modern { mcp::MODERN } else { mcp::LEGACY },
     )?;
     same(
         json!({"content": [{"type": "text", "text": format!("Liftoff after {steps} steps.")}], "…": "…"}),
@@ -658,12 +658,10 @@ fn no_token(s: &mut Session) -> CaseResult {
     let id = countdown(&mut c, s, 2, None)?;
     let (before, response) = until_response(s, &id, "tools/call")?;
     if let Some(progress) = before.iter().find(|f| is_progress(f)) {
-        return Err(Failure {
-            actual: Some(progress.clone()),
-            ..Failure::new(
-                "the request carried no progressToken, yet progress came: progress is opt-in, and without a token there is nothing to tag it with (2025-11-25 basic/utilities/progress)",
-            )
-        });
+        return Err(Failure::showing(
+            "the request carried no progressToken, yet progress came: progress is opt-in, and without a token there is nothing to tag it with (2025-11-25 basic/utilities/progress)",
+            progress.clone(),
+        ));
     }
     liftoff(response, 2, true)
 }
@@ -730,10 +728,7 @@ fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseResult {
         } else {
             "after notifications/cancelled nothing was due: a notification is never answered".to_string()
         };
-        return Err(Failure {
-            actual: Some(frame),
-            ..Failure::new(why)
-        });
+        return Err(Failure::showing(why, frame));
     }
     if !answered_quick {
         return Err(Failure::new(format!(

@@ -16,15 +16,16 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape};
 use crate::check::report::Direction;
 use crate::check::session::Session;
 use crate::check::session::{Received, Stop};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
 
 /// The versions the exercise's server implements, newest first (its
 /// `SUPPORTED_VERSIONS`).
-const SUPPORTED: [&str; 2] = ["2025-11-25", "2025-06-18"];
+const SUPPORTED: [&str; 2] = [mcp::LEGACY, mcp::PREVIOUS_LEGACY];
 
 /// How long a server may take to answer one request. The exercise's server
 /// answers at once; this only bounds waiting for an answer that never comes.
@@ -117,9 +118,7 @@ fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
     request(
         id,
         "initialize",
-        Some(
-            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
-        ),
+        Some(json!({"protocolVersion": version, "capabilities": {}, "clientInfo": mcp::checker_info()})),
     )
 }
 
@@ -164,12 +163,12 @@ fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
         let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
         let got_id = got.value.get("id");
         if is_response && got_id != Some(&id) && got_id.is_none_or(|g| !earlier(s, g)) {
-            return Err(Failure {
-                actual: Some(got.value),
-                ..Failure::new(format!(
+            return Err(Failure::showing(
+                format!(
                     "while the checker waited for the response to `{method}` (id {id}), a response arrived that answers no request it sent. Is it a reply to a notification sent just before? A notification gets no reply at all, not even with a null id; a response to `{method}` carries its id ({id})"
-                ))
-            });
+                ),
+                got.value,
+            ));
         }
         match classify(&got.value) {
             Kind::Notification { .. } => continue,
@@ -328,11 +327,11 @@ fn counter_offer(s: &mut Session, requested: &str) -> CaseResult {
 }
 
 fn counter_offer_future(s: &mut Session) -> CaseResult {
-    counter_offer(s, "2099-01-01")
+    counter_offer(s, mcp::FUTURE)
 }
 
 fn counter_offer_retired(s: &mut Session) -> CaseResult {
-    counter_offer(s, "2024-11-05")
+    counter_offer(s, mcp::RETIRED)
 }
 
 fn ping_first(s: &mut Session) -> CaseResult {
@@ -378,12 +377,10 @@ fn silent_to(s: &mut Session, notifications: &[Value]) -> CaseResult {
             Kind::Success { id } | Kind::Error { id: Some(id), .. } if id.to_value() == sentinel => return Ok(()),
             Kind::Notification { .. } => continue,
             _ => {
-                return Err(Failure {
-                    actual: Some(got.value),
-                    ..Failure::new(
-                        "the server answered a notification. Nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). A frame without an id gets no response",
-                    )
-                });
+                return Err(Failure::showing(
+                    "the server answered a notification. Nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). A frame without an id gets no response",
+                    got.value,
+                ));
             }
         }
     }
@@ -521,20 +518,25 @@ mod tests {
 
     #[test]
     fn an_echo_of_an_unsupported_version_is_named_as_such() {
-        let f = version_is(&json!({"protocolVersion": "2099-01-01"}), "2099-01-01", "2025-11-25").unwrap_err();
+        let f = version_is(&json!({"protocolVersion": mcp::FUTURE}), mcp::FUTURE, mcp::LEGACY).unwrap_err();
         assert!(
             f.reason
                 .starts_with("the server echoed 2099-01-01, a version it does not implement"),
             "{}",
             f.reason
         );
-        let f = version_is(&json!({"protocolVersion": "2025-11-25"}), "2025-06-18", "2025-06-18").unwrap_err();
+        let f = version_is(
+            &json!({"protocolVersion": mcp::LEGACY}),
+            mcp::PREVIOUS_LEGACY,
+            mcp::PREVIOUS_LEGACY,
+        )
+        .unwrap_err();
         assert!(
             f.reason
                 .starts_with("the client asked for 2025-06-18, which this server implements, and got 2025-11-25"),
             "{}",
             f.reason
         );
-        assert!(version_is(&json!({"protocolVersion": "2025-11-25"}), "2099-01-01", "2025-11-25").is_ok());
+        assert!(version_is(&json!({"protocolVersion": mcp::LEGACY}), mcp::FUTURE, mcp::LEGACY).is_ok());
     }
 }

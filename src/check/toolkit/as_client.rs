@@ -6,16 +6,15 @@
 
 use serde_json::{Value, json};
 
-use super::{CaseResult, Failure, panic_failure};
+use super::case::{CaseResult, Failure};
+use super::harness::panic_failure;
 use crate::check::session::Session;
 use crate::jsonrpc::{Kind, classify};
-
-/// The `_meta` key of a modern request's protocol version.
-pub(crate) use crate::check::schema::META_PROTOCOL_VERSION as META_VERSION;
+use crate::mcp;
 
 /// The modern `_meta` this client puts on every request.
 pub(crate) fn modern_meta() -> Value {
-    json!({META_VERSION: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})
+    mcp::request_meta(mcp::MODERN)
 }
 
 /// The checker as a client of one era.
@@ -32,7 +31,7 @@ impl Client {
             modern: false,
             next_id: 1,
         };
-        c.result(s, "initialize", initialize_params("2025-11-25"))?;
+        c.result(s, "initialize", initialize_params(mcp::LEGACY))?;
         s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
         Ok(c)
     }
@@ -55,7 +54,7 @@ impl Client {
 
     /// The revision this client speaks, for reasons.
     pub fn era(&self) -> &'static str {
-        if self.modern { "2026-07-28" } else { "2025-11-25" }
+        if self.modern { mcp::MODERN } else { mcp::LEGACY }
     }
 
     /// Sends a request without waiting; returns its id. In the modern era
@@ -170,7 +169,7 @@ pub(crate) fn unknown_tool(s: &mut Session) -> CaseResult {
 
 /// `initialize` params offering `version`.
 pub(crate) fn initialize_params(version: &str) -> Value {
-    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})
+    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": mcp::checker_info()})
 }
 
 /// `got` when it is the response to request `id` (for `method`); a
@@ -186,10 +185,10 @@ pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value,
             }
             Ok(got)
         }
-        _ => Err(Failure {
-            actual: Some(got),
-            ..Failure::new(format!("the answer to `{method}` is not its response (id {id})"))
-        }),
+        _ => Err(Failure::showing(
+            format!("the answer to `{method}` is not its response (id {id})"),
+            got,
+        )),
     }
 }
 
