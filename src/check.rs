@@ -128,7 +128,7 @@ pub fn check(
         ),
         Source::Path(dir) => (dir.clone(), Target::Dir(dir.clone())),
     };
-    let checker = checkers::find(&exercise.checker);
+    let checker = checkers::of(exercise);
     let mut report = CheckReport {
         format_version: report::REPORT_FORMAT_VERSION,
         exercise: exercise.id.clone(),

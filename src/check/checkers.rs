@@ -16,6 +16,7 @@ mod stdio_codec;
 mod tool_server;
 
 pub use super::toolkit::{Case, CaseResult, Checker, Failure, Shape};
+use crate::content::Exercise;
 
 static CHECKERS: &[&Checker] = &[
     &encode_frames::CHECKER,
@@ -31,12 +32,14 @@ static CHECKERS: &[&Checker] = &[
     &capstone_server::CHECKER,
 ];
 
-/// The checker called `name`.
-pub fn find(name: &str) -> Option<&'static Checker> {
-    CHECKERS.iter().copied().find(|c| c.name == name)
+/// The checker that judges `exercise`: the one resolution of an exercise's
+/// checker name, for the runner and the front ends alike. `None` only for
+/// an exercise that was not loaded against [`names`].
+pub fn of(exercise: &Exercise) -> Option<&'static Checker> {
+    CHECKERS.iter().copied().find(|c| c.name == exercise.checker)
 }
 
-/// Every checker's name.
+/// Every checker's name, for [`crate::content::Course::load`] to accept.
 pub fn names() -> Vec<&'static str> {
     CHECKERS.iter().map(|c| c.name).collect()
 }
