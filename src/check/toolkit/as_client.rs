@@ -1,16 +1,185 @@
 //! The checker as the client of a learner's stdio server, in either era:
 //! legacy after the `initialize` handshake (2025-11-25 basic/lifecycle),
-//! or modern with the per-request `_meta` (2026-07-28 basic/index). Used by
-//! the checkers of the server exercises (07-tool-server,
-//! 11-capstone-server).
+//! or modern with the per-request `_meta` (2026-07-28 basic/index). One
+//! client, at two levels:
+//!
+//! - frame by frame ([`exchange`]): the case writes each request itself
+//!   (ids, versions, frames a client should not send) and gets the
+//!   response within [`ANSWER_WITHIN`], with every way a server can fail to
+//!   answer named (silence, a wrong id, a reply to a notification, a
+//!   request instead). Used by 03-handshake-gate, whose cases are about
+//!   exactly that.
+//! - as a [`Client`] of one era, which numbers its requests, runs the
+//!   legacy handshake or adds the modern `_meta`, and takes the next
+//!   response as the answer. Used by 07-tool-server and 11-capstone-server.
+//!
+//! Judging what a server answered (a result, an error code, the modern
+//! fields, tool results) is [`answers`].
+
+mod answers;
+
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
+pub(crate) use answers::{
+    as_result, call_tool, content_list, expect_error, modern_fields, structured_with_mirror, unknown_tool,
+};
+
 use super::case::{CaseResult, Failure};
 use super::harness::panic_failure;
-use crate::check::session::Session;
+use crate::check::report::Direction;
+use crate::check::session::{Received, Session, Stop};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
+
+/// How long a server may take to answer one request in an [`exchange`].
+/// The exercises' servers answer at once; this only bounds waiting for an
+/// answer that never comes.
+pub(crate) const ANSWER_WITHIN: Duration = Duration::from_millis(1000);
+
+/// `initialize` params offering `version`.
+pub(crate) fn initialize_params(version: &str) -> Value {
+    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": mcp::checker_info()})
+}
+
+/// A request frame; `params` left out when `None`.
+pub(crate) fn request(id: impl Into<Value>, method: &str, params: Option<Value>) -> Value {
+    let mut frame = json!({"jsonrpc": "2.0", "id": id.into(), "method": method});
+    if let Some(params) = params {
+        frame["params"] = params;
+    }
+    frame
+}
+
+/// An `initialize` request frame offering `version`.
+pub(crate) fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
+    request(id, "initialize", Some(initialize_params(version)))
+}
+
+/// The next line within [`ANSWER_WITHIN`], or `None` when the server is
+/// quietly waiting. A server that has exited is a stop, not silence.
+pub(crate) fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
+    match s.recv_within(ANSWER_WITHIN)? {
+        Some(got) => Ok(Some(got)),
+        None => match s.exited_within(Duration::ZERO) {
+            Some(status)
+                if status.success()
+                    && s.transcript()
+                        .iter()
+                        .any(|e| e.dir == Direction::ToLearner && e.line.trim().is_empty()) =>
+            {
+                Err(Failure {
+                    stop: Some(Stop::Exited(Some(status))),
+                    ..Failure::new(
+                        "the server exited after a blank line. A blank line carries no message: skip it and read on; only end of input (read_line returning Ok(0)) ends the loop",
+                    )
+                })
+            }
+            Some(status) => Err(Stop::Exited(Some(status)).into()),
+            None => Ok(None),
+        },
+    }
+}
+
+/// Sends `frame` and returns the response to it. Notifications from the
+/// server are skipped; silence, a wrong id and a request are failures.
+pub(crate) fn exchange(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
+    s.send_json(frame)?;
+    let id = frame["id"].clone();
+    let method = frame["method"].as_str().unwrap_or("?");
+    loop {
+        let Some(got) = next(s)? else {
+            return Err(Failure::new(format!(
+                "no response to `{method}` (id {id}) within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4); a client left without one waits forever",
+                ANSWER_WITHIN.as_secs_f64()
+            )));
+        };
+        let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
+        let got_id = got.value.get("id");
+        if is_response && got_id != Some(&id) && got_id.is_none_or(|g| !earlier(s, g)) {
+            return Err(Failure::showing(
+                format!(
+                    "while the checker waited for the response to `{method}` (id {id}), a response arrived that answers no request it sent. Is it a reply to a notification sent just before? A notification gets no reply at all, not even with a null id; a response to `{method}` carries its id ({id})"
+                ),
+                got.value,
+            ));
+        }
+        match classify(&got.value) {
+            Kind::Notification { .. } => continue,
+            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == id => {
+                return Ok(got.value);
+            }
+            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } => {
+                return Err(Failure::mismatch(
+                    format!(
+                        "the response to `{method}` carries id {}, but the request's id is {id}: echo the request's id exactly, type included",
+                        got_id.to_value()
+                    ),
+                    json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
+                    got.value,
+                ));
+            }
+            Kind::Error { id: None, .. } => {
+                return Err(Failure::mismatch(
+                    format!(
+                        "the error response to `{method}` has no id. The request's id ({id}) could be read, so the response carries it"
+                    ),
+                    json!({"jsonrpc": "2.0", "id": id, "error": "…"}),
+                    got.value,
+                ));
+            }
+            Kind::Request { method: sent, .. } => {
+                return Err(Failure::new(format!(
+                    "the server sent a `{sent}` request while the client waited for its `{method}` response. This server sends no requests; answer the client's request"
+                )));
+            }
+            Kind::Invalid { reason } => {
+                return Err(Failure::new(format!(
+                    "the answer to `{method}` is not a valid JSON-RPC message: {reason}: {}",
+                    got.line
+                )));
+            }
+        }
+    }
+}
+
+/// Whether `id` is the id of a request the checker sent earlier in this
+/// session (a response to it is late or repeated, not unrequested).
+fn earlier(s: &Session, id: &Value) -> bool {
+    s.transcript()
+        .iter()
+        .any(|e| e.dir == Direction::ToLearner && e.id.as_ref() == Some(id))
+}
+
+/// Like [`exchange`], and the response must be a result; returns it.
+pub(crate) fn exchange_ok(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
+    let response = exchange(s, frame)?;
+    match response.get("result") {
+        Some(result) => Ok(result.clone()),
+        None => Err(Failure::mismatch(
+            format!(
+                "`{}` failed, but it should succeed here",
+                frame["method"].as_str().unwrap_or("?")
+            ),
+            json!({"jsonrpc": "2.0", "id": frame["id"], "result": "…"}),
+            response,
+        )),
+    }
+}
+
+/// Like [`exchange`], and the response must be an error object; returns it.
+pub(crate) fn exchange_err(s: &mut Session, frame: &Value, why: &str) -> Result<Value, Failure> {
+    let response = exchange(s, frame)?;
+    match response.get("error") {
+        Some(error) => Ok(error.clone()),
+        None => Err(Failure::mismatch(
+            why,
+            json!({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": "…", "message": "…"}}),
+            response,
+        )),
+    }
+}
 
 /// The modern `_meta` this client puts on every request.
 pub(crate) fn modern_meta() -> Value {
@@ -72,7 +241,7 @@ impl Client {
         }
         let id = json!(self.next_id);
         self.next_id += 1;
-        s.send_json(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        s.send_json(&request(id.clone(), method, Some(params)))?;
         Ok(id)
     }
 
@@ -103,75 +272,6 @@ impl Client {
     }
 }
 
-/// A tools/call result, with `content` checked to be a list of blocks and,
-/// in the modern era, `resultType`.
-pub(crate) fn call_tool(c: &mut Client, s: &mut Session, name: &str, arguments: Value) -> Result<Value, Failure> {
-    let result = c.result(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
-    content_list(&result)?;
-    if c.modern {
-        modern_fields(&result, "tools/call", false)?;
-    }
-    Ok(result)
-}
-
-/// Fails unless the tools/call `result` holds its content as a list.
-pub(crate) fn content_list(result: &Value) -> CaseResult {
-    if result.get("content").is_some_and(Value::is_array) {
-        return Ok(());
-    }
-    Err(Failure::partial(
-        "content is always a list of content blocks, even for one block: `\"content\": [{\"type\": \"text\", …}]` (CallToolResult, 2025-11-25 schema; inspector#84)",
-        json!({"content": [{"type": "text", "text": "…"}]}),
-        result.clone(),
-    ))
-}
-
-/// Fails unless the tools/call `result` carries `expected` as its
-/// structuredContent and the same JSON in a text block. `declares` names
-/// the tool and its outputSchema, for the reason.
-pub(crate) fn structured_with_mirror(result: &Value, expected: &Value, declares: &str) -> CaseResult {
-    if result.get("structuredContent") != Some(expected) {
-        return Err(Failure::partial(
-            format!(
-                "{declares}, so its result carries structuredContent that fits it: {expected} (2025-11-25 server/tools › Structured Content)"
-            ),
-            json!({"structuredContent": expected}),
-            result.clone(),
-        ));
-    }
-    let mirrored = result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.get("text").and_then(Value::as_str))
-        .any(|t| serde_json::from_str::<Value>(t).ok().as_ref() == Some(expected));
-    if !mirrored {
-        return Err(Failure::partial(
-            "a tool that returns structuredContent SHOULD also return it as serialized JSON in a text block, for clients that read only content (2025-11-25 server/tools › Structured Content)",
-            json!({"content": [{"type": "text", "text": expected.to_string()}], "structuredContent": expected}),
-            result.clone(),
-        ));
-    }
-    Ok(())
-}
-
-/// A legacy call of a tool that does not exist must get -32602.
-pub(crate) fn unknown_tool(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
-    c.error(
-        s,
-        "tools/call",
-        json!({"name": "launch_rockets", "arguments": {}}),
-        -32602,
-        "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling; typescript-sdk#1510)",
-    )
-}
-
-/// `initialize` params offering `version`.
-pub(crate) fn initialize_params(version: &str) -> Value {
-    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": mcp::checker_info()})
-}
-
 /// `got` when it is the response to request `id` (for `method`); a
 /// reported panic or any other frame fails.
 pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value, Failure> {
@@ -190,78 +290,4 @@ pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value,
             got,
         )),
     }
-}
-
-/// The `result` of `response`; fails when it is an error.
-pub(crate) fn as_result(response: Value, method: &str, params: &Value, era: &str) -> Result<Value, Failure> {
-    match response.get("result") {
-        Some(result) => Ok(result.clone()),
-        None => Err(Failure::partial(
-            format!("`{method}` {params} failed ({era}), but it should succeed"),
-            json!({"result": "…"}),
-            response,
-        )),
-    }
-}
-
-/// Passes when `response` is an error with `code`; `why` explains the rule.
-pub(crate) fn expect_error(response: Value, code: i64, why: &str) -> CaseResult {
-    let got = response.pointer("/error/code").and_then(Value::as_i64);
-    if got == Some(code) {
-        return Ok(());
-    }
-    let detail = match (got, response.get("result")) {
-        (Some(other), _) => format!("got error code {other}"),
-        (None, Some(result)) if result.get("isError") == Some(&json!(true)) => {
-            "got a result with isError: true, which tells the model its input was wrong; this is a protocol error"
-                .to_string()
-        }
-        (None, Some(result))
-            if result
-                .get("contents")
-                .and_then(Value::as_array)
-                .is_some_and(Vec::is_empty) =>
-        {
-            "got a result with an empty contents list, which reads as \"the resource is empty\"".to_string()
-        }
-        _ => "got a result".to_string(),
-    };
-    Err(Failure::partial(
-        format!("{why}; {detail}"),
-        json!({"error": {"code": code, "message": "…"}}),
-        response,
-    ))
-}
-
-/// Checks the modern fields of a result: `resultType`, and for cacheable
-/// ones `ttlMs` and `cacheScope`.
-pub(crate) fn modern_fields(result: &Value, method: &str, cacheable: bool) -> CaseResult {
-    if result.get("resultType") != Some(&json!("complete")) {
-        return Err(Failure::partial(
-            format!(
-                "every 2026-07-28 result carries resultType, \"complete\" for a finished one; the `{method}` result has {} (2026-07-28 basic/index)",
-                match result.get("resultType") {
-                    None => "none".to_string(),
-                    Some(v) => v.to_string(),
-                }
-            ),
-            json!({"resultType": "complete"}),
-            result.clone(),
-        ));
-    }
-    let ttl_ok = result.get("ttlMs").and_then(Value::as_u64).is_some();
-    let scope_ok = matches!(
-        result.get("cacheScope").and_then(Value::as_str),
-        Some("public" | "private")
-    );
-    if cacheable && !(ttl_ok && scope_ok) {
-        return Err(Failure::partial(
-            format!(
-                "the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"
-            ),
-            json!({"resultType": "complete", "ttlMs": "(an integer ≥ 0)", "cacheScope": "(\"public\" or \"private\")"}),
-            result.clone(),
-        ));
-    }
-    Ok(())
 }
