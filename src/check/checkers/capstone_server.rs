@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
-    Client, call_tool, content_list, expect_error, initialize_params, modern_fields, modern_meta, response_to,
+    Client, call_tool, content_list, expect_error, initialize_params, modern_fields, response_to,
     structured_with_mirror, unknown_tool,
 };
 use crate::check::toolkit::compare;
@@ -427,7 +427,7 @@ fn discover(s: &mut Session) -> CaseResult {
 }
 
 fn unsupported_version(s: &mut Session) -> CaseResult {
-    let mut meta = modern_meta();
+    let mut meta = mcp::request_meta(mcp::MODERN);
     meta[mcp::meta::PROTOCOL_VERSION] = json!(mcp::FUTURE);
     s.send_json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}))?;
     let response = response_to(s.recv()?.value, &json!(1), "tools/list")?;
@@ -453,7 +453,7 @@ fn unsupported_version(s: &mut Session) -> CaseResult {
 fn no_stale_meta(s: &mut Session) -> CaseResult {
     let mut c = Client::modern();
     c.result(s, "tools/list", json!({}))?;
-    let mut meta = modern_meta();
+    let mut meta = mcp::request_meta(mcp::MODERN);
     meta.as_object_mut().map(|m| m.remove(mcp::meta::CLIENT_CAPABILITIES));
     s.send_json(&json!({"jsonrpc": "2.0", "id": "no-caps", "method": "tools/list", "params": {"_meta": meta}}))?;
     let response = response_to(s.recv()?.value, &json!("no-caps"), "tools/list")?;

@@ -24,7 +24,7 @@ use crate::check::http::{self, Request};
 use crate::check::session::Session;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
-use requests::{error_reply, exchange, headers_for, meta, ok_reply, post, shown, tool_call, with_header};
+use requests::{error_reply, exchange, headers_for, ok_reply, post, shown, tool_call, with_header};
 
 /// The checker named `http-front-door`.
 pub static CHECKER: Checker = Checker {
@@ -193,7 +193,8 @@ fn not_allowed(s: &mut Session) -> CaseResult {
 }
 
 fn method_header(s: &mut Session) -> CaseResult {
-    let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta(mcp::MODERN)}});
+    let body =
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
     let reply = post(s, with_header(headers_for(&body), "Mcp-Method", None), &body)?;
     error_reply(
         &reply,
@@ -287,7 +288,7 @@ fn unsupported_version(s: &mut Session) -> CaseResult {
 }
 
 fn unknown_method(s: &mut Session) -> CaseResult {
-    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "widgets/list", "params": {"_meta": meta(mcp::MODERN)}});
+    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "widgets/list", "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
     let reply = post(s, headers_for(&body), &body)?;
     error_reply(
         &reply,

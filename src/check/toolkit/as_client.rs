@@ -181,11 +181,6 @@ pub(crate) fn exchange_err(s: &mut Session, frame: &Value, why: &str) -> Result<
     }
 }
 
-/// The modern `_meta` this client puts on every request.
-pub(crate) fn modern_meta() -> Value {
-    mcp::request_meta(mcp::MODERN)
-}
-
 /// The checker as a client of one era.
 pub(crate) struct Client {
     /// Whether requests carry the modern `_meta`.
@@ -231,7 +226,7 @@ impl Client {
     /// `params` already has (a progress token).
     pub fn send(&mut self, s: &mut Session, method: &str, mut params: Value) -> Result<Value, Failure> {
         if self.modern {
-            let mut meta = modern_meta();
+            let mut meta = mcp::request_meta(mcp::MODERN);
             if let Some(extra) = params.get("_meta").and_then(Value::as_object) {
                 for (k, v) in extra {
                     meta[k] = v.clone();

@@ -9,12 +9,8 @@ use crate::check::toolkit::harness::panic_failure;
 use crate::mcp;
 use serde_json::{Value, json};
 
-pub(super) fn meta(version: &str) -> Value {
-    mcp::request_meta(version)
-}
-
 pub(super) fn tool_call(id: u64, name: &str, arguments: Value, version: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta(version)}})
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": mcp::request_meta(version)}})
 }
 
 /// The headers a conforming client sends with `body`.
