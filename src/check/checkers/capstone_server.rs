@@ -31,8 +31,7 @@ use crate::check::toolkit::as_client::{
     Client, call_tool, content_list, expect_error, initialize_params, modern_fields, response_to,
     structured_with_mirror, unknown_tool,
 };
-use crate::check::toolkit::compare;
-use crate::check::toolkit::compare::same;
+use crate::check::toolkit::compare::{self, same};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
 use progress::{cancel_legacy, cancel_modern, no_token, progress_legacy, progress_modern};

@@ -12,8 +12,7 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::compare::{same, same_at};
-use crate::check::toolkit::harness;
-use crate::check::toolkit::harness::{ask, framing_failure, harness_kind};
+use crate::check::toolkit::harness::{self, ask, framing_failure, harness_kind};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 
 /// The checker named `encode-frames`.

@@ -14,8 +14,7 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::compare::same;
-use crate::check::toolkit::harness;
-use crate::check::toolkit::harness::{ask, harness_kind, reply};
+use crate::check::toolkit::harness::{self, ask, harness_kind, reply};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
 

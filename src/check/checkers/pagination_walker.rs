@@ -19,8 +19,7 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::as_server::{frame, frame_or, report, report_or, respond, respond_error};
-use crate::check::toolkit::harness;
-use crate::check::toolkit::harness::harness_kind;
+use crate::check::toolkit::harness::{self, harness_kind};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
