@@ -57,4 +57,38 @@ mod tests {
             assert_eq!(names.len(), checker.cases.len(), "{}", checker.name);
         }
     }
+
+    /// The layers run one way: a checker file (and its own submodules)
+    /// imports the toolkit, never this registry; the toolkit imports no
+    /// checker.
+    #[test]
+    fn checkers_import_the_toolkit_not_the_registry() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/check");
+        let mut files = Vec::new();
+        let mut dirs = vec![root.join("checkers"), root.join("toolkit")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    files.push(path);
+                }
+            }
+        }
+        files.push(root.join("toolkit.rs"));
+        assert!(files.len() > 20, "{files:?}");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let top_level_checker = file.parent() == Some(root.join("checkers").as_path());
+            for line in text.lines().filter(|l| l.starts_with("use ")) {
+                assert!(!line.contains("check::checkers"), "{}: {line}", file.display());
+                assert!(
+                    !(top_level_checker && line.contains("super::")),
+                    "{}: {line}",
+                    file.display()
+                );
+            }
+        }
+    }
 }
