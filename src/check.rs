@@ -12,7 +12,7 @@ pub mod http;
 pub mod report;
 pub mod schema;
 pub mod session;
-pub mod toolkit;
+pub(crate) mod toolkit;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

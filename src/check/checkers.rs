@@ -1,7 +1,7 @@
 //! The registry of checkers: for each exercise, a checker (a list of named
 //! cases, see [`Checker`]). This file only lists them; what a checker is
 //! made of and the helpers they share are the toolkit below
-//! ([`crate::check::toolkit`]), which the checkers import (never this file).
+//! (`check::toolkit`), which the checkers import (never this file).
 
 mod capstone_server;
 mod encode_frames;

@@ -52,7 +52,7 @@ impl Failure {
 
     /// Like [`Failure::mismatch`] for an `expected` that names only the
     /// members the case checks: every object in it is open, so the
-    /// differences leave out members it does not list (see [`open`]).
+    /// differences leave out members it does not list (see `compare::open`).
     pub fn partial(reason: impl Into<String>, expected: Value, actual: Value) -> Failure {
         Failure::mismatch(reason, open(expected), actual)
     }
