@@ -349,7 +349,7 @@ impl App {
         let Some(ex) = self.course.exercises.get(self.exercise.index) else {
             return Vec::new();
         };
-        let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
+        let cases = crate::check::checkers::of(ex).map_or(0, |c| c.cases.len());
         let mut effects = self.exercise.cancel_effects();
         // A new check makes any message about the last state stale.
         self.notice = None;

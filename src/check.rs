@@ -13,6 +13,7 @@ pub mod http;
 pub mod report;
 pub mod schema;
 pub mod session;
+pub(crate) mod toolkit;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -130,7 +131,7 @@ pub fn check(
         ),
         Source::Path(dir) => (dir.clone(), Target::Dir(dir.clone())),
     };
-    let checker = checkers::find(&exercise.checker);
+    let checker = checkers::of(exercise);
     let mut report = CheckReport {
         format_version: report::REPORT_FORMAT_VERSION,
         exercise: exercise.id.clone(),

@@ -134,7 +134,7 @@ pub fn run() -> ExitCode {
 
 fn load(cli_root: Option<&std::path::Path>) -> Result<Course, String> {
     let root = crate::paths::find_root(cli_root)?;
-    Course::load(&root).map_err(|e| format!("the course content has problems:\n{e}"))
+    Course::load(&root, &crate::check::checkers::names()).map_err(|e| format!("the course content has problems:\n{e}"))
 }
 
 /// Runs a parsed command line; returns the exit code, or an internal error

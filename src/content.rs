@@ -18,10 +18,8 @@ pub use quiz::Quiz;
 use error::parse_toml;
 use manifest::{CourseFile, ExercisesFile, FORMAT_VERSION};
 
-/// MCP revisions a lesson frame may name, oldest first. 2025-11-25 is the
-/// last legacy (handshake) revision; 2026-07-28 is the first modern
-/// (stateless) one.
-pub const REVISIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
+/// MCP revisions a lesson frame may name, oldest first.
+pub use crate::mcp::REVISIONS;
 
 /// The manifest's path, relative to the course root.
 pub const MANIFEST: &str = "lessons/course.toml";
@@ -142,13 +140,16 @@ impl Exercise {
 }
 
 impl Course {
-    /// Loads and validates the course under `root`.
+    /// Loads and validates the course under `root`. `checkers` names the
+    /// checkers the engine knows (`check::checkers::names()`): an exercise
+    /// that names another is an error. The course itself knows no checker.
     ///
     /// Errors: every problem found, each as `file:line: reason` with the
     /// file relative to `root`.
-    pub fn load(root: &Path) -> Result<Course, ContentErrors> {
+    pub fn load(root: &Path, checkers: &[&str]) -> Result<Course, ContentErrors> {
         Loader {
             root,
+            checkers,
             errors: Vec::new(),
         }
         .load()
@@ -172,6 +173,7 @@ impl Course {
 
 struct Loader<'a> {
     root: &'a Path,
+    checkers: &'a [&'a str],
     errors: Vec<ContentError>,
 }
 
@@ -352,13 +354,10 @@ impl Loader<'_> {
                 ));
             }
             let checker = entry.checker.get_ref();
-            if crate::check::checkers::find(checker).is_none() {
+            if !self.checkers.contains(&checker.as_str()) {
                 self.errors.push(at(
                     entry.checker.span().start,
-                    format!(
-                        "unknown checker `{checker}`; known: {}",
-                        crate::check::checkers::names().join(", ")
-                    ),
+                    format!("unknown checker `{checker}`; known: {}", self.checkers.join(", ")),
                 ));
             }
             let ex = Exercise {

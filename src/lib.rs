@@ -16,6 +16,7 @@ pub mod check;
 pub mod cli;
 pub mod content;
 pub mod jsonrpc;
+pub mod mcp;
 pub mod paths;
 pub mod progress;
 pub mod text;

@@ -30,7 +30,7 @@ fn root() -> &'static Path {
 
 fn course() -> &'static Course {
     static COURSE: OnceLock<Course> = OnceLock::new();
-    COURSE.get_or_init(|| Course::load(root()).expect("the course loads"))
+    COURSE.get_or_init(|| Course::load(root(), &mcplings::check::checkers::names()).expect("the course loads"))
 }
 
 fn shipped(rel: &str) -> String {

@@ -106,7 +106,7 @@ fn rest_not_run(report: &CheckReport) {
 
 /// The case timeout of `exercise`.
 fn timeout(exercise: &str) -> Duration {
-    let course = Course::load(&common::root()).expect("the course loads");
+    let course = Course::load(&common::root(), &mcplings::check::checkers::names()).expect("the course loads");
     course.exercise(exercise).expect("the exercise exists").timeout
 }
 
@@ -667,7 +667,7 @@ fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
     let dir = hostile(GATE, "hostile-03-cancelled", &code);
     // Build it first, so the cancel lands in a case and not in the build.
     assert!(check_dir(GATE, dir.path()).build.ok);
-    let course = Course::load(&common::root()).unwrap();
+    let course = Course::load(&common::root(), &mcplings::check::checkers::names()).unwrap();
     let ex = course.exercise(GATE).unwrap();
     let cancel = Arc::new(AtomicBool::new(false));
     let options = Options {

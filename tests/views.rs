@@ -12,7 +12,11 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 fn app() -> App {
-    let course = Course::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the course loads");
+    let course = Course::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &mcplings::check::checkers::names(),
+    )
+    .expect("the course loads");
     App::new(course, Progress::default(), (80, 24))
 }
 
@@ -489,7 +493,11 @@ fn part5_quiz_after_the_right_answer() {
 /// but three at the first try): the map shows the learner's results.
 #[test]
 fn course_complete() {
-    let course = Course::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the course loads");
+    let course = Course::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &mcplings::check::checkers::names(),
+    )
+    .expect("the course loads");
     let mut progress = Progress::default();
     let mut misses = 3;
     for part in &course.parts {

@@ -165,7 +165,7 @@ impl App {
         let Some(ex) = self.course.exercises.get(self.exercise.index).cloned() else {
             return Vec::new();
         };
-        let cases = crate::check::checkers::find(&ex.checker).map_or(0, |c| c.cases.len());
+        let cases = crate::check::checkers::of(&ex).map_or(0, |c| c.cases.len());
         let page = self.body_rows().saturating_sub(2).max(1);
         let v = &mut self.exercise;
         match key.code {

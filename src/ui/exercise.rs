@@ -98,7 +98,7 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(ex) = app.course.exercises.get(app.exercise.index) else {
         return;
     };
-    let Some(checker) = crate::check::checkers::find(&ex.checker) else {
+    let Some(checker) = crate::check::checkers::of(ex) else {
         return;
     };
     let width = area.width.saturating_sub(5) as usize;
@@ -292,7 +292,7 @@ fn case_lines(app: &App, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let Some(ex) = app.course.exercises.get(app.exercise.index) else {
         return lines;
     };
-    let Some(case) = crate::check::checkers::find(&ex.checker).and_then(|c| c.cases.get(app.exercise.selected)) else {
+    let Some(case) = crate::check::checkers::of(ex).and_then(|c| c.cases.get(app.exercise.selected)) else {
         return lines;
     };
     let report = app.exercise.selected_case();

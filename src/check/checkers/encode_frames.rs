@@ -10,8 +10,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, ask, framing_failure, harness_kind, same, same_at};
 use crate::check::session::Session;
+use crate::check::toolkit::compare::{same, same_at};
+use crate::check::toolkit::harness::{self, ask, framing_failure, harness_kind};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 
 /// The checker named `encode-frames`.
 pub static CHECKER: Checker = Checker {
@@ -236,7 +238,7 @@ fn encoded(s: &mut Session, command: Value) -> Result<Value, Failure> {
 /// `invalid`, any non-empty reason is accepted.
 fn classified_as(s: &mut Session, line: &str, expected: Value, why: &str) -> CaseResult {
     s.send(line)?;
-    let got = super::reply(s)?.value;
+    let got = harness::reply(s)?.value;
     let kind = got.get("kind").and_then(Value::as_str).unwrap_or("?");
     let wanted = expected["kind"].as_str().unwrap_or("?");
     let mut full = json!({"harness": "classified"});
@@ -388,7 +390,7 @@ fn classify_invalid(s: &mut Session) -> CaseResult {
 /// Sends a response line in accept mode; returns what accept_response said.
 fn accepted(s: &mut Session, line: &str) -> Result<Value, Failure> {
     s.send(line)?;
-    Ok(super::reply(s)?.value)
+    Ok(harness::reply(s)?.value)
 }
 
 fn set_in_flight(s: &mut Session, calls: Value) -> CaseResult {
@@ -415,7 +417,7 @@ fn orphan_dropped(s: &mut Session) -> CaseResult {
         &got,
         "no call with id 42 is in flight: log the response and drop it. Guessing a call corrupts correlation, a retry repeats work, and a crash loses every call in flight",
     )?;
-    super::logged(s, before, "the response for id 42")?;
+    harness::logged(s, before, "the response for id 42")?;
     let got = accepted(
         s,
         r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#,

@@ -14,22 +14,27 @@
 //! client side (never checking the negotiated version), and modern `_meta`
 //! missing in the modern era or sent in the legacy one.
 
-use std::time::{Duration, Instant};
+mod legacy;
+
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{
-    Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, panic_failure, report_or, respond,
-    respond_error, same,
-};
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::{frame, report_or, respond, respond_error};
+use crate::check::toolkit::compare::same;
+use crate::check::toolkit::harness::{harness_kind, panic_failure};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
-
-const MODERN: &str = "2026-07-28";
-const LEGACY: &str = "2025-11-25";
-use crate::check::schema::META_PROTOCOL_VERSION as META_VERSION;
-const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+use crate::mcp;
+use crate::mcp::meta::{
+    CLIENT_CAPABILITIES as META_CAPABILITIES, CLIENT_INFO as META_CLIENT_INFO, PROTOCOL_VERSION as META_VERSION,
+    SERVER_INFO,
+};
+use legacy::{
+    counter_offer_accepted, counter_offer_refused, fallback_invalid_params, fallback_method_not_found,
+    fallback_other_error, log_before_result, silence, slow_modern, unsupported_but_legacy,
+};
 
 /// The checker named `era-probe`.
 pub static CHECKER: Checker = Checker {
@@ -119,7 +124,7 @@ pub static CHECKER: Checker = Checker {
 };
 
 fn server_info() -> Value {
-    json!({"name": "mcplings-checker", "version": "1.0.0"})
+    mcp::checker_info()
 }
 
 fn discover_result(versions: &[&str]) -> Value {
@@ -129,7 +134,7 @@ fn discover_result(versions: &[&str]) -> Value {
         "capabilities": {"tools": {"listChanged": true}},
         "ttlMs": 0,
         "cacheScope": "private",
-        "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}
+        "_meta": {SERVER_INFO: server_info()}
     })
 }
 
@@ -150,20 +155,18 @@ fn meta(frame: &Value) -> &Value {
 fn request_for(frame: &Value, method: &str, why: &str) -> Result<Value, Failure> {
     match classify(frame) {
         Kind::Request { id, method: m } if m == method => Ok(id.to_value()),
-        Kind::Request { method: m, .. } => Err(Failure {
-            actual: Some(frame.clone()),
-            ..Failure::new(format!("the client sent `{m}` where {why}"))
-        }),
-        Kind::Invalid { reason } => Err(Failure {
-            actual: Some(frame.clone()),
-            ..Failure::new(format!(
-                "the client sent a frame that is not a valid request ({reason}) where {why}"
-            ))
-        }),
-        other => Err(Failure {
-            actual: Some(frame.clone()),
-            ..Failure::new(format!("the client sent a {} where {why}", other.name()))
-        }),
+        Kind::Request { method: m, .. } => Err(Failure::showing(
+            format!("the client sent `{m}` where {why}"),
+            frame.clone(),
+        )),
+        Kind::Invalid { reason } => Err(Failure::showing(
+            format!("the client sent a frame that is not a valid request ({reason}) where {why}"),
+            frame.clone(),
+        )),
+        other => Err(Failure::showing(
+            format!("the client sent a {} where {why}", other.name()),
+            frame.clone(),
+        )),
     }
 }
 
@@ -199,12 +202,10 @@ fn modern_meta(frame: &Value, version: &str, what: &str) -> CaseResult {
 fn probe(s: &mut Session, version: &str) -> Result<Value, Failure> {
     let first = frame(s, "the server/discover probe")?;
     if first.get("method") == Some(&json!("initialize")) {
-        return Err(Failure {
-            actual: Some(first),
-            ..Failure::new(
-                "the client opened with initialize. A dual-era client on stdio probes with server/discover first, and initialize is only the fallback for a legacy server (2026-07-28 basic/versioning › Backward Compatibility)",
-            )
-        });
+        return Err(Failure::showing(
+            "the client opened with initialize. A dual-era client on stdio probes with server/discover first, and initialize is only the fallback for a legacy server (2026-07-28 basic/versioning › Backward Compatibility)",
+            first,
+        ));
     }
     let id = request_for(
         &first,
@@ -220,12 +221,10 @@ fn probe(s: &mut Session, version: &str) -> Result<Value, Failure> {
 fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseResult {
     let next = frame(s, "a tools/list request")?;
     if next.get("method") == Some(&json!("initialize")) {
-        return Err(Failure {
-            actual: Some(next),
-            ..Failure::new(
-                "the server answered the probe as a modern server, yet the client sent initialize. A modern server has no handshake; stay modern and cache the era",
-            )
-        });
+        return Err(Failure::showing(
+            "the server answered the probe as a modern server, yet the client sent initialize. A modern server has no handshake; stay modern and cache the era",
+            next,
+        ));
     }
     let id = request_for(&next, "tools/list", "Connection::request(\"tools/list\", None) was due")?;
     if earlier.contains(&id) {
@@ -237,7 +236,7 @@ fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseR
     respond(
         s,
         &id,
-        json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}}),
+        json!({"resultType": "complete", "tools": tools(), "ttlMs": 0, "cacheScope": "private", "_meta": {SERVER_INFO: server_info()}}),
     )?;
     let got = report_or(
         s,
@@ -251,34 +250,32 @@ fn modern_tools_list(s: &mut Session, version: &str, earlier: &[Value]) -> CaseR
 }
 
 fn probe_first(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond(s, &id, discover_result(&[MODERN]))
+    let id = probe(s, mcp::MODERN)?;
+    respond(s, &id, discover_result(&[mcp::MODERN]))
 }
 
 fn modern_server(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond(s, &id, discover_result(&[MODERN]))?;
-    modern_tools_list(s, MODERN, &[id])
+    let id = probe(s, mcp::MODERN)?;
+    respond(s, &id, discover_result(&[mcp::MODERN]))?;
+    modern_tools_list(s, mcp::MODERN, &[id])
 }
 
 fn retry_shared(s: &mut Session) -> CaseResult {
-    let first = probe(s, "2027-03-01").map_err(|f| Failure {
+    let first = probe(s, mcp::NEXT).map_err(|f| Failure {
         reason: format!("{} (this case starts the client with --modern-versions 2027-03-01,2026-07-28: probe with the first, the newest)", f.reason),
         ..f
     })?;
     respond_error(
         s,
         &first,
-        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN, LEGACY], "requested": "2027-03-01"}}),
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [mcp::MODERN, mcp::LEGACY], "requested": mcp::NEXT}}),
     )?;
     let retry = frame(s, "a retry of server/discover at 2026-07-28")?;
     if retry.get("method") == Some(&json!("initialize")) {
-        return Err(Failure {
-            actual: Some(retry),
-            ..Failure::new(
-                "-32022 is a modern error: only a modern server sends it, so the client must not fall back to initialize. Retry with the newest version in error.data.supported that the client also knows, here 2026-07-28 (2026-07-28 basic/versioning › Backward Compatibility)",
-            )
-        });
+        return Err(Failure::showing(
+            "-32022 is a modern error: only a modern server sends it, so the client must not fall back to initialize. Retry with the newest version in error.data.supported that the client also knows, here 2026-07-28 (2026-07-28 basic/versioning › Backward Compatibility)",
+            retry,
+        ));
     }
     let second = request_for(&retry, "server/discover", "the probe should be retried at 2026-07-28")?;
     if second == first {
@@ -286,17 +283,17 @@ fn retry_shared(s: &mut Session) -> CaseResult {
             "the retry reuses the probe's id {first}: every request gets a fresh id"
         )));
     }
-    modern_meta(&retry, MODERN, "the retried probe")?;
-    respond(s, &second, discover_result(&[MODERN]))?;
-    modern_tools_list(s, MODERN, &[first, second])
+    modern_meta(&retry, mcp::MODERN, "the retried probe")?;
+    respond(s, &second, discover_result(&[mcp::MODERN]))?;
+    modern_tools_list(s, mcp::MODERN, &[first, second])
 }
 
 fn nothing_shared(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
+    let id = probe(s, mcp::MODERN)?;
     respond_error(
         s,
         &id,
-        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2027-03-01"], "requested": MODERN}}),
+        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [mcp::NEXT], "requested": mcp::MODERN}}),
     )?;
     let got = incompatible(
         s,
@@ -308,12 +305,12 @@ fn nothing_shared(s: &mut Session) -> CaseResult {
                 "the server shares no version with this client (it supports only 2027-03-01), so nothing more should be sent: stop with an incompatibility error"
             }
         },
-        "2027-03-01",
+        mcp::NEXT,
         "with no version in common, connect returns ConnectError::Incompatible listing what the server offered",
         "the client neither sent anything nor reported: after a -32022 with no shared version, connect should return ConnectError::Incompatible",
     )?;
     same(
-        json!(["2027-03-01"]),
+        json!([mcp::NEXT]),
         &got["offered"],
         "ConnectError::Incompatible should carry the versions the server offered, so the user can see them",
     )
@@ -333,10 +330,7 @@ fn incompatible(
     let got = s.recv_output(Duration::from_secs(2))?;
     if let Some(frame) = s.recv_within(Duration::from_millis(100))? {
         let reason = sent(&frame.value);
-        return Err(Failure {
-            actual: Some(frame.value),
-            ..Failure::new(reason)
-        });
+        return Err(Failure::showing(reason, frame.value));
     }
     match got {
         Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
@@ -347,283 +341,5 @@ fn incompatible(
             r.value,
         )),
         None => Err(Failure::new(silent)),
-    }
-}
-
-/// Reads the fallback `initialize` and checks it; returns its id.
-fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value) -> Result<Value, Failure> {
-    initialize_at(s, after, probe_id, LEGACY)
-}
-
-/// Reads an `initialize` at `version` and checks it; returns its id.
-fn initialize_at(s: &mut Session, after: &str, probe_id: &Value, version: &str) -> Result<Value, Failure> {
-    let next = frame_or(s, "the fallback to initialize", |reason| {
-        format!("{reason}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)")
-    })?;
-    if next.get("method") == Some(&json!("server/discover")) {
-        return Err(Failure {
-            actual: Some(next),
-            ..Failure::new(format!(
-                "{after} the client probed again. Only -32022 (or another recognised modern error) means a modern server; any other answer means legacy: fall back to initialize"
-            ))
-        });
-    }
-    if next.get("method") == Some(&json!("tools/list")) {
-        return Err(Failure {
-            actual: Some(next),
-            ..Failure::new(format!(
-                "{after} the client went on with tools/list. The server is legacy: it needs the initialize handshake before anything else"
-            ))
-        });
-    }
-    let id = request_for(
-        &next,
-        "initialize",
-        &format!("{after} the fallback to initialize was due"),
-    )?;
-    if &id == probe_id {
-        return Err(Failure::new(format!(
-            "initialize reuses the probe's id {id}. If the legacy server answers the probe late, that answer would be taken for the initialize result: give initialize a fresh id"
-        )));
-    }
-    let params = &next["params"];
-    if params.get("protocolVersion") != Some(&json!(version))
-        || !params.get("capabilities").is_some_and(Value::is_object)
-        || !params.get("clientInfo").is_some_and(Value::is_object)
-    {
-        return Err(Failure::mismatch(
-            format!(
-                "initialize needs params with protocolVersion {version} (the client's newest legacy version that the server can speak), the client's capabilities and its clientInfo (InitializeRequest, 2025-11-25 basic/lifecycle › Initialization)"
-            ),
-            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "…", "version": "…"}}),
-            params.clone(),
-        ));
-    }
-    Ok(id)
-}
-
-/// Reads `notifications/initialized` and checks it.
-fn initialized(s: &mut Session) -> CaseResult {
-    let next = frame(s, "notifications/initialized")?;
-    match classify(&next) {
-        Kind::Notification { method } if method == "notifications/initialized" => Ok(()),
-        Kind::Request { method, .. } if method == "notifications/initialized" => Err(Failure::mismatch(
-            "notifications/initialized carries an id, which makes it a request for a method no server has. A notification has no id member (2025-11-25 basic/index › Notifications)",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-            next,
-        )),
-        _ => Err(Failure::mismatch(
-            "after the initialize result the client MUST send notifications/initialized before anything else (2025-11-25 basic/lifecycle › Initialization)",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-            next,
-        )),
-    }
-}
-
-/// Reads the client's legacy tools/list, checks it, answers it, and checks
-/// the report.
-fn legacy_tools_list(s: &mut Session, version: &str) -> CaseResult {
-    let next = frame(s, "a tools/list request")?;
-    let id = request_for(&next, "tools/list", "Connection::request(\"tools/list\", None) was due")?;
-    let meta = meta(&next);
-    if [META_VERSION, META_CAPABILITIES, META_CLIENT_INFO]
-        .iter()
-        .any(|k| meta.get(k).is_some())
-    {
-        return Err(Failure::mismatch(
-            "the session is legacy, so requests carry no modern _meta: the version and capabilities were settled by initialize, and a legacy server doesn't read these fields",
-            json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}),
-            next,
-        ));
-    }
-    respond(s, &id, json!({"tools": tools()}))?;
-    let got = report_or(
-        s,
-        "the client printed no report: it should finish once its tools/list is answered",
-    )?;
-    same(
-        json!({"harness": "connected", "era": "legacy", "version": version, "serverCapabilities": initialize_result(version)["capabilities"], "serverInfo": server_info(), "tools": tools()}),
-        &got,
-        "the connection should report the legacy era, the version the server chose, and the capabilities and serverInfo from the initialize result",
-    )
-}
-
-/// A full fallback after the probe is answered with `probe_error`.
-fn fallback(s: &mut Session, probe_error: Value, after: &str) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond_error(s, &id, probe_error)?;
-    let init = fallback_initialize(s, after, &id)?;
-    respond(s, &init, initialize_result(LEGACY))?;
-    initialized(s)?;
-    legacy_tools_list(s, LEGACY)
-}
-
-fn fallback_method_not_found(s: &mut Session) -> CaseResult {
-    fallback(
-        s,
-        json!({"code": -32601, "message": "Method not found"}),
-        "after -32601 (how most legacy servers answer an unknown method)",
-    )
-}
-
-fn fallback_invalid_params(s: &mut Session) -> CaseResult {
-    fallback(
-        s,
-        json!({"code": -32602, "message": "Invalid request parameters"}),
-        "after -32602 (how the Python SDK's legacy servers answer a request before initialize)",
-    )
-}
-
-fn fallback_other_error(s: &mut Session) -> CaseResult {
-    fallback(
-        s,
-        json!({"code": -32000, "message": "Server not initialized"}),
-        "after -32000 (an implementation-defined error)",
-    )
-}
-
-fn log_before_result(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond_error(s, &id, json!({"code": -32601, "message": "Method not found"}))?;
-    let init = fallback_initialize(s, "after -32601", &id)?;
-    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "warming up"}}))?;
-    respond(s, &init, initialize_result(LEGACY))?;
-    initialized(s).map_err(|f| Failure { reason: format!("{} (a log notification arrived before the initialize result: skip it and keep waiting for the response with initialize's id)", f.reason), ..f })?;
-    legacy_tools_list(s, LEGACY)
-}
-
-fn counter_offer_accepted(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond_error(s, &id, json!({"code": -32601, "message": "Method not found"}))?;
-    let init = fallback_initialize(s, "after -32601", &id)?;
-    respond(s, &init, initialize_result("2025-06-18"))?;
-    initialized(s)?;
-    legacy_tools_list(s, "2025-06-18")
-}
-
-fn counter_offer_refused(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond_error(s, &id, json!({"code": -32601, "message": "Method not found"}))?;
-    let init = fallback_initialize(s, "after -32601", &id)?;
-    respond(s, &init, initialize_result("2024-11-05"))?;
-    incompatible(
-        s,
-        |_| "the server answered initialize with 2024-11-05, which this client does not speak (its LEGACY_VERSIONS), yet the client went on. It should disconnect: no initialized, no requests (2025-11-25 basic/lifecycle › Version Negotiation)",
-        "2024-11-05",
-        "a counter-offer the client can't speak ends the connection with ConnectError::Incompatible",
-        "the client neither sent anything nor reported after an unusable counter-offer: connect should return ConnectError::Incompatible",
-    )?;
-    Ok(())
-}
-
-fn silence(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    let probed = Instant::now();
-    let init = fallback_initialize(s, "after 300 ms without an answer", &id)?;
-    let waited = probed.elapsed();
-    if waited < Duration::from_millis(200) {
-        return Err(Failure::new(format!(
-            "initialize came {} ms after the probe, before its timeout (300 ms here). Wait for the probe's answer until config.probe_timeout; a client that doesn't wait speaks both eras at once",
-            waited.as_millis()
-        )));
-    }
-    respond(s, &init, initialize_result(LEGACY))?;
-    initialized(s)?;
-    legacy_tools_list(s, LEGACY)
-}
-
-fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
-    let id = probe(s, MODERN)?;
-    respond_error(
-        s,
-        &id,
-        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [LEGACY], "requested": MODERN}}),
-    )?;
-    let got = s.recv_within(Duration::from_millis(1500))?;
-    let Some(got) = got else {
-        let report = s.recv_output(Duration::from_millis(200))?.map(|r| r.value);
-        let rule = "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility)";
-        let reason = match &report {
-            Some(r) if harness_kind(r) == Some("panic") => return Err(panic_failure(r)),
-            Some(r) if r["incompatible"] == json!(true) => format!(
-                "the client gave up as incompatible, but {rule}. Incompatible is only for a list with nothing in common"
-            ),
-            Some(r) if harness_kind(r) == Some("failed") => format!(
-                "the client gave up (`{}`), but {rule}",
-                r["error"].as_str().unwrap_or("?")
-            ),
-            _ => format!("the client sent nothing more, but {rule}"),
-        };
-        return Err(Failure {
-            actual: report,
-            ..Failure::new(reason)
-        });
-    };
-    // Put the frame back in the flow the other cases read.
-    let init = match classify(&got.value) {
-        Kind::Request { id: init, method } if method == "initialize" => {
-            if got.value.pointer("/params/protocolVersion") != Some(&json!(LEGACY)) {
-                return Err(Failure::mismatch(
-                    "initialize should ask for 2025-11-25, the version the server listed",
-                    json!({"protocolVersion": LEGACY}),
-                    got.value["params"].clone(),
-                ));
-            }
-            init.to_value()
-        }
-        _ => {
-            return Err(Failure {
-                actual: Some(got.value),
-                ..Failure::new(
-                    "after a -32022 that lists only 2025-11-25, the next frame should be initialize at 2025-11-25",
-                )
-            });
-        }
-    };
-    if init == id {
-        return Err(Failure::new(format!(
-            "initialize reuses the probe's id {id}: give it a fresh id"
-        )));
-    }
-    respond(s, &init, initialize_result(LEGACY))?;
-    initialized(s)?;
-    legacy_tools_list(s, LEGACY)
-}
-
-fn slow_modern(s: &mut Session) -> CaseResult {
-    let probe_id = probe(s, MODERN)?;
-    let init = fallback_initialize(s, "after 300 ms without an answer", &probe_id)?;
-    // The modern server answers the probe late, then refuses initialize.
-    respond(s, &probe_id, discover_result(&[MODERN]))?;
-    respond_error(
-        s,
-        &init,
-        json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [MODERN], "requested": LEGACY}}),
-    )?;
-    let next = frame(s, "a new probe at 2026-07-28")?;
-    match next.get("method").and_then(Value::as_str) {
-        Some("server/discover") => {
-            let again = request_for(&next, "server/discover", "a new probe was due")?;
-            if again == probe_id || again == init {
-                return Err(Failure::new(format!(
-                    "the new probe reuses id {again}: every request gets a fresh id"
-                )));
-            }
-            modern_meta(&next, MODERN, "the new probe")?;
-            respond(s, &again, discover_result(&[MODERN]))?;
-            modern_tools_list(s, MODERN, &[probe_id, init, again])
-        }
-        Some("notifications/initialized") => Err(Failure {
-            actual: Some(next),
-            ..Failure::new(
-                "initialize failed with -32022, yet the client sent initialized: there is no session to confirm. -32022 is a modern error: the server is modern after all (it was slow to answer the probe), so probe again",
-            )
-        }),
-        _ => Err(Failure {
-            actual: Some(next),
-            ..Failure::new(
-                "initialize was refused with -32022, a modern error: the server is modern after all, only slow to answer the probe. Probe again with server/discover at a version from error.data.supported, once",
-            )
-        }),
     }
 }

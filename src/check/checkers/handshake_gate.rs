@@ -16,19 +16,15 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape};
-use crate::check::report::Direction;
 use crate::check::session::Session;
-use crate::check::session::{Received, Stop};
+use crate::check::toolkit::as_client::{exchange, exchange_err, exchange_ok, initialize_request, next, request};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
 
 /// The versions the exercise's server implements, newest first (its
 /// `SUPPORTED_VERSIONS`).
-const SUPPORTED: [&str; 2] = ["2025-11-25", "2025-06-18"];
-
-/// How long a server may take to answer one request. The exercise's server
-/// answers at once; this only bounds waiting for an answer that never comes.
-const ANSWER_WITHIN: Duration = Duration::from_millis(1000);
+const SUPPORTED: [&str; 2] = [mcp::LEGACY, mcp::PREVIOUS_LEGACY];
 
 /// The checker named `handshake-gate`.
 pub static CHECKER: Checker = Checker {
@@ -105,151 +101,9 @@ pub static CHECKER: Checker = Checker {
     ],
 };
 
-fn request(id: impl Into<Value>, method: &str, params: Option<Value>) -> Value {
-    let mut frame = json!({"jsonrpc": "2.0", "id": id.into(), "method": method});
-    if let Some(params) = params {
-        frame["params"] = params;
-    }
-    frame
-}
-
-fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
-    request(
-        id,
-        "initialize",
-        Some(
-            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
-        ),
-    )
-}
-
-/// The next line within [`ANSWER_WITHIN`], or `None` when the server is
-/// quietly waiting. A server that has exited is a stop, not silence.
-fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
-    match s.recv_within(ANSWER_WITHIN)? {
-        Some(got) => Ok(Some(got)),
-        None => match s.exited_within(Duration::ZERO) {
-            Some(status)
-                if status.success()
-                    && s.transcript()
-                        .iter()
-                        .any(|e| e.dir == Direction::ToLearner && e.line.trim().is_empty()) =>
-            {
-                Err(Failure {
-                    stop: Some(Stop::Exited(Some(status))),
-                    ..Failure::new(
-                        "the server exited after a blank line. A blank line carries no message: skip it and read on; only end of input (read_line returning Ok(0)) ends the loop",
-                    )
-                })
-            }
-            Some(status) => Err(Stop::Exited(Some(status)).into()),
-            None => Ok(None),
-        },
-    }
-}
-
-/// Sends `frame` and returns the response to it. Notifications from the
-/// server are skipped; silence, a wrong id and a request are failures.
-fn call(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
-    s.send_json(frame)?;
-    let id = frame["id"].clone();
-    let method = frame["method"].as_str().unwrap_or("?");
-    loop {
-        let Some(got) = next(s)? else {
-            return Err(Failure::new(format!(
-                "no response to `{method}` (id {id}) within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4); a client left without one waits forever",
-                ANSWER_WITHIN.as_secs_f64()
-            )));
-        };
-        let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
-        let got_id = got.value.get("id");
-        if is_response && got_id != Some(&id) && got_id.is_none_or(|g| !earlier(s, g)) {
-            return Err(Failure {
-                actual: Some(got.value),
-                ..Failure::new(format!(
-                    "while the checker waited for the response to `{method}` (id {id}), a response arrived that answers no request it sent. Is it a reply to a notification sent just before? A notification gets no reply at all, not even with a null id; a response to `{method}` carries its id ({id})"
-                ))
-            });
-        }
-        match classify(&got.value) {
-            Kind::Notification { .. } => continue,
-            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == id => {
-                return Ok(got.value);
-            }
-            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } => {
-                return Err(Failure::mismatch(
-                    format!(
-                        "the response to `{method}` carries id {}, but the request's id is {id}: echo the request's id exactly, type included",
-                        got_id.to_value()
-                    ),
-                    json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
-                    got.value,
-                ));
-            }
-            Kind::Error { id: None, .. } => {
-                return Err(Failure::mismatch(
-                    format!(
-                        "the error response to `{method}` has no id. The request's id ({id}) could be read, so the response carries it"
-                    ),
-                    json!({"jsonrpc": "2.0", "id": id, "error": "…"}),
-                    got.value,
-                ));
-            }
-            Kind::Request { method: sent, .. } => {
-                return Err(Failure::new(format!(
-                    "the server sent a `{sent}` request while the client waited for its `{method}` response. This server sends no requests; answer the client's request"
-                )));
-            }
-            Kind::Invalid { reason } => {
-                return Err(Failure::new(format!(
-                    "the answer to `{method}` is not a valid JSON-RPC message: {reason}: {}",
-                    got.line
-                )));
-            }
-        }
-    }
-}
-
-/// Whether `id` is the id of a request the checker sent earlier in this
-/// session (a response to it is late or repeated, not unrequested).
-fn earlier(s: &Session, id: &Value) -> bool {
-    s.transcript()
-        .iter()
-        .any(|e| e.dir == Direction::ToLearner && e.id.as_ref() == Some(id))
-}
-
-/// Like [`call`], and the response must be a result; returns it.
-fn call_ok(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
-    let response = call(s, frame)?;
-    match response.get("result") {
-        Some(result) => Ok(result.clone()),
-        None => Err(Failure::mismatch(
-            format!(
-                "`{}` failed, but it should succeed here",
-                frame["method"].as_str().unwrap_or("?")
-            ),
-            json!({"jsonrpc": "2.0", "id": frame["id"], "result": "…"}),
-            response,
-        )),
-    }
-}
-
-/// Like [`call`], and the response must be an error object; returns it.
-fn call_err(s: &mut Session, frame: &Value, why: &str) -> Result<Value, Failure> {
-    let response = call(s, frame)?;
-    match response.get("error") {
-        Some(error) => Ok(error.clone()),
-        None => Err(Failure::mismatch(
-            why,
-            json!({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": "…", "message": "…"}}),
-            response,
-        )),
-    }
-}
-
 /// Runs the handshake at 2025-11-25: initialize, then initialized.
 fn handshake(s: &mut Session) -> Result<Value, Failure> {
-    let result = call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    let result = exchange_ok(s, &initialize_request(1, SUPPORTED[0]))?;
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
     Ok(result)
 }
@@ -278,7 +132,7 @@ fn version_is(result: &Value, requested: &str, expected: &str) -> CaseResult {
 }
 
 fn echoes_latest(s: &mut Session) -> CaseResult {
-    let result = call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    let result = exchange_ok(s, &initialize_request(1, SUPPORTED[0]))?;
     version_is(&result, SUPPORTED[0], SUPPORTED[0])?;
     let tools = result.pointer("/capabilities/tools");
     if !tools.is_some_and(Value::is_object) {
@@ -309,12 +163,12 @@ fn echoes_latest(s: &mut Session) -> CaseResult {
 }
 
 fn echoes_older(s: &mut Session) -> CaseResult {
-    let result = call_ok(s, &initialize_request(1, SUPPORTED[1]))?;
+    let result = exchange_ok(s, &initialize_request(1, SUPPORTED[1]))?;
     version_is(&result, SUPPORTED[1], SUPPORTED[1])
 }
 
 fn counter_offer(s: &mut Session, requested: &str) -> CaseResult {
-    let response = call(s, &initialize_request(1, requested))?;
+    let response = exchange(s, &initialize_request(1, requested))?;
     match response.get("result") {
         Some(result) => version_is(result, requested, SUPPORTED[0]),
         None => Err(Failure::mismatch(
@@ -328,15 +182,15 @@ fn counter_offer(s: &mut Session, requested: &str) -> CaseResult {
 }
 
 fn counter_offer_future(s: &mut Session) -> CaseResult {
-    counter_offer(s, "2099-01-01")
+    counter_offer(s, mcp::FUTURE)
 }
 
 fn counter_offer_retired(s: &mut Session) -> CaseResult {
-    counter_offer(s, "2024-11-05")
+    counter_offer(s, mcp::RETIRED)
 }
 
 fn ping_first(s: &mut Session) -> CaseResult {
-    let response = call(s, &request("p-1", "ping", None))?;
+    let response = exchange(s, &request("p-1", "ping", None))?;
     if response != json!({"jsonrpc": "2.0", "id": "p-1", "result": {}}) {
         return Err(Failure::mismatch(
             "a ping is answered with an empty result in every phase, before initialize too (2025-11-25 basic/utilities/ping; one SDK shipped a server that refused it, rust-sdk#488, and clients that probe with a ping could never connect)",
@@ -344,17 +198,17 @@ fn ping_first(s: &mut Session) -> CaseResult {
             response,
         ));
     }
-    let result = call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    let result = exchange_ok(s, &initialize_request(1, SUPPORTED[0]))?;
     version_is(&result, SUPPORTED[0], SUPPORTED[0])
 }
 
 fn early_request(s: &mut Session) -> CaseResult {
-    call_err(
+    exchange_err(
         s,
         &request(1, "tools/list", None),
         "tools/list before initialize must be refused with an error response: the session does not exist yet. The spec names no code; -32600 is common",
     )?;
-    let result = call_ok(s, &initialize_request(2, SUPPORTED[0])).map_err(|f| Failure {
+    let result = exchange_ok(s, &initialize_request(2, SUPPORTED[0])).map_err(|f| Failure {
         reason: format!(
             "after refusing an early request the server must still accept initialize: {}",
             f.reason
@@ -378,19 +232,17 @@ fn silent_to(s: &mut Session, notifications: &[Value]) -> CaseResult {
             Kind::Success { id } | Kind::Error { id: Some(id), .. } if id.to_value() == sentinel => return Ok(()),
             Kind::Notification { .. } => continue,
             _ => {
-                return Err(Failure {
-                    actual: Some(got.value),
-                    ..Failure::new(
-                        "the server answered a notification. Nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). A frame without an id gets no response",
-                    )
-                });
+                return Err(Failure::showing(
+                    "the server answered a notification. Nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). A frame without an id gets no response",
+                    got.value,
+                ));
             }
         }
     }
 }
 
 fn notifications_silent(s: &mut Session) -> CaseResult {
-    call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    exchange_ok(s, &initialize_request(1, SUPPORTED[0]))?;
     // Blank lines carry no message: a server skips them and reads on.
     s.send("")?;
     s.send("   ")?;
@@ -403,14 +255,14 @@ fn notifications_silent(s: &mut Session) -> CaseResult {
             json!({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"}),
         ],
     )?;
-    let result = call_ok(s, &request(2, "tools/list", None))?;
+    let result = exchange_ok(s, &request(2, "tools/list", None))?;
     tools_listed(&result)
 }
 
 fn initialized_with_id(s: &mut Session) -> CaseResult {
-    call_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    exchange_ok(s, &initialize_request(1, SUPPORTED[0]))?;
     let with_id = request(2, "notifications/initialized", None);
-    call_err(
+    exchange_err(
         s,
         &with_id,
         "this frame carries an id, so it is a request, for a method no server implements: answer it with an error (-32601). A server that takes it for the notification, or ignores it, leaves the client waiting (clients that added an id broke spec-compliant servers)",
@@ -427,7 +279,7 @@ fn initialized_with_id(s: &mut Session) -> CaseResult {
 
 fn second_initialize(s: &mut Session) -> CaseResult {
     handshake(s)?;
-    let response = call(s, &initialize_request(2, SUPPORTED[1]))?;
+    let response = exchange(s, &initialize_request(2, SUPPORTED[1]))?;
     if let Some(result) = response.get("result") {
         // Answering again is what some SDKs do; re-negotiating is the bug.
         if result.get("protocolVersion") != Some(&json!(SUPPORTED[0])) {
@@ -438,7 +290,7 @@ fn second_initialize(s: &mut Session) -> CaseResult {
             ));
         }
     }
-    let result = call_ok(s, &request(3, "tools/list", None)).map_err(|f| Failure {
+    let result = exchange_ok(s, &request(3, "tools/list", None)).map_err(|f| Failure {
         reason: format!("after a second initialize the session must keep working: {}", f.reason),
         ..f
     })?;
@@ -469,9 +321,9 @@ fn tools_listed(result: &Value) -> CaseResult {
 
 fn ready(s: &mut Session) -> CaseResult {
     handshake(s)?;
-    let result = call_ok(s, &request(2, "tools/list", None))?;
+    let result = exchange_ok(s, &request(2, "tools/list", None))?;
     tools_listed(&result)?;
-    let result = call_ok(
+    let result = exchange_ok(
         s,
         &request(
             3,
@@ -486,7 +338,7 @@ fn ready(s: &mut Session) -> CaseResult {
             result,
         ));
     }
-    let error = call_err(
+    let error = exchange_err(
         s,
         &request(4, "resources/list", None),
         "resources/list must fail: this server did not advertise `resources`, so the method does not exist here",
@@ -503,7 +355,7 @@ fn ready(s: &mut Session) -> CaseResult {
 
 fn exits_at_eof(s: &mut Session) -> CaseResult {
     handshake(s)?;
-    call_ok(s, &request(2, "tools/list", None))?;
+    exchange_ok(s, &request(2, "tools/list", None))?;
     s.close_stdin();
     let within = Duration::from_millis(1000);
     if s.exited_within(within).is_some() {
@@ -521,20 +373,25 @@ mod tests {
 
     #[test]
     fn an_echo_of_an_unsupported_version_is_named_as_such() {
-        let f = version_is(&json!({"protocolVersion": "2099-01-01"}), "2099-01-01", "2025-11-25").unwrap_err();
+        let f = version_is(&json!({"protocolVersion": mcp::FUTURE}), mcp::FUTURE, mcp::LEGACY).unwrap_err();
         assert!(
             f.reason
                 .starts_with("the server echoed 2099-01-01, a version it does not implement"),
             "{}",
             f.reason
         );
-        let f = version_is(&json!({"protocolVersion": "2025-11-25"}), "2025-06-18", "2025-06-18").unwrap_err();
+        let f = version_is(
+            &json!({"protocolVersion": mcp::LEGACY}),
+            mcp::PREVIOUS_LEGACY,
+            mcp::PREVIOUS_LEGACY,
+        )
+        .unwrap_err();
         assert!(
             f.reason
                 .starts_with("the client asked for 2025-06-18, which this server implements, and got 2025-11-25"),
             "{}",
             f.reason
         );
-        assert!(version_is(&json!({"protocolVersion": "2025-11-25"}), "2099-01-01", "2025-11-25").is_ok());
+        assert!(version_is(&json!({"protocolVersion": mcp::LEGACY}), mcp::FUTURE, mcp::LEGACY).is_ok());
     }
 }

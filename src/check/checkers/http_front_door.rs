@@ -16,13 +16,15 @@
 //! ignoring `Origin`, and streams that send the response first or go on
 //! after it.
 
+mod requests;
+
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, panic_failure};
-use crate::check::http::{self, Reply, Request};
+use crate::check::http::{self, Request};
 use crate::check::session::Session;
-
-const MODERN: &str = "2026-07-28";
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
+use crate::mcp;
+use requests::{error_reply, exchange, headers_for, ok_reply, post, shown, tool_call, with_header};
 
 /// The checker named `http-front-door`.
 pub static CHECKER: Checker = Checker {
@@ -105,133 +107,8 @@ pub static CHECKER: Checker = Checker {
     ],
 };
 
-fn meta(version: &str) -> Value {
-    json!({"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})
-}
-
-fn tool_call(id: u64, name: &str, arguments: Value, version: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": meta(version)}})
-}
-
-/// The headers a conforming client sends with `body`.
-fn headers_for(body: &Value) -> Vec<(String, String)> {
-    let version = body
-        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-        .and_then(Value::as_str)
-        .unwrap_or(MODERN);
-    let method = body["method"].as_str().unwrap_or("");
-    let mut headers = vec![
-        ("Content-Type".to_string(), "application/json".to_string()),
-        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
-        ("MCP-Protocol-Version".to_string(), version.to_string()),
-        ("Mcp-Method".to_string(), method.to_string()),
-    ];
-    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
-        headers.push(("Mcp-Name".to_string(), name.to_string()));
-    }
-    headers
-}
-
-/// `headers` with `name` set to `value`, or removed when `value` is None.
-fn with_header(mut headers: Vec<(String, String)>, name: &str, value: Option<&str>) -> Vec<(String, String)> {
-    headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-    if let Some(value) = value {
-        headers.push((name.to_string(), value.to_string()));
-    }
-    headers
-}
-
-/// Sends an HTTP request; a 500 carrying the harness's panic report
-/// becomes a failure naming the panic.
-fn exchange(
-    s: &mut Session,
-    method: &'static str,
-    headers: Vec<(String, String)>,
-    body: Option<&Value>,
-) -> Result<Reply, Failure> {
-    let request = Request {
-        method,
-        path: "/mcp",
-        headers,
-        body: body.map(|b| b.to_string().into_bytes()),
-    };
-    let reply = http::send(s, &request)?;
-    if reply.status == 500
-        && let Some(report) = reply
-            .json()
-            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
-    {
-        return Err(panic_failure(&report));
-    }
-    Ok(reply)
-}
-
-fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value) -> Result<Reply, Failure> {
-    exchange(s, "POST", headers, Some(body))
-}
-
-/// What a failure shows as the actual reply.
-fn shown(reply: &Reply) -> Value {
-    json!({"status": reply.status, "content-type": reply.header("content-type"), "body": reply.json().unwrap_or_else(|| json!(reply.text()))})
-}
-
-/// Checks an error reply: `status`, and a JSON-RPC error object with `code`.
-fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> Result<Value, Failure> {
-    let body = reply.json();
-    let got_code = body
-        .as_ref()
-        .and_then(|b| b.pointer("/error/code"))
-        .and_then(Value::as_i64);
-    if reply.status == status && got_code == Some(code) {
-        return Ok(body.unwrap_or(Value::Null));
-    }
-    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's id)", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
-    let detail = match (reply.status == status, got_code) {
-        (true, None) => format!(
-            "the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"
-        ),
-        (true, Some(c)) => format!("the status is right, but the error code is {c}, not {code}"),
-        (false, Some(c)) if c == code => format!(
-            "the error code is right, but the HTTP status is {}, not {status}: clients and intermediaries decide by the status first",
-            reply.status
-        ),
-        (false, _) => format!("got {}", reply.status),
-    };
-    Err(Failure::mismatch(
-        format!("{why}: {status} with error code {code}. Here {detail}"),
-        expected,
-        shown(reply),
-    ))
-}
-
-/// Checks a success reply: 200 JSON carrying a result for `id`; returns the
-/// result.
-fn ok_reply(reply: &Reply, id: u64, why: &str) -> Result<Value, Failure> {
-    let body = reply.json();
-    if reply.status != 200 || reply.media_type().as_deref() != Some("application/json") {
-        return Err(Failure::mismatch(
-            format!(
-                "{why}: 200 with Content-Type application/json; got {} {}",
-                reply.status,
-                reply.header("content-type").unwrap_or("without a Content-Type")
-            ),
-            json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "id": id, "result": "…"}}),
-            shown(reply),
-        ));
-    }
-    let body = body.unwrap_or(Value::Null);
-    match body.get("result") {
-        Some(result) if body.get("id") == Some(&json!(id)) => Ok(result.clone()),
-        _ => Err(Failure::mismatch(
-            format!("{why}: the body should be the JSON-RPC response to request {id}"),
-            json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
-            body,
-        )),
-    }
-}
-
 fn post_ok(s: &mut Session) -> CaseResult {
-    let body = tool_call(1, "echo", json!({"text": "hello"}), MODERN);
+    let body = tool_call(1, "echo", json!({"text": "hello"}), mcp::MODERN);
     let reply = post(s, headers_for(&body), &body)?;
     let result = ok_reply(&reply, 1, "a well-formed tools/call gets")?;
     if result.get("resultType") != Some(&json!("complete")) {
@@ -275,7 +152,7 @@ fn notification(s: &mut Session) -> CaseResult {
 }
 
 fn not_allowed(s: &mut Session) -> CaseResult {
-    let body = tool_call(13, "echo", json!({"text": "hi"}), MODERN);
+    let body = tool_call(13, "echo", json!({"text": "hi"}), mcp::MODERN);
     let reply = http::send(
         s,
         &Request {
@@ -298,7 +175,7 @@ fn not_allowed(s: &mut Session) -> CaseResult {
             method,
             vec![
                 ("Accept".into(), "text/event-stream".into()),
-                ("MCP-Protocol-Version".into(), MODERN.into()),
+                ("MCP-Protocol-Version".into(), mcp::MODERN.into()),
             ],
             None,
         )?;
@@ -316,7 +193,8 @@ fn not_allowed(s: &mut Session) -> CaseResult {
 }
 
 fn method_header(s: &mut Session) -> CaseResult {
-    let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": meta(MODERN)}});
+    let body =
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
     let reply = post(s, with_header(headers_for(&body), "Mcp-Method", None), &body)?;
     error_reply(
         &reply,
@@ -324,7 +202,7 @@ fn method_header(s: &mut Session) -> CaseResult {
         -32020,
         "Mcp-Method is required on every request, and a request without it gets",
     )?;
-    let call = tool_call(12, "echo", json!({"text": "hi"}), MODERN);
+    let call = tool_call(12, "echo", json!({"text": "hi"}), mcp::MODERN);
     let reply = post(
         s,
         with_header(headers_for(&call), "Mcp-Method", Some("tools/list")),
@@ -340,7 +218,7 @@ fn method_header(s: &mut Session) -> CaseResult {
 }
 
 fn name_mismatch(s: &mut Session) -> CaseResult {
-    let body = tool_call(5, "echo", json!({"text": "hi"}), MODERN);
+    let body = tool_call(5, "echo", json!({"text": "hi"}), mcp::MODERN);
     let reply = post(s, with_header(headers_for(&body), "Mcp-Name", Some("count")), &body)?;
     error_reply(
         &reply,
@@ -356,11 +234,8 @@ fn name_mismatch(s: &mut Session) -> CaseResult {
 /// without them the server cannot tell what the client can do. The
 /// conformance suite's stateless mock answers 400 with -32602.
 fn meta_required(s: &mut Session) -> CaseResult {
-    for (id, missing) in [
-        (20, "io.modelcontextprotocol/clientCapabilities"),
-        (21, "io.modelcontextprotocol/protocolVersion"),
-    ] {
-        let mut body = tool_call(id, "echo", json!({"text": "hi"}), MODERN);
+    for (id, missing) in [(20, mcp::meta::CLIENT_CAPABILITIES), (21, mcp::meta::PROTOCOL_VERSION)] {
+        let mut body = tool_call(id, "echo", json!({"text": "hi"}), mcp::MODERN);
         let headers = headers_for(&body);
         body["params"]["_meta"]
             .as_object_mut()
@@ -380,10 +255,10 @@ fn meta_required(s: &mut Session) -> CaseResult {
 }
 
 fn version_mismatch(s: &mut Session) -> CaseResult {
-    let body = tool_call(6, "echo", json!({"text": "hi"}), MODERN);
+    let body = tool_call(6, "echo", json!({"text": "hi"}), mcp::MODERN);
     let reply = post(
         s,
-        with_header(headers_for(&body), "MCP-Protocol-Version", Some("2025-11-25")),
+        with_header(headers_for(&body), "MCP-Protocol-Version", Some(mcp::LEGACY)),
         &body,
     )?;
     error_reply(
@@ -396,23 +271,24 @@ fn version_mismatch(s: &mut Session) -> CaseResult {
 }
 
 fn unsupported_version(s: &mut Session) -> CaseResult {
-    let body = tool_call(7, "echo", json!({"text": "hi"}), "2099-01-01");
+    let body = tool_call(7, "echo", json!({"text": "hi"}), mcp::FUTURE);
     let reply = post(s, headers_for(&body), &body)?;
     let error = error_reply(&reply, 400, -32022, "a version this server does not implement gets")?;
     let data = error.pointer("/error/data").cloned().unwrap_or(Value::Null);
     let supported = data.get("supported").and_then(Value::as_array);
-    if supported.is_some_and(|v| v.contains(&json!(MODERN))) && data.get("requested") == Some(&json!("2099-01-01")) {
+    if supported.is_some_and(|v| v.contains(&json!(mcp::MODERN))) && data.get("requested") == Some(&json!(mcp::FUTURE))
+    {
         return Ok(());
     }
     Err(Failure::mismatch(
         "the -32022 error's data lists the versions the server supports and the one requested, so the client can pick a mutual version and retry (UnsupportedProtocolVersionError, 2026-07-28 schema)",
-        json!({"supported": [MODERN], "requested": "2099-01-01"}),
+        json!({"supported": [mcp::MODERN], "requested": mcp::FUTURE}),
         data,
     ))
 }
 
 fn unknown_method(s: &mut Session) -> CaseResult {
-    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "widgets/list", "params": {"_meta": meta(MODERN)}});
+    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "widgets/list", "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
     let reply = post(s, headers_for(&body), &body)?;
     error_reply(
         &reply,
@@ -424,7 +300,7 @@ fn unknown_method(s: &mut Session) -> CaseResult {
 }
 
 fn origin(s: &mut Session) -> CaseResult {
-    let body = tool_call(9, "echo", json!({"text": "hi"}), MODERN);
+    let body = tool_call(9, "echo", json!({"text": "hi"}), mcp::MODERN);
     let reply = post(
         s,
         with_header(headers_for(&body), "Origin", Some("http://evil.example")),
@@ -461,7 +337,7 @@ fn origin(s: &mut Session) -> CaseResult {
 }
 
 fn base64_name(s: &mut Session) -> CaseResult {
-    let body = tool_call(10, "echo", json!({"text": "hi"}), MODERN);
+    let body = tool_call(10, "echo", json!({"text": "hi"}), mcp::MODERN);
     // "echo" and "count" in the base64 sentinel (Value Encoding).
     let reply = post(
         s,
@@ -488,7 +364,7 @@ fn base64_name(s: &mut Session) -> CaseResult {
 }
 
 fn sse_progress(s: &mut Session) -> CaseResult {
-    let mut body = tool_call(11, "count", json!({"to": 3}), MODERN);
+    let mut body = tool_call(11, "count", json!({"to": 3}), mcp::MODERN);
     body["params"]["_meta"]["progressToken"] = json!("p-11");
     let reply = post(s, headers_for(&body), &body)?;
     if reply.status != 200 || reply.media_type().as_deref() != Some("text/event-stream") {
@@ -505,20 +381,16 @@ fn sse_progress(s: &mut Session) -> CaseResult {
         .collect();
     let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
     let Some(at) = response_at else {
-        return Err(Failure {
-            actual: Some(Value::Array(messages)),
-            ..Failure::new(
-                "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
-            )
-        });
+        return Err(Failure::showing(
+            "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
+            Value::Array(messages),
+        ));
     };
     if at + 1 != messages.len() {
-        return Err(Failure {
-            actual: Some(Value::Array(messages)),
-            ..Failure::new(
-                "something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)",
-            )
-        });
+        return Err(Failure::showing(
+            "something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)",
+            Value::Array(messages),
+        ));
     }
     let progress: Vec<&Value> = messages[..at]
         .iter()

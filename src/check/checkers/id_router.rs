@@ -12,8 +12,10 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, ask, harness_kind, reply, same};
 use crate::check::session::Session;
+use crate::check::toolkit::compare::same;
+use crate::check::toolkit::harness::{self, ask, harness_kind, reply};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
 
 /// The checker named `id-router`.
@@ -79,7 +81,7 @@ fn call(s: &mut Session, tag: &str, method: &str, params: Option<Value>) -> Resu
     if let Some(p) = &params {
         command["params"] = p.clone();
     }
-    let got = ask(s, command).map_err(super::framing_failure)?;
+    let got = ask(s, command).map_err(harness::framing_failure)?;
     let frame = got.value;
     match classify(&frame) {
         Kind::Request { id, method: m } if m == method => {
@@ -210,13 +212,13 @@ fn notifications(s: &mut Session) -> CaseResult {
     ] {
         let got = deliver(s, &frame.to_string())?;
         if harness_kind(&got).is_none() {
-            return Err(Failure {
-                actual: Some(got),
-                ..Failure::new(format!(
+            return Err(Failure::showing(
+                format!(
                     "the router answered the notification {}: nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). Hand it to the handler (Routed::Notification)",
                     frame["method"]
-                ))
-            });
+                ),
+                got,
+            ));
         }
         let mut expected = json!({"harness": "notification", "method": frame["method"]});
         if let Some(params) = frame.get("params") {
@@ -260,7 +262,7 @@ fn orphans(s: &mut Session) -> CaseResult {
         &got,
         "no call with this id is in flight: log the response and drop it; never deliver it to some other call",
     )?;
-    super::logged(s, before, &format!("the response for id {unknown}"))?;
+    harness::logged(s, before, &format!("the response for id {unknown}"))?;
     let tools = json!({"tools": []});
     // The same id with the other JSON type is another id: 1 is not "1".
     let retyped = match &id1 {

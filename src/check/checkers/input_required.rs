@@ -17,9 +17,13 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, respond};
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::{frame, frame_or, report, respond};
+use crate::check::toolkit::harness::harness_kind;
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
+use crate::check::toolkit::{compare, harness};
 use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
 
 /// The checker named `input-required`.
 pub static CHECKER: Checker = Checker {
@@ -91,16 +95,13 @@ fn greet_call(s: &mut Session, what: &str) -> Result<Value, Failure> {
     greet_call_or(s, what, |reason| reason)
 }
 
-/// Like [`greet_call`], with `on_stall` as for [`super::frame_or`].
+/// Like [`greet_call`], with `on_stall` as for [`frame_or`].
 fn greet_call_or(s: &mut Session, what: &str, on_stall: impl FnOnce(String) -> String) -> Result<Value, Failure> {
     let request = frame_or(s, what, on_stall)?;
     match classify(&request) {
         Kind::Request { method, .. } if method == "tools/call" => {}
         _ => {
-            return Err(Failure {
-                actual: Some(request),
-                ..Failure::new(format!("{what} was due"))
-            });
+            return Err(Failure::showing(format!("{what} was due"), request));
         }
     }
     if request.pointer("/params/name") != Some(&json!("greet"))
@@ -175,10 +176,10 @@ fn final_result(s: &mut Session) -> Result<Value, Failure> {
             Some("asked") => continue,
             Some("result") => return Ok(got["result"].clone()),
             _ => {
-                return Err(Failure {
-                    actual: Some(got.clone()),
-                    ..Failure::new(format!("call_tool failed: {}", got["error"].as_str().unwrap_or("?")))
-                });
+                return Err(Failure::showing(
+                    format!("call_tool failed: {}", got["error"].as_str().unwrap_or("?")),
+                    got.clone(),
+                ));
             }
         }
     }
@@ -186,14 +187,15 @@ fn final_result(s: &mut Session) -> Result<Value, Failure> {
 
 fn one_round(s: &mut Session) -> CaseResult {
     let first = greet_call(s, "the tools/call for greet")?;
-    let caps = first.pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities/elicitation");
+    let caps = first
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(mcp::meta::CLIENT_CAPABILITIES))
+        .and_then(|c| c.get("elicitation"));
     if !caps.is_some_and(Value::is_object) {
-        return Err(Failure {
-            actual: Some(first),
-            ..Failure::new(
-                "the call's _meta must declare the elicitation capability: a server may only ask for input the client said it can give, and answers -32021 otherwise",
-            )
-        });
+        return Err(Failure::showing(
+            "the call's _meta must declare the elicitation capability: a server may only ask for input the client said it can give, and answers -32021 otherwise",
+            first,
+        ));
     }
     respond(
         s,
@@ -207,7 +209,7 @@ fn one_round(s: &mut Session) -> CaseResult {
     })?;
     check_retry(&retry, &[first], Some(json!({"user_name": accepted()})), None)?;
     respond(s, &retry["id"], hello())?;
-    super::same(
+    compare::same(
         hello(),
         &final_result(s)?,
         "the complete result after the retry is what call_tool returns",
@@ -242,7 +244,7 @@ fn request_state(s: &mut Session) -> CaseResult {
     })?;
     check_retry(&third, &[first, second], None, Some(state2))?;
     respond(s, &third["id"], hello())?;
-    super::same(
+    compare::same(
         hello(),
         &final_result(s)?,
         "the complete result is what call_tool returns",
@@ -254,14 +256,12 @@ fn absent_result_type(s: &mut Session) -> CaseResult {
     let old = json!({"content": [{"type": "text", "text": "Hello!"}]});
     respond(s, &first["id"], old.clone())?;
     if let Some(more) = s.recv_within(Duration::from_millis(200))? {
-        return Err(Failure {
-            actual: Some(more.value),
-            ..Failure::new(
-                "the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry",
-            )
-        });
+        return Err(Failure::showing(
+            "the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry",
+            more.value,
+        ));
     }
-    super::same(
+    compare::same(
         old,
         &final_result(s)?,
         "a result without resultType is the final result",
@@ -289,12 +289,10 @@ fn bounded(s: &mut Session) -> CaseResult {
     }
     // Three retries were allowed (--max-rounds 3): no fifth request.
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
-        return Err(Failure {
-            actual: Some(more.value),
-            ..Failure::new(
-                "a fifth request after the call and its three allowed retries: a server can ask for input forever, so the client stops after max_rounds and reports it",
-            )
-        });
+        return Err(Failure::showing(
+            "a fifth request after the call and its three allowed retries: a server can ask for input forever, so the client stops after max_rounds and reports it",
+            more.value,
+        ));
     }
     match report_after_questions(s)? {
         Some(got)
@@ -315,7 +313,7 @@ fn report_after_questions(s: &mut Session) -> Result<Option<Value>, Failure> {
     loop {
         match s.recv_output(Duration::from_secs(2))? {
             Some(got) if harness_kind(&got.value) == Some("asked") => continue,
-            Some(got) if harness_kind(&got.value) == Some("panic") => return Err(super::panic_failure(&got.value)),
+            Some(got) if harness_kind(&got.value) == Some("panic") => return Err(harness::panic_failure(&got.value)),
             other => return Ok(other.map(|g| g.value)),
         }
     }
@@ -330,12 +328,10 @@ fn unknown_method(s: &mut Session) -> CaseResult {
         json!({"resultType": "input_required", "inputRequests": {"draft": sampling}}),
     )?;
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
-        return Err(Failure {
-            actual: Some(more.value),
-            ..Failure::new(
-                "the handler cannot answer sampling/createMessage, yet the client called again. Without an answer for every key there is nothing to retry with: end the call with CallError::UnknownInputMethod",
-            )
-        });
+        return Err(Failure::showing(
+            "the handler cannot answer sampling/createMessage, yet the client called again. Without an answer for every key there is nothing to retry with: end the call with CallError::UnknownInputMethod",
+            more.value,
+        ));
     }
     match report_after_questions(s)? {
         Some(got)
@@ -356,22 +352,22 @@ fn unknown_method(s: &mut Session) -> CaseResult {
 fn legacy(s: &mut Session) -> CaseResult {
     let init = frame(s, "initialize")?;
     if init.get("method") != Some(&json!("initialize")) {
-        return Err(Failure {
-            actual: Some(init),
-            ..Failure::new("in the legacy era the client starts with initialize")
-        });
+        return Err(Failure::showing(
+            "in the legacy era the client starts with initialize",
+            init,
+        ));
     }
     respond(
         s,
         &init["id"],
-        json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
+        json!({"protocolVersion": mcp::LEGACY, "capabilities": {"tools": {}}, "serverInfo": mcp::checker_info()}),
     )?;
     let note = frame(s, "notifications/initialized")?;
     if note.get("method") != Some(&json!("notifications/initialized")) {
-        return Err(Failure {
-            actual: Some(note),
-            ..Failure::new("notifications/initialized follows the initialize result")
-        });
+        return Err(Failure::showing(
+            "notifications/initialized follows the initialize result",
+            note,
+        ));
     }
     let call = greet_call(s, "the tools/call for greet")?;
     // The server's own requests: one with an id of its own, then a ping
@@ -401,19 +397,19 @@ fn legacy(s: &mut Session) -> CaseResult {
             )
         })?;
         if answer.get("method").is_some() {
-            return Err(Failure {
-                actual: Some(answer),
-                ..Failure::new("the server's request is answered with a response carrying its id, before anything else")
-            });
+            return Err(Failure::showing(
+                "the server's request is answered with a response carrying its id, before anything else",
+                answer,
+            ));
         }
-        super::same(
+        compare::same(
             expected,
             &answer,
             "answer the server's request with a response carrying the server's own id and the result (the handler's, or {} for a ping)",
         )?;
     }
     respond(s, &call["id"], hello())?;
-    super::same(
+    compare::same(
         hello(),
         &final_result(s)?,
         "after answering the server, the call's own response is what call_tool returns",
@@ -428,12 +424,10 @@ fn unknown_result_type(s: &mut Session) -> CaseResult {
         json!({"resultType": "task", "task": {"taskId": "t-1"}}),
     )?;
     if let Some(more) = s.recv_within(Duration::from_millis(300))? {
-        return Err(Failure {
-            actual: Some(more.value),
-            ..Failure::new(
-                "resultType \"task\" is not one this client knows, yet it called again: an unrecognized resultType is invalid for this client (2026-07-28 basic/index); end the call with CallError::UnknownResultType",
-            )
-        });
+        return Err(Failure::showing(
+            "resultType \"task\" is not one this client knows, yet it called again: an unrecognized resultType is invalid for this client (2026-07-28 basic/index); end the call with CallError::UnknownResultType",
+            more.value,
+        ));
     }
     match report_after_questions(s)? {
         Some(got)

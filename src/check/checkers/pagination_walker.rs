@@ -17,11 +17,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{
-    Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, report_or, respond, respond_error,
-};
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::{frame, frame_or, report, report_or, respond, respond_error};
+use crate::check::toolkit::harness::{self, harness_kind};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
+use crate::mcp::meta::SUBSCRIPTION_ID;
 
 /// The checker named `pagination-walker`.
 pub static CHECKER: Checker = Checker {
@@ -106,7 +108,7 @@ fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure>
     list_request_or(s, cursor, |reason| reason)
 }
 
-/// Like [`list_request`], with `on_stall` as for [`super::frame_or`].
+/// Like [`list_request`], with `on_stall` as for [`frame_or`].
 fn list_request_or(
     s: &mut Session,
     cursor: Option<&str>,
@@ -120,24 +122,22 @@ fn list_request_or(
     let id = match classify(&request) {
         Kind::Request { id, method } if method == "tools/list" => id.to_value(),
         _ => {
-            return Err(Failure {
-                actual: Some(request),
-                ..Failure::new(format!("the walker sent something else where {shown} was due"))
-            });
+            return Err(Failure::showing(
+                format!("the walker sent something else where {shown} was due"),
+                request,
+            ));
         }
     };
     let meta = request.pointer("/params/_meta");
-    if meta.and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")) != Some(&json!("2026-07-28"))
+    if meta.and_then(|m| m.get(mcp::meta::PROTOCOL_VERSION)) != Some(&json!(mcp::MODERN))
         || !meta
-            .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities"))
+            .and_then(|m| m.get(mcp::meta::CLIENT_CAPABILITIES))
             .is_some_and(Value::is_object)
     {
-        return Err(Failure {
-            actual: Some(request),
-            ..Failure::new(
-                "every 2026-07-28 request carries params._meta with the protocol version and the client capabilities",
-            )
-        });
+        return Err(Failure::showing(
+            "every 2026-07-28 request carries params._meta with the protocol version and the client capabilities",
+            request,
+        ));
     }
     let sent = request.pointer("/params/cursor");
     let expected = cursor.map(|c| json!(c));
@@ -152,10 +152,7 @@ fn list_request_or(
             ),
             (None, None) => unreachable!("equal"),
         };
-        return Err(Failure {
-            actual: Some(request),
-            ..Failure::new(reason)
-        });
+        return Err(Failure::showing(reason, request));
     }
     Ok(id)
 }
@@ -182,19 +179,19 @@ fn serve_pages(s: &mut Session, ttls: [Option<u64>; 3]) -> CaseResult {
 fn listed(s: &mut Session, call: u64) -> Result<Vec<String>, Failure> {
     let got = report(s)?;
     if harness_kind(&got) == Some("failed") {
-        return Err(Failure {
-            actual: Some(got.clone()),
-            ..Failure::new(format!(
+        return Err(Failure::showing(
+            format!(
                 "list_tools (call {call}) failed: {}",
                 got["error"].as_str().unwrap_or("?")
-            ))
-        });
+            ),
+            got.clone(),
+        ));
     }
     if harness_kind(&got) != Some("listed") || got["call"] != json!(call) {
-        return Err(Failure {
-            actual: Some(got),
-            ..Failure::new(format!("expected the result of list_tools call {call}"))
-        });
+        return Err(Failure::showing(
+            format!("expected the result of list_tools call {call}"),
+            got,
+        ));
     }
     Ok(got["names"]
         .as_array()
@@ -222,10 +219,7 @@ fn all_listed(s: &mut Session, call: u64) -> CaseResult {
 fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
     match s.recv_within(window)? {
         None => Ok(()),
-        Some(got) => Err(Failure {
-            actual: Some(got.value),
-            ..Failure::new(why.to_string())
-        }),
+        Some(got) => Err(Failure::showing(why.to_string(), got.value)),
     }
 }
 
@@ -235,14 +229,14 @@ fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
     let until = Instant::now() + Duration::from_secs(2);
     while Instant::now() < until {
         if let Some(request) = s.recv_within(Duration::from_millis(10))? {
-            return Err(Failure {
-                actual: Some(request.value),
-                ..Failure::new(format!("list_tools (call {call}) sent a request: {why}"))
-            });
+            return Err(Failure::showing(
+                format!("list_tools (call {call}) sent a request: {why}"),
+                request.value,
+            ));
         }
         if let Some(got) = s.recv_output(Duration::from_millis(10))? {
             if harness_kind(&got.value) == Some("panic") {
-                return Err(super::panic_failure(&got.value));
+                return Err(harness::panic_failure(&got.value));
             }
             if harness_kind(&got.value) == Some("listed")
                 && got.value["call"] == json!(call)
@@ -250,12 +244,10 @@ fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
             {
                 return Ok(());
             }
-            return Err(Failure {
-                actual: Some(got.value),
-                ..Failure::new(format!(
-                    "list_tools (call {call}) should return the cached six tools: {why}"
-                ))
-            });
+            return Err(Failure::showing(
+                format!("list_tools (call {call}) should return the cached six tools: {why}"),
+                got.value,
+            ));
         }
     }
     Err(Failure::new(format!(
@@ -303,10 +295,10 @@ fn give_up(s: &mut Session) -> CaseResult {
         "the cursor was refused on the fresh walk too: list_tools should give up with an error now, not walk a third time",
     )?;
     if harness_kind(&got) != Some("failed") {
-        return Err(Failure {
-            actual: Some(got),
-            ..Failure::new("after two refusals list_tools returns an error (WalkError::InvalidCursor)")
-        });
+        return Err(Failure::showing(
+            "after two refusals list_tools returns an error (WalkError::InvalidCursor)",
+            got,
+        ));
     }
     no_request(
         s,
@@ -356,45 +348,44 @@ fn listen(s: &mut Session) -> CaseResult {
     let id = match classify(&request) {
         Kind::Request { id, method } if method == "subscriptions/listen" => id.to_value(),
         _ => {
-            return Err(Failure {
-                actual: Some(request),
-                ..Failure::new("with --listen the walker opens a subscriptions/listen stream first")
-            });
+            return Err(Failure::showing(
+                "with --listen the walker opens a subscriptions/listen stream first",
+                request,
+            ));
         }
     };
     if request.pointer("/params/notifications/toolsListChanged") != Some(&json!(true))
         || request
-            .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .pointer("/params/_meta")
+            .and_then(|m| m.get(mcp::meta::PROTOCOL_VERSION))
             .is_none()
     {
-        return Err(Failure {
-            actual: Some(request),
-            ..Failure::new(
-                "subscriptions/listen opts in to what it wants: params.notifications.toolsListChanged true, plus the modern _meta (SubscriptionsListenRequest, 2026-07-28)",
-            )
-        });
+        return Err(Failure::showing(
+            "subscriptions/listen opts in to what it wants: params.notifications.toolsListChanged true, plus the modern _meta (SubscriptionsListenRequest, 2026-07-28)",
+            request,
+        ));
     }
     no_request(
         s,
         Duration::from_millis(150),
         "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it",
     )?;
-    let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
+    let tag = json!({SUBSCRIPTION_ID: id});
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"notifications": {"toolsListChanged": true}, "_meta": tag}}))?;
     let got = report_or(
         s,
         "listen() did not return after the acknowledgement. A listen request gets no response while its stream is open: the acknowledgement notification, tagged with the request's id, is the signal to go on (request() would wait for a response that never comes)",
     )?;
     if harness_kind(&got) != Some("listening") {
-        return Err(Failure {
-            actual: Some(got),
-            ..Failure::new("the acknowledgement, tagged with the listen request's id, completes listen()")
-        });
+        return Err(Failure::showing(
+            "the acknowledgement, tagged with the listen request's id, completes listen()",
+            got,
+        ));
     }
     serve_walk(s, Some(60_000))?;
     all_listed(s, 1)?;
     from_cache(s, 2, "the pages said ttlMs 60000")?;
-    let other = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": "someone-else"}}});
+    let other = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": {SUBSCRIPTION_ID: "someone-else"}}});
     s.send_json(&other)?;
     from_cache(
         s,

@@ -16,9 +16,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, frame, frame_or, harness_kind, report, respond};
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::{frame, frame_or, report, respond};
+use crate::check::toolkit::harness::harness_kind;
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
 
 /// The checker named `progress-cancel`.
 pub static CHECKER: Checker = Checker {
@@ -85,20 +88,15 @@ fn call_request(s: &mut Session, method: &str, modern: bool) -> Result<(Value, V
     let id = match classify(&request) {
         Kind::Request { id, method: m } if m == method => id.to_value(),
         _ => {
-            return Err(Failure {
-                actual: Some(request),
-                ..Failure::new(format!("a {method} request was due"))
-            });
+            return Err(Failure::showing(format!("a {method} request was due"), request));
         }
     };
     let meta = request.pointer("/params/_meta").cloned().unwrap_or(Value::Null);
-    if modern && meta.get("io.modelcontextprotocol/protocolVersion") != Some(&json!("2026-07-28")) {
-        return Err(Failure {
-            actual: Some(request),
-            ..Failure::new(
-                "in the modern era every request carries params._meta with the protocol version and client capabilities",
-            )
-        });
+    if modern && meta.get(mcp::meta::PROTOCOL_VERSION) != Some(&json!(mcp::MODERN)) {
+        return Err(Failure::showing(
+            "in the modern era every request carries params._meta with the protocol version and client capabilities",
+            request,
+        ));
     }
     let token = meta.get("progressToken").cloned().unwrap_or(Value::Null);
     // Progress is opt-in: nobody needs it for initialize.
@@ -111,10 +109,7 @@ fn call_request(s: &mut Session, method: &str, modern: bool) -> Result<(Value, V
                 "the request carries no progressToken: put a string or integer in params._meta.progressToken, or the server has nothing to tag its progress with (2025-11-25 basic/utilities/progress)"
             }
         };
-        return Err(Failure {
-            actual: Some(request),
-            ..Failure::new(reason)
-        });
+        return Err(Failure::showing(reason, request));
     }
     Ok((id, token))
 }
@@ -125,14 +120,14 @@ fn handshake(s: &mut Session) -> CaseResult {
     respond(
         s,
         &id,
-        json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "mcplings-checker", "version": "1.0.0"}}),
+        json!({"protocolVersion": mcp::LEGACY, "capabilities": {"tools": {}}, "serverInfo": mcp::checker_info()}),
     )?;
     let note = frame(s, "notifications/initialized")?;
     if note.get("method") != Some(&json!("notifications/initialized")) {
-        return Err(Failure {
-            actual: Some(note),
-            ..Failure::new("after the initialize result the harness sends notifications/initialized")
-        });
+        return Err(Failure::showing(
+            "after the initialize result the harness sends notifications/initialized",
+            note,
+        ));
     }
     Ok(())
 }
@@ -147,10 +142,7 @@ fn reports_until_outcome(s: &mut Session, method: &str) -> Result<(Vec<Value>, V
             Some("outcome") if got["method"] == json!(method) => return Ok((seen, got)),
             Some("outcome") => {}
             Some("failed") => {
-                return Err(Failure {
-                    actual: Some(got),
-                    ..Failure::new("Supervisor::call returned an error")
-                });
+                return Err(Failure::showing("Supervisor::call returned an error", got));
             }
             _ => seen.push(got),
         }
@@ -194,10 +186,7 @@ fn progress_passed(s: &mut Session) -> CaseResult {
         ));
     }
     if outcome["kind"] != json!("result") {
-        return Err(Failure {
-            actual: Some(outcome),
-            ..Failure::new("the response ends the call: Outcome::Result")
-        });
+        return Err(Failure::showing("the response ends the call: Outcome::Result", outcome));
     }
     Ok(())
 }
@@ -246,16 +235,16 @@ fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, b
     match classify(&cancel) {
         Kind::Notification { method } if method == "notifications/cancelled" => {}
         Kind::Request { method, .. } if method == "notifications/cancelled" => {
-            return Err(Failure {
-                actual: Some(cancel),
-                ..Failure::new("notifications/cancelled carries an id: a notification has none, and nobody answers it")
-            });
+            return Err(Failure::showing(
+                "notifications/cancelled carries an id: a notification has none, and nobody answers it",
+                cancel,
+            ));
         }
         _ => {
-            return Err(Failure {
-                actual: Some(cancel),
-                ..Failure::new("at the timeout the client sends notifications/cancelled for the call")
-            });
+            return Err(Failure::showing(
+                "at the timeout the client sends notifications/cancelled for the call",
+                cancel,
+            ));
         }
     }
     if cancel.pointer("/params/requestId") != Some(id) {
@@ -291,12 +280,12 @@ fn after_cancel(s: &mut Session, id: &Value) -> CaseResult {
             true => "a second notifications/cancelled for the call",
             false => "something more for the call",
         };
-        return Err(Failure {
-            actual: Some(more.value),
-            ..Failure::new(format!(
+        return Err(Failure::showing(
+            format!(
                 "after its one notifications/cancelled the client sent {what}. Cancel exactly once, and ignore a late response: the race is normal (2025-11-25 basic/utilities/cancellation › Timing Considerations)"
-            ))
-        });
+            ),
+            more.value,
+        ));
     }
     let (_, outcome) = reports_until_outcome(s, "tools/call")?;
     if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(true) {
@@ -354,25 +343,23 @@ fn cap_holds(s: &mut Session) -> CaseResult {
                 match classify(&got.value) {
                     Kind::Notification { method } if method == "notifications/cancelled" => {}
                     Kind::Request { method, .. } if method == "notifications/cancelled" => {
-                        return Err(Failure {
-                            actual: Some(got.value),
-                            ..Failure::new(
-                                "notifications/cancelled carries an id: a notification has none, and nobody answers it",
-                            )
-                        });
+                        return Err(Failure::showing(
+                            "notifications/cancelled carries an id: a notification has none, and nobody answers it",
+                            got.value,
+                        ));
                     }
                     _ => {
-                        return Err(Failure {
-                            actual: Some(got.value),
-                            ..Failure::new("while progress came in, only a cancel at the cap was due")
-                        });
+                        return Err(Failure::showing(
+                            "while progress came in, only a cancel at the cap was due",
+                            got.value,
+                        ));
                     }
                 }
                 if got.value.pointer("/params/requestId") != Some(&id) {
-                    return Err(Failure {
-                        actual: Some(got.value),
-                        ..Failure::new(format!("the cancel must name the call: params.requestId {id}"))
-                    });
+                    return Err(Failure::showing(
+                        format!("the cancel must name the call: params.requestId {id}"),
+                        got.value,
+                    ));
                 }
                 if waited < Duration::from_millis(850) {
                     return Err(Failure::new(format!(
@@ -403,10 +390,7 @@ fn initialize_not_cancelled(s: &mut Session) -> CaseResult {
         } else {
             "after an unanswered initialize, nothing more is due"
         };
-        return Err(Failure {
-            actual: Some(sent.value),
-            ..Failure::new(reason)
-        });
+        return Err(Failure::showing(reason, sent.value));
     }
     let (_, outcome) = reports_until_outcome(s, "initialize")?;
     if outcome["kind"] != json!("timed_out") || outcome["cancelled"] != json!(false) {

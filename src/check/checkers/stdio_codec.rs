@@ -11,8 +11,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Case, CaseResult, Checker, Failure, Shape, ask, harness_kind};
 use crate::check::session::Session;
+use crate::check::toolkit::compare;
+use crate::check::toolkit::harness::{ask, harness_kind};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 
 /// The checker named `stdio-codec`.
 pub static CHECKER: Checker = Checker {
@@ -103,10 +105,10 @@ fn feed(s: &mut Session, bytes: &[u8]) -> Result<Fed, Failure> {
     )?
     .value;
     if harness_kind(&reply) != Some("decoded") {
-        return Err(Failure {
-            actual: Some(reply),
-            ..Failure::new("the harness did not report what Decoder::feed returned")
-        });
+        return Err(Failure::showing(
+            "the harness did not report what Decoder::feed returned",
+            reply,
+        ));
     }
     let items = reply["items"].as_array().cloned().unwrap_or_default();
     let buffered = reply["buffered"].as_u64().unwrap_or(0);
@@ -147,7 +149,7 @@ fn two_in_one(s: &mut Session) -> CaseResult {
             Value::Array(fed.items),
         ));
     }
-    super::same(
+    compare::same(
         messages(&sent),
         &Value::Array(fed.items),
         "a read holding two whole lines yields both messages, in order",
@@ -181,7 +183,7 @@ fn partial(s: &mut Session) -> CaseResult {
         )));
     }
     let second = feed(s, &whole[cut..])?;
-    super::same(
+    compare::same(
         messages(&[call()]),
         &Value::Array(second.items),
         "the rest of the line completes the message: join it to the bytes kept from the first read",
@@ -214,7 +216,7 @@ fn every_offset(s: &mut Session) -> CaseResult {
     for byte in &buffer {
         items.extend(feed(s, std::slice::from_ref(byte))?.items);
     }
-    super::same(
+    compare::same(
         expected,
         &Value::Array(items),
         "fed one byte at a time, the two frames must still come out whole",
@@ -281,13 +283,13 @@ fn bad_lines(s: &mut Session) -> CaseResult {
         return Ok(());
     }
     if kinds.len() < 6 && kinds.first() == Some(&"message") {
-        return Err(Failure {
-            actual: Some(fed.reply),
-            ..Failure::new(format!(
+        return Err(Failure::showing(
+            format!(
                 "six lines went in (a message, a startup banner, a cut-off frame, a line that is not UTF-8, the number 42, a message) and {} results came out. A bad line is reported as FrameError::Invalid and decoding goes on: one stray line must not cost the messages after it",
                 kinds.len()
-            ))
-        });
+            ),
+            fed.reply,
+        ));
     }
     let why = match fed.items.get(4) {
         Some(item) if item.get("message").is_some() => {
@@ -313,14 +315,12 @@ fn batch(s: &mut Session) -> CaseResult {
         .first()
         .is_some_and(|i| i.get("message").is_some_and(Value::is_array))
     {
-        return Err(Failure {
-            actual: Some(fed.reply),
-            ..Failure::new(
-                "a JSON array came out as a message. An array is a JSON-RPC batch, which MCP allowed only in 2025-03-26 and removed in 2025-06-18: report it as FrameError::Batch",
-            )
-        });
+        return Err(Failure::showing(
+            "a JSON array came out as a message. An array is a JSON-RPC batch, which MCP allowed only in 2025-03-26 and removed in 2025-06-18: report it as FrameError::Batch",
+            fed.reply,
+        ));
     }
-    super::same(
+    compare::same(
         json!([{"batch": true}, {"message": ping(3)}]),
         &Value::Array(fed.items),
         "an array is reported as FrameError::Batch, and the next line still decodes",
@@ -336,7 +336,7 @@ fn large(s: &mut Session) -> CaseResult {
         items.extend(feed(s, chunk)?.items);
     }
     let size = message.to_string().len();
-    super::same(
+    compare::same(
         json!([{"large_message": {"bytes": size, "id": 42}}]),
         &Value::Array(items),
         &format!(
@@ -350,29 +350,25 @@ fn encode_one_line(s: &mut Session) -> CaseResult {
     let message = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "line one\nline two\r\nline three"}]}});
     let reply = ask(s, json!({"harness": "encode", "message": message}))?.value;
     let Some(bytes) = reply["hex"].as_str().and_then(unhex) else {
-        return Err(Failure {
-            actual: Some(reply),
-            ..Failure::new("the harness did not report what encode returned")
-        });
+        return Err(Failure::showing(
+            "the harness did not report what encode returned",
+            reply,
+        ));
     };
     let shown = String::from_utf8_lossy(&bytes).into_owned();
     let body = match bytes.strip_suffix(b"\n") {
         Some(body) if !body.ends_with(b"\r") => body,
         Some(_) => {
-            return Err(Failure {
-                actual: Some(json!(shown)),
-                ..Failure::new(
-                    "the frame ends in \\r\\n: write LF only; a peer that splits on \\n would see a stray \\r",
-                )
-            });
+            return Err(Failure::showing(
+                "the frame ends in \\r\\n: write LF only; a peer that splits on \\n would see a stray \\r",
+                json!(shown),
+            ));
         }
         None => {
-            return Err(Failure {
-                actual: Some(json!(shown)),
-                ..Failure::new(
-                    "the frame does not end with \\n: the newline is what ends a message on stdio, and a reader waits for it forever",
-                )
-            });
+            return Err(Failure::showing(
+                "the frame does not end with \\n: the newline is what ends a message on stdio, and a reader waits for it forever",
+                json!(shown),
+            ));
         }
     };
     if body.iter().any(|&b| b == b'\n' || b == b'\r') {
@@ -381,20 +377,17 @@ fn encode_one_line(s: &mut Session) -> CaseResult {
         } else {
             "the frame holds a raw newline: a string's newlines must stay escaped as \\n inside the JSON, which serde_json does for you if you don't write the string out by hand"
         };
-        return Err(Failure {
-            actual: Some(json!(shown)),
-            ..Failure::new(reason)
-        });
+        return Err(Failure::showing(reason, json!(shown)));
     }
     match serde_json::from_slice::<Value>(body) {
-        Ok(decoded) => super::same(
+        Ok(decoded) => compare::same(
             message,
             &decoded,
             "the encoded line must decode back to the same message",
         ),
-        Err(e) => Err(Failure {
-            actual: Some(json!(shown)),
-            ..Failure::new(format!("the encoded line is not JSON: {e}"))
-        }),
+        Err(e) => Err(Failure::showing(
+            format!("the encoded line is not JSON: {e}"),
+            json!(shown),
+        )),
     }
 }

@@ -17,9 +17,10 @@
 
 use serde_json::{Value, json};
 
-use super::server_client::{Client, call_tool, modern_fields, structured_with_mirror, unknown_tool};
-use super::{Case, CaseResult, Checker, Failure, Shape};
 use crate::check::session::Session;
+use crate::check::toolkit::as_client::{Client, call_tool, modern_fields, structured_with_mirror, unknown_tool};
+use crate::check::toolkit::compare;
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 
 /// The checker named `tool-server`.
 pub static CHECKER: Checker = Checker {
@@ -194,7 +195,7 @@ fn invalid_cursor(s: &mut Session) -> CaseResult {
 fn greet(s: &mut Session) -> CaseResult {
     let mut c = Client::legacy(s)?;
     let result = call_tool(&mut c, s, "greet", json!({"name": "Ada"}))?;
-    super::same(
+    compare::same(
         json!({"content": [{"type": "text", "text": "Hello, Ada!"}], "…": "…"}),
         &result,
         "greet returns one text block, \"Hello, Ada!\"",

@@ -1,108 +1,13 @@
-//! The checker as the client of a learner's stdio server, in either era:
-//! legacy after the `initialize` handshake (2025-11-25 basic/lifecycle),
-//! or modern with the per-request `_meta` (2026-07-28 basic/index). Used by
-//! the checkers of the server exercises (07-tool-server,
-//! 11-capstone-server).
+//! Judging what a learner's server answered the checker's client: a
+//! result where one is due, an error with the right code, the modern
+//! fields of a result, and tool results (content blocks, structured
+//! content).
 
 use serde_json::{Value, json};
 
-use super::{CaseResult, Failure, panic_failure};
+use super::Client;
 use crate::check::session::Session;
-use crate::jsonrpc::{Kind, classify};
-
-/// The `_meta` key of a modern request's protocol version.
-pub(crate) use crate::check::schema::META_PROTOCOL_VERSION as META_VERSION;
-
-/// The modern `_meta` this client puts on every request.
-pub(crate) fn modern_meta() -> Value {
-    json!({META_VERSION: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})
-}
-
-/// The checker as a client of one era.
-pub(crate) struct Client {
-    /// Whether requests carry the modern `_meta`.
-    pub modern: bool,
-    next_id: u64,
-}
-
-impl Client {
-    /// A legacy client, after the handshake at 2025-11-25.
-    pub fn legacy(s: &mut Session) -> Result<Client, Failure> {
-        let mut c = Client {
-            modern: false,
-            next_id: 1,
-        };
-        c.result(s, "initialize", initialize_params("2025-11-25"))?;
-        s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-        Ok(c)
-    }
-
-    /// A legacy client that has not sent `initialize` yet.
-    pub fn before_initialize() -> Client {
-        Client {
-            modern: false,
-            next_id: 1,
-        }
-    }
-
-    /// A modern client: no handshake.
-    pub fn modern() -> Client {
-        Client {
-            modern: true,
-            next_id: 1,
-        }
-    }
-
-    /// The revision this client speaks, for reasons.
-    pub fn era(&self) -> &'static str {
-        if self.modern { "2026-07-28" } else { "2025-11-25" }
-    }
-
-    /// Sends a request without waiting; returns its id. In the modern era
-    /// `params._meta` gets the modern fields, beside any `_meta` members
-    /// `params` already has (a progress token).
-    pub fn send(&mut self, s: &mut Session, method: &str, mut params: Value) -> Result<Value, Failure> {
-        if self.modern {
-            let mut meta = modern_meta();
-            if let Some(extra) = params.get("_meta").and_then(Value::as_object) {
-                for (k, v) in extra {
-                    meta[k] = v.clone();
-                }
-            }
-            params["_meta"] = meta;
-        }
-        let id = json!(self.next_id);
-        self.next_id += 1;
-        s.send_json(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        Ok(id)
-    }
-
-    /// Sends a request and returns the whole response frame, skipping
-    /// notifications.
-    pub fn call(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
-        let id = self.send(s, method, params)?;
-        loop {
-            let got = s.recv()?.value;
-            if matches!(classify(&got), Kind::Notification { .. }) {
-                continue;
-            }
-            return response_to(got, &id, method);
-        }
-    }
-
-    /// Like [`Client::call`], and the response must be a result; returns it.
-    pub fn result(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
-        let response = self.call(s, method, params.clone())?;
-        as_result(response, method, &params, self.era())
-    }
-
-    /// Like [`Client::call`], and the response must be an error with
-    /// `code`; `why` explains the rule.
-    pub fn error(&mut self, s: &mut Session, method: &str, params: Value, code: i64, why: &str) -> CaseResult {
-        let response = self.call(s, method, params)?;
-        expect_error(response, code, why)
-    }
-}
+use crate::check::toolkit::{CaseResult, Failure};
 
 /// A tools/call result, with `content` checked to be a list of blocks and,
 /// in the modern era, `resultType`.
@@ -166,31 +71,6 @@ pub(crate) fn unknown_tool(s: &mut Session) -> CaseResult {
         -32602,
         "a tool that does not exist is a protocol error: -32602 Invalid params (tools/call itself exists, so not -32601) (2025-11-25 server/tools › Error Handling; typescript-sdk#1510)",
     )
-}
-
-/// `initialize` params offering `version`.
-pub(crate) fn initialize_params(version: &str) -> Value {
-    json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcplings-checker", "version": "1.0.0"}})
-}
-
-/// `got` when it is the response to request `id` (for `method`); a
-/// reported panic or any other frame fails.
-pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value, Failure> {
-    match classify(&got) {
-        Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == *id => {
-            if let Some(report) = got
-                .pointer("/error/data")
-                .filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic"))
-            {
-                return Err(panic_failure(report));
-            }
-            Ok(got)
-        }
-        _ => Err(Failure {
-            actual: Some(got),
-            ..Failure::new(format!("the answer to `{method}` is not its response (id {id})"))
-        }),
-    }
 }
 
 /// The `result` of `response`; fails when it is an error.

@@ -1,0 +1,310 @@
+//! The capstone's countdown: progress notifications that echo the
+//! request's token, and cancellation in either era.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{STEP_MS, silent};
+use crate::check::session::Session;
+use crate::check::toolkit::as_client::{Client, as_result, call_tool, modern_fields, response_to};
+use crate::check::toolkit::compare::same;
+use crate::check::toolkit::{CaseResult, Failure};
+use crate::jsonrpc::{Kind, classify};
+use crate::mcp;
+
+/// Reads frames until the response to `id`; returns the frames before it
+/// (notifications, other responses) and the response.
+pub(super) fn until_response(s: &mut Session, id: &Value, method: &str) -> Result<(Vec<Value>, Value), Failure> {
+    let mut before = Vec::new();
+    loop {
+        let got = s.recv()?.value;
+        let mine = match classify(&got) {
+            Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } => got_id.to_value() == *id,
+            _ => false,
+        };
+        if mine {
+            return Ok((before, response_to(got, id, method)?));
+        }
+        before.push(got);
+    }
+}
+
+pub(super) fn is_progress(frame: &Value) -> bool {
+    frame.get("method") == Some(&json!("notifications/progress"))
+}
+
+/// Checks the progress frames of a countdown of `steps` that asked with
+/// `token`: each echoes the token, and the values go 1, 2, … `steps`, of
+/// `total` steps.
+pub(super) fn check_progress(frames: &[Value], token: &Value, id: &Value, steps: u64) -> CaseResult {
+    let progress: Vec<&Value> = frames.iter().filter(|f| is_progress(f)).collect();
+    if let Some(wrong) = progress
+        .iter()
+        .find(|p| p.pointer("/params/progressToken") != Some(token))
+    {
+        let got = wrong.pointer("/params/progressToken").cloned().unwrap_or(Value::Null);
+        let why = if got == *id {
+            format!(
+                "the progress carries the request's id ({id}) as its token: echo the token the request carried in params._meta.progressToken, {token}; the two are different values (2025-11-25 basic/utilities/progress)"
+            )
+        } else {
+            format!(
+                "the progress carries progressToken {got}, but the request asked with {token}: echo that token exactly, or the client cannot tell which call it belongs to (2025-11-25 basic/utilities/progress)"
+            )
+        };
+        return Err(Failure::partial(
+            why,
+            json!({"method": "notifications/progress", "params": {"progressToken": token}}),
+            (*wrong).clone(),
+        ));
+    }
+    let values: Vec<Value> = progress
+        .iter()
+        .map(|p| p.pointer("/params/progress").cloned().unwrap_or(Value::Null))
+        .collect();
+    let expected: Vec<Value> = (1..=steps).map(|n| json!(n)).collect();
+    if values.iter().map(Value::as_f64).collect::<Vec<_>>() != expected.iter().map(Value::as_f64).collect::<Vec<_>>() {
+        let numbers: Vec<f64> = values.iter().filter_map(Value::as_f64).collect();
+        let why = if numbers.windows(2).any(|w| w[1] <= w[0]) {
+            "progress MUST increase with every notification (2025-11-25 basic/utilities/progress › Progress Flow; typescript-sdk#1001): a value that repeats or goes back can hold a client's timeout open forever".to_string()
+        } else {
+            format!("countdown {steps} reports progress after each step, 1 to {steps}, all before its result")
+        };
+        return Err(Failure::mismatch(why, json!(expected), json!(values)));
+    }
+    if let Some(bad) = progress
+        .iter()
+        .find(|p| p.pointer("/params/total").and_then(Value::as_f64) != Some(steps as f64))
+    {
+        return Err(Failure::partial(
+            format!("each progress of countdown {steps} carries total {steps}"),
+            json!({"params": {"total": steps}}),
+            (*bad).clone(),
+        ));
+    }
+    Ok(())
+}
+
+/// After a countdown's response: nothing more about it may come.
+pub(super) fn nothing_after(s: &mut Session) -> CaseResult {
+    match s.recv_within(Duration::from_millis(2 * STEP_MS))? {
+        None => Ok(()),
+        Some(got) if is_progress(&got.value) => Err(Failure::showing(
+            "progress came after the countdown's result: progress MUST stop once the response is sent, since the token is dead then (2025-11-25 basic/utilities/progress › Behavior Requirements). Send the last progress, then the result",
+            got.value,
+        )),
+        Some(got) => Err(Failure::showing(
+            "after the countdown's result nothing more was due",
+            got.value,
+        )),
+    }
+}
+
+/// When fewer than `steps` progress frames came before a countdown's
+/// result, fails if the rest come after it.
+pub(super) fn early_result(s: &mut Session, before: &[Value], steps: usize) -> CaseResult {
+    if before.iter().filter(|f| is_progress(f)).count() < steps {
+        nothing_after(s)
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks a finished countdown of `steps`.
+pub(super) fn liftoff(response: Value, steps: u64, modern: bool) -> CaseResult {
+    let result = as_result(
+        response,
+        "tools/call",
+        &json!({"name": "countdown"}),
+        if modern { mcp::MODERN } else { mcp::LEGACY },
+    )?;
+    same(
+        json!({"content": [{"type": "text", "text": format!("Liftoff after {steps} steps.")}], "…": "…"}),
+        &result,
+        &format!("countdown {steps} ends with one text block, \"Liftoff after {steps} steps.\""),
+    )?;
+    if modern {
+        modern_fields(&result, "tools/call", false)?;
+    }
+    Ok(())
+}
+
+pub(super) fn countdown(c: &mut Client, s: &mut Session, steps: u64, token: Option<Value>) -> Result<Value, Failure> {
+    let mut params = json!({"name": "countdown", "arguments": {"steps": steps}});
+    if let Some(token) = token {
+        params["_meta"] = json!({"progressToken": token});
+    }
+    c.send(s, "tools/call", params)
+}
+
+pub(super) fn progress_legacy(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    let token = json!("tok-legacy");
+    let id = countdown(&mut c, s, 3, Some(token.clone()))?;
+    let (before, response) = until_response(s, &id, "tools/call")?;
+    early_result(s, &before, 3)?;
+    check_progress(&before, &token, &id, 3)?;
+    liftoff(response, 3, false)?;
+    nothing_after(s)
+}
+
+pub(super) fn progress_modern(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let token = json!(77);
+    let id = countdown(&mut c, s, 3, Some(token.clone()))?;
+    let first = s.recv()?.value;
+    if !is_progress(&first) {
+        if first.get("id") == Some(&id) {
+            early_result(s, &[], 3)?;
+        }
+        let reason = match classify(&first) {
+            Kind::Success { .. } | Kind::Error { .. } => {
+                "the countdown answered before any progress: with a progressToken in its _meta, countdown 3 sends progress after each 200 ms step, then its result"
+            }
+            _ => "the first frame after countdown 3 is its first progress",
+        };
+        return Err(Failure::partial(
+            reason,
+            json!({"method": "notifications/progress", "params": {"progressToken": 77, "progress": 1, "total": 3}}),
+            first,
+        ));
+    }
+    let other = c.send(
+        s,
+        "tools/call",
+        json!({"name": "reverse", "arguments": {"text": "live"}}),
+    )?;
+    let (mut before, response) = until_response(s, &id, "tools/call")?;
+    before.insert(0, first);
+    let answered = before.iter().position(|f| f.get("id") == Some(&other));
+    let Some(at) = answered else {
+        return Err(Failure::new(
+            "reverse, sent while countdown 3 ran, was not answered before the countdown finished: handle() waited for the countdown. Run the countdown on a thread of its own, so the loop keeps reading and answering (and can see a cancellation)",
+        ));
+    };
+    let reversed = before.remove(at);
+    same(
+        json!({"jsonrpc": "2.0", "id": other, "result": {"content": [{"type": "text", "text": "evil"}], "resultType": "complete", "…": "…"}}),
+        &reversed,
+        "reverse of \"live\" is \"evil\", with its resultType",
+    )?;
+    check_progress(&before, &token, &id, 3)?;
+    liftoff(response, 3, true)?;
+    nothing_after(s)
+}
+
+pub(super) fn no_token(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let id = countdown(&mut c, s, 2, None)?;
+    let (before, response) = until_response(s, &id, "tools/call")?;
+    if let Some(progress) = before.iter().find(|f| is_progress(f)) {
+        return Err(Failure::showing(
+            "the request carried no progressToken, yet progress came: progress is opt-in, and without a token there is nothing to tag it with (2025-11-25 basic/utilities/progress)",
+            progress.clone(),
+        ));
+    }
+    liftoff(response, 2, true)
+}
+
+/// Starts countdown 5 with a token, waits for its first progress, cancels
+/// it, and checks that neither progress nor a response follows for it.
+/// The cancellation rules of the era in play, `rules` citing them.
+pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseResult {
+    let token = json!("tok-cancel");
+    let id = countdown(c, s, 5, Some(token.clone()))?;
+    let first = s.recv()?.value;
+    if !is_progress(&first) {
+        return Err(Failure::partial(
+            "countdown 5 with a progressToken first sends progress 1 of 5, after its first 200 ms step",
+            json!({"method": "notifications/progress", "params": {"progressToken": token, "progress": 1}}),
+            first,
+        ));
+    }
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "reason": "the user pressed Esc"}}))?;
+    let sent = Instant::now();
+    // A quick call right behind the cancel: a server that reads while the
+    // countdown runs answers it at once; one whose handle() runs the
+    // countdown itself reads both only when the countdown is over.
+    let quick = c.send(s, "tools/call", json!({"name": "reverse", "arguments": {"text": "on"}}))?;
+    let mut answered_quick = false;
+    // The rest of the countdown would take 4 steps; wait past them.
+    let until = sent + Duration::from_millis(5 * STEP_MS + 300);
+    while let Some(got) = s.recv_within(until.saturating_duration_since(Instant::now()))? {
+        let frame = got.value;
+        if frame.get("id") == Some(&quick) && frame.get("method").is_none() {
+            let text = frame.pointer("/result/content/0/text").cloned().unwrap_or(Value::Null);
+            if text != json!("no") {
+                return Err(Failure::partial(
+                    "a call sent right after the cancel is served as usual: reverse of \"on\" is \"no\"",
+                    json!({"id": quick, "result": {"content": [{"type": "text", "text": "no"}], "…": "…"}}),
+                    frame,
+                ));
+            }
+            answered_quick = true;
+            continue;
+        }
+        // A progress already on its way when the cancel was sent is the
+        // normal race (› Timing Considerations).
+        if is_progress(&frame) && sent.elapsed() < Duration::from_millis(STEP_MS / 2) {
+            continue;
+        }
+        let blocked = !answered_quick && (is_progress(&frame) || frame.get("id") == Some(&id));
+        let why = if blocked {
+            format!(
+                "the countdown went on after notifications/cancelled named it, and a call sent right behind the cancel waited for it: handle() runs the countdown itself, so the cancel sits unread in stdin until the countdown is over, and the receiver SHOULD stop the work ({rules}). Run the countdown on a thread of its own and keep reading; the thread checks between steps whether the call was cancelled"
+            )
+        } else if is_progress(&frame) {
+            format!(
+                "the countdown went on after notifications/cancelled named it: the receiver SHOULD stop the work and free its resources ({rules}). Check between steps whether the call was cancelled"
+            )
+        } else if frame.get("id") == Some(&id) && frame.pointer("/error/code") == Some(&json!(0)) {
+            format!(
+                "the cancelled request {id} got an error response with code 0. A cancelled request gets no response at all ({rules}; python-sdk#2480, where a client reconnected on every cancel), and code 0 means nothing in JSON-RPC"
+            )
+        } else if frame.get("id") == Some(&id) {
+            format!(
+                "the cancelled request {id} got a response. The receiver of notifications/cancelled sends no response for that request ({rules}): the client has forgotten it and would take it for an orphan"
+            )
+        } else {
+            "after notifications/cancelled nothing was due: a notification is never answered".to_string()
+        };
+        return Err(Failure::showing(why, frame));
+    }
+    if !answered_quick {
+        return Err(Failure::new(format!(
+            "a tools/call sent right after the cancel got no response within {} ms",
+            5 * STEP_MS + 300
+        )));
+    }
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999, "reason": "no such call"}}))?;
+    silent(
+        s,
+        Duration::from_millis(200),
+        "the client cancelled request 999, which never existed (such a cancel SHOULD be ignored, › Error Handling)",
+    )?;
+    let after = call_tool(c, s, "reverse", json!({"text": "on"}))?;
+    same(
+        json!({"content": [{"type": "text", "text": "no"}], "…": "…"}),
+        &after,
+        "after a cancellation the server stays usable: reverse of \"on\" is \"no\"",
+    )
+}
+
+pub(super) fn cancel_legacy(s: &mut Session) -> CaseResult {
+    let mut c = Client::legacy(s)?;
+    cancelled(
+        &mut c,
+        s,
+        "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
+    )
+}
+
+pub(super) fn cancel_modern(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    cancelled(
+        &mut c,
+        s,
+        "2026-07-28 basic/patterns/cancellation › Behavior Requirements",
+    )
+}

@@ -1,0 +1,136 @@
+//! The checker's side of the HTTP exchange: the modern request bodies and
+//! the headers a conforming client sends with them, one POST, and reading
+//! a reply as the error or the result a case expects.
+
+use crate::check::http::{self, Reply, Request};
+use crate::check::session::Session;
+use crate::check::toolkit::Failure;
+use crate::check::toolkit::harness::panic_failure;
+use crate::mcp;
+use serde_json::{Value, json};
+
+pub(super) fn tool_call(id: u64, name: &str, arguments: Value, version: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": mcp::request_meta(version)}})
+}
+
+/// The headers a conforming client sends with `body`.
+pub(super) fn headers_for(body: &Value) -> Vec<(String, String)> {
+    let version = body
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(mcp::meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .unwrap_or(mcp::MODERN);
+    let method = body["method"].as_str().unwrap_or("");
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
+        ("MCP-Protocol-Version".to_string(), version.to_string()),
+        ("Mcp-Method".to_string(), method.to_string()),
+    ];
+    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
+        headers.push(("Mcp-Name".to_string(), name.to_string()));
+    }
+    headers
+}
+
+/// `headers` with `name` set to `value`, or removed when `value` is None.
+pub(super) fn with_header(
+    mut headers: Vec<(String, String)>,
+    name: &str,
+    value: Option<&str>,
+) -> Vec<(String, String)> {
+    headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+    if let Some(value) = value {
+        headers.push((name.to_string(), value.to_string()));
+    }
+    headers
+}
+
+/// Sends an HTTP request; a 500 carrying the harness's panic report
+/// becomes a failure naming the panic.
+pub(super) fn exchange(
+    s: &mut Session,
+    method: &'static str,
+    headers: Vec<(String, String)>,
+    body: Option<&Value>,
+) -> Result<Reply, Failure> {
+    let request = Request {
+        method,
+        path: "/mcp",
+        headers,
+        body: body.map(|b| b.to_string().into_bytes()),
+    };
+    let reply = http::send(s, &request)?;
+    if reply.status == 500
+        && let Some(report) = reply
+            .json()
+            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
+    {
+        return Err(panic_failure(&report));
+    }
+    Ok(reply)
+}
+
+pub(super) fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value) -> Result<Reply, Failure> {
+    exchange(s, "POST", headers, Some(body))
+}
+
+/// What a failure shows as the actual reply.
+pub(super) fn shown(reply: &Reply) -> Value {
+    json!({"status": reply.status, "content-type": reply.header("content-type"), "body": reply.json().unwrap_or_else(|| json!(reply.text()))})
+}
+
+/// Checks an error reply: `status`, and a JSON-RPC error object with `code`.
+pub(super) fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> Result<Value, Failure> {
+    let body = reply.json();
+    let got_code = body
+        .as_ref()
+        .and_then(|b| b.pointer("/error/code"))
+        .and_then(Value::as_i64);
+    if reply.status == status && got_code == Some(code) {
+        return Ok(body.unwrap_or(Value::Null));
+    }
+    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's id)", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
+    let detail = match (reply.status == status, got_code) {
+        (true, None) => format!(
+            "the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"
+        ),
+        (true, Some(c)) => format!("the status is right, but the error code is {c}, not {code}"),
+        (false, Some(c)) if c == code => format!(
+            "the error code is right, but the HTTP status is {}, not {status}: clients and intermediaries decide by the status first",
+            reply.status
+        ),
+        (false, _) => format!("got {}", reply.status),
+    };
+    Err(Failure::mismatch(
+        format!("{why}: {status} with error code {code}. Here {detail}"),
+        expected,
+        shown(reply),
+    ))
+}
+
+/// Checks a success reply: 200 JSON carrying a result for `id`; returns the
+/// result.
+pub(super) fn ok_reply(reply: &Reply, id: u64, why: &str) -> Result<Value, Failure> {
+    let body = reply.json();
+    if reply.status != 200 || reply.media_type().as_deref() != Some("application/json") {
+        return Err(Failure::mismatch(
+            format!(
+                "{why}: 200 with Content-Type application/json; got {} {}",
+                reply.status,
+                reply.header("content-type").unwrap_or("without a Content-Type")
+            ),
+            json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "id": id, "result": "…"}}),
+            shown(reply),
+        ));
+    }
+    let body = body.unwrap_or(Value::Null);
+    match body.get("result") {
+        Some(result) if body.get("id") == Some(&json!(id)) => Ok(result.clone()),
+        _ => Err(Failure::mismatch(
+            format!("{why}: the body should be the JSON-RPC response to request {id}"),
+            json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
+            body,
+        )),
+    }
+}

@@ -1,0 +1,92 @@
+//! Driving an exercise harness: library-style exercises ship a small
+//! harness (`src/main.rs`) that exposes the learner's functions over stdio.
+//! Lines to and from the harness that are not MCP frames are JSON objects
+//! with a `"harness"` member: a command (`{"harness":"encode_request",…}`)
+//! or a reported value (`{"harness":"classified",…}`). A panic inside a
+//! learner's function comes back as
+//! `{"harness":"panic","function":…,"message":…,"location":…}`.
+
+use serde_json::Value;
+
+use super::case::{CaseResult, Failure};
+use crate::check::session::{Received, Session, Stop};
+
+/// Sends a harness command and returns the harness's reply line, turning a
+/// reported panic into a failure that names the learner's function.
+pub(crate) fn ask(s: &mut Session, command: Value) -> Result<Received, Failure> {
+    s.send_json(&command)?;
+    reply(s)
+}
+
+/// Reads the next line and turns a reported panic into a failure.
+pub(crate) fn reply(s: &mut Session) -> Result<Received, Failure> {
+    let got = s.recv()?;
+    if got.value.get("harness").and_then(Value::as_str) == Some("panic") {
+        return Err(panic_failure(&got.value));
+    }
+    Ok(got)
+}
+
+pub(crate) fn panic_failure(v: &Value) -> Failure {
+    let function = v.get("function").and_then(Value::as_str).unwrap_or("your code");
+    let message = v.get("message").and_then(Value::as_str).unwrap_or("");
+    let location = v.get("location").and_then(Value::as_str).unwrap_or("");
+    let todo = if message.starts_with("not yet implemented") || message.starts_with("TODO") {
+        " (a TODO still to write)"
+    } else {
+        ""
+    };
+    Failure::new(format!("`{function}` panicked at {location}: {message}{todo}"))
+}
+
+/// Fails when the program wrote nothing to stderr since it had written
+/// `before` bytes: an orphan must be logged, not dropped silently.
+pub(crate) fn logged(s: &Session, before: usize, what: &str) -> CaseResult {
+    if s.stderr_grew(before, std::time::Duration::from_millis(300)) {
+        Ok(())
+    } else {
+        Err(Failure::new(format!(
+            "{what} was dropped without a word: log it to stderr (eprintln!) before dropping it, so that when a call hangs the log shows the stray response"
+        )))
+    }
+}
+
+/// The `"harness"` member of a reported value, e.g. `"classified"`.
+pub(crate) fn harness_kind(v: &Value) -> Option<&str> {
+    v.get("harness").and_then(Value::as_str)
+}
+
+/// Turns a stop on a line that was meant to be one encoded frame into a
+/// specific reason: pretty-printing and trailing newlines show up as lines
+/// that are not JSON on their own.
+pub(crate) fn framing_failure(f: Failure) -> Failure {
+    match &f.stop {
+        Some(Stop::NotJson { line, .. }) if line.trim().is_empty() => Failure {
+            reason: "an empty line on stdout: the frame you returned ends with its own newline. Return the frame without a line ending; the transport adds exactly one".into(),
+            ..f
+        },
+        Some(Stop::NotJson { line, .. }) if line.trim_start().starts_with(['{', '[', '"', '}']) || line.starts_with(' ') => Failure {
+            reason: format!(
+                "the frame spans several lines (this line alone is `{line}`): encode it compactly with serde_json::to_string, not to_string_pretty. On stdio every frame is exactly one line (2025-11-25 basic/transports › stdio)"
+            ),
+            ..f
+        },
+        _ => f,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_todo_panic_names_the_function_and_place() {
+        let f = panic_failure(
+            &serde_json::json!({"harness":"panic","function":"classify","message":"not yet implemented: classify a line","location":"src/lib.rs:80:5"}),
+        );
+        assert_eq!(
+            f.reason,
+            "`classify` panicked at src/lib.rs:80:5: not yet implemented: classify a line (a TODO still to write)"
+        );
+    }
+}

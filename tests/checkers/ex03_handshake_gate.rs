@@ -1,0 +1,271 @@
+//! Mutants of 03-handshake-gate.
+//! Each solution's unmutated control is in `controls`.
+
+use mcplings::check::Status;
+
+use crate::common::summary;
+use crate::helpers::{GATE, assert_caught, assert_failed, check_mutant};
+
+const NEGOTIATE: &str =
+    "        let version = if SUPPORTED_VERSIONS.contains(&requested) { requested } else { SUPPORTED_VERSIONS[0] };\n";
+
+const PING_ARM: &str = "            // Ping is served in every phase (2025-11-25 basic/utilities/ping).\n            (\"ping\", _) => Ok(json!({})),\n";
+
+const EARLY_REFUSAL_ARM: &str = "            (_, Phase::AwaitingInitialize) => Err((INVALID_REQUEST, format!(\"Invalid Request: `{method}` before initialize; send initialize first\"))),\n";
+
+const SERVE_ARM: &str = "            (method, _) => serve(method, params),\n";
+
+/// C14 force-latest: the server always answers its newest version, even to
+/// a client that asked for an older one it implements.
+#[test]
+fn m03_always_answers_the_newest_version() {
+    let replace = "        let version = SUPPORTED_VERSIONS[0];\n";
+    let report = check_mutant(GATE, "mutant-03-force-latest", &[("src/lib.rs", NEGOTIATE, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "older supported version echoed",
+        &["asked for 2025-06-18, which this server implements", "got 2025-11-25"],
+    );
+}
+
+/// C14 echo-anything: the server agrees to whatever version it is asked
+/// for.
+#[test]
+fn m03_echoes_any_version() {
+    let replace = "        let version = requested;\n";
+    let report = check_mutant(GATE, "mutant-03-echo-anything", &[("src/lib.rs", NEGOTIATE, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "unknown version: counter-offer",
+        &["echoed 2099-01-01", "a version it does not implement"],
+    );
+    assert_failed(&report, "retired version: counter-offer", &["echoed 2024-11-05"]);
+    assert_eq!(
+        report
+            .cases
+            .iter()
+            .find(|c| c.name == "older supported version echoed")
+            .unwrap()
+            .status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}
+
+/// C14 reject-instead-of-offer: an unsupported version refused with an
+/// error.
+#[test]
+fn m03_refuses_an_unknown_version() {
+    let replace = "        if !SUPPORTED_VERSIONS.contains(&requested) {\n            return Err((INVALID_PARAMS, format!(\"Unsupported protocol version: {requested}\")));\n        }\n        let version = requested;\n";
+    let report = check_mutant(GATE, "mutant-03-reject-version", &[("src/lib.rs", NEGOTIATE, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "unknown version: counter-offer",
+        &["initialize at 2099-01-01 was refused with an error", "is not an error"],
+    );
+    assert_failed(
+        &report,
+        "retired version: counter-offer",
+        &["initialize at 2024-11-05 was refused with an error"],
+    );
+}
+
+/// C12: ping refused before initialize (its arm comes after the one that
+/// refuses every early request).
+#[test]
+fn m03_ping_refused_before_initialize() {
+    let report = check_mutant(
+        GATE,
+        "mutant-03-ping-after-refusal",
+        &[
+            ("src/lib.rs", PING_ARM, ""),
+            (
+                "src/lib.rs",
+                SERVE_ARM,
+                &format!("            (\"ping\", _) => Ok(json!({{}})),\n{SERVE_ARM}"),
+            ),
+        ],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "ping before initialize",
+        &["empty result in every phase", "before initialize too"],
+    );
+}
+
+/// Silence towards a request before initialize: the client waits forever.
+#[test]
+fn m03_silent_to_early_requests() {
+    let replace = "            (_, Phase::AwaitingInitialize) => return None,\n";
+    let report = check_mutant(
+        GATE,
+        "mutant-03-early-silence",
+        &[("src/lib.rs", EARLY_REFUSAL_ARM, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "early request refused",
+        &[
+            "no response to `tools/list` (id 1)",
+            "Every request gets exactly one response",
+        ],
+    );
+}
+
+/// No phase check: requests before initialize are served.
+#[test]
+fn m03_serves_early_requests() {
+    let report = check_mutant(GATE, "mutant-03-early-served", &[("src/lib.rs", EARLY_REFUSAL_ARM, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "early request refused",
+        &["tools/list before initialize must be refused with an error response"],
+    );
+}
+
+/// Unknown notifications answered with -32601, as if they were requests.
+#[test]
+fn m03_answers_unknown_notifications() {
+    let find =
+        "                return None;\n            }\n            (Some(method), Some(id)) => (method, id.clone()),\n";
+    let replace = "                if method == \"notifications/initialized\" {\n                    return None;\n                }\n                return Some(refuse(&Value::Null, METHOD_NOT_FOUND, &format!(\"Method not found: {method}\")));\n            }\n            (Some(method), Some(id)) => (method, id.clone()),\n";
+    let report = check_mutant(
+        GATE,
+        "mutant-03-answers-notifications",
+        &[("src/lib.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "notifications not answered",
+        &["the server answered a notification", "MUST NOT reply"],
+    );
+}
+
+/// C06: a `notifications/initialized` that carries an id taken for the
+/// notification: the session opens and the request gets no response.
+#[test]
+fn m03_initialized_with_an_id_taken_for_the_notification() {
+    let find = "        let params = message.get(\"params\");\n";
+    let replace = format!(
+        "        if method == \"notifications/initialized\" {{\n            if self.phase == Phase::AwaitingInitialized {{\n                self.phase = Phase::Ready;\n            }}\n            return None;\n        }}\n{find}"
+    );
+    let report = check_mutant(GATE, "mutant-03-initialized-with-id", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "initialized with an id",
+        &["It carries an id, so it is a request", "-32601"],
+    );
+}
+
+/// C13: a second initialize served like the first: the session is
+/// re-negotiated under the client.
+#[test]
+fn m03_second_initialize_renegotiates() {
+    let find = "            (\"initialize\", Phase::AwaitingInitialize) => self.initialize(params),\n";
+    let replace = "            (\"initialize\", _) => self.initialize(params),\n";
+    let report = check_mutant(GATE, "mutant-03-reinitialize", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "second initialize answered",
+        &[
+            "re-negotiated the session to another version",
+            "keep the first negotiation",
+        ],
+    );
+}
+
+/// C13: a second initialize ignored (no response at all).
+#[test]
+fn m03_second_initialize_ignored() {
+    let find = "            (\"initialize\", _) => Err((INVALID_REQUEST, \"Invalid Request: the session is already initialized\".to_string())),\n";
+    let replace = "            (\"initialize\", _) => return None,\n";
+    let report = check_mutant(
+        GATE,
+        "mutant-03-second-initialize-ignored",
+        &[("src/lib.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "second initialize answered",
+        &["no response to `initialize` (id 2)"],
+    );
+}
+
+/// A method served behind a capability the server did not advertise.
+#[test]
+fn m03_serves_resources_it_did_not_advertise() {
+    let find = "        \"tools/call\" => call_tool(params),\n";
+    let replace =
+        "        \"tools/call\" => call_tool(params),\n        \"resources/list\" => Ok(json!({\"resources\": []})),\n";
+    let report = check_mutant(GATE, "mutant-03-serves-resources", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "serves what it advertised",
+        &["resources/list must fail", "did not advertise `resources`"],
+    );
+}
+
+/// A capability advertised that the server does not serve.
+#[test]
+fn m03_advertises_resources_it_does_not_serve() {
+    let find = "            \"capabilities\": {\"tools\": {}},\n";
+    let replace = "            \"capabilities\": {\"tools\": {}, \"resources\": {}},\n";
+    let report = check_mutant(GATE, "mutant-03-advertises-resources", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "initialize echoes 2025-11-25",
+        &[
+            "the capabilities advertise `resources`",
+            "advertise only what you implement",
+        ],
+    );
+}
+
+/// The shipped bug in main.rs: `continue` at end of input, so the server
+/// spins forever once its client closes stdin.
+#[test]
+fn m03_spins_at_end_of_input() {
+    let report = check_mutant(
+        GATE,
+        "mutant-03-spin-at-eof",
+        &[(
+            "src/main.rs",
+            "            Ok(0) => break,\n",
+            "            Ok(0) => continue,\n",
+        )],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "exits when stdin closes",
+        &["still running", "after its stdin closed", "Ok(0)"],
+    );
+}
+
+/// Debug output on stdout in the server: the first answer is preceded by a
+/// line that is not JSON.
+#[test]
+fn m03_debug_println_on_stdout() {
+    let find = "    pub fn handle(&mut self, message: &Value) -> Option<Value> {\n";
+    let replace = format!("{find}        println!(\"handle got: {{message}}\");\n");
+    let report = check_mutant(GATE, "mutant-03-println", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "initialize echoes 2025-11-25",
+        &["stdout line 1 is not JSON", "`handle got: ", "eprintln!"],
+    );
+}

@@ -1,0 +1,354 @@
+//! Mutants of 04-era-probe.
+//! Each solution's unmutated control is in `controls`.
+
+use std::time::{Duration, Instant};
+
+use mcplings::check::Status;
+
+use crate::common::{check_dir, mutant, summary};
+use crate::helpers::{PROBE, assert_caught, assert_failed, check_mutant};
+
+const FALLBACK_TEST: &str = "if error_code(&answer) != Some(UNSUPPORTED_PROTOCOL_VERSION) {";
+
+const LEGACY_ARM: &str = "            Era::Legacy => params,\n";
+
+const MODERN_ARM: &str = "            Era::Modern => Some(with_meta(params, &self.version, &self.client_info)),\n";
+
+/// The fallback keyed to -32601 alone: every other error is taken for
+/// -32022 (a modern server) and, with nothing in `data.supported`, ends in
+/// an incompatibility error.
+#[test]
+fn m04_fallback_keyed_to_method_not_found() {
+    let replace = "if error_code(&answer) == Some(-32601) {";
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-fallback-on-32601-only",
+        &[("src/lib.rs", FALLBACK_TEST, replace)],
+    );
+    assert_caught(&report);
+    for name in ["-32602: fall back", "any other error: fall back"] {
+        assert_failed(
+            &report,
+            name,
+            &[
+                "the client gave up (`no protocol version in common",
+                "where the fallback to initialize was due",
+                "the server is legacy (only -32022 or a DiscoverResult would mean modern)",
+            ],
+        );
+    }
+    assert_eq!(
+        report
+            .cases
+            .iter()
+            .find(|c| c.name == "-32601: fall back")
+            .unwrap()
+            .status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}
+
+/// Every error means legacy, -32022 included.
+#[test]
+fn m04_falls_back_on_unsupported_version() {
+    let replace = "if error_code(&answer).is_some() {";
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-fallback-on-32022",
+        &[("src/lib.rs", FALLBACK_TEST, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32022: retry at shared",
+        &["-32022 is a modern error", "must not fall back to initialize"],
+    );
+    assert_failed(
+        &report,
+        "-32022: nothing shared",
+        &["fell back to initialize after -32022"],
+    );
+}
+
+const PROBE_WAIT: &str = "wait_for(peer, id, config.probe_timeout)";
+
+/// No probe timeout worth the name: a server that does not answer the
+/// probe keeps the client waiting (60 s; the case stops it after its 4 s
+/// timeout). "slow modern server", the first case whose server stays
+/// silent, hangs; the cases after it don't run.
+#[test]
+fn m04_probe_waits_too_long() {
+    let replace = "wait_for(peer, id, Duration::from_secs(60))";
+    let dir = mutant(
+        PROBE,
+        "mutant-04-no-probe-timeout",
+        &[("src/lib.rs", PROBE_WAIT, replace)],
+    );
+    let started = Instant::now();
+    let report = check_dir(PROBE, dir.path());
+    let checking = started
+        .elapsed()
+        .saturating_sub(Duration::from_millis(report.build.duration_ms));
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "silence: fall back in time",
+        &[
+            "the client sent nothing for 4.0 s where the fallback to initialize was due",
+            "Every wait needs a timeout",
+            "after 300 ms without an answer the server is legacy",
+        ],
+    );
+    let slow = report.cases.iter().find(|c| c.name == "slow modern server").unwrap();
+    assert_eq!(slow.status, Status::NotRun, "{}", summary(&report));
+    assert!(
+        slow.reason.as_deref().unwrap_or("").contains("an earlier case hung"),
+        "{}",
+        summary(&report)
+    );
+    // One hung case (4 s), every other case at its usual pace.
+    assert!(
+        checking < Duration::from_secs(30),
+        "checking (without the build) took {checking:?}"
+    );
+}
+
+/// The probe's timeout treated as a fatal error instead of the sign of a
+/// legacy server.
+#[test]
+fn m04_probe_timeout_is_fatal() {
+    let find = "                    // Silence: a legacy server that ignores unknown methods.\n                    Err(ConnectError::Timeout { .. }) => {\n                        step = Step::Initialize(LEGACY_VERSIONS[0].to_string());\n                        continue;\n                    }\n";
+    let report = check_mutant(PROBE, "mutant-04-timeout-fatal", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    for name in ["silence: fall back in time", "slow modern server"] {
+        assert_failed(
+            &report,
+            name,
+            &[
+                "the client gave up (`no answer to request 1`)",
+                "where the fallback to initialize was due",
+                "after 300 ms without an answer the server is legacy",
+            ],
+        );
+    }
+}
+
+/// initialize sent with the probe's id: a late answer to the probe would
+/// be taken for the initialize result.
+#[test]
+fn m04_initialize_reuses_the_probe_id() {
+    let find = "                send(peer, &request(id, \"initialize\", Some(params)))?;\n";
+    let replace = format!("                let id = id - 1;\n{find}");
+    let report = check_mutant(PROBE, "mutant-04-reused-id", &[("src/lib.rs", find, &replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32601: fall back",
+        &["initialize reuses the probe's id 1", "fresh id"],
+    );
+}
+
+/// C06: `notifications/initialized` sent with an id.
+#[test]
+fn m04_initialized_sent_with_an_id() {
+    let find = "    send(peer, &json!({\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}))?;\n";
+    let replace = "    send(peer, &request(next_id, \"notifications/initialized\", None))?;\n";
+    let report = check_mutant(PROBE, "mutant-04-initialized-with-id", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32601: fall back",
+        &[
+            "notifications/initialized carries an id",
+            "A notification has no id member",
+        ],
+    );
+}
+
+/// C14, client side: the version the server chose is never checked, so the
+/// client confirms a session at a version it does not speak.
+#[test]
+fn m04_never_checks_the_counter_offer() {
+    let find = "    if !LEGACY_VERSIONS.contains(&version.as_str()) {\n        // A counter-offer this client can't speak: disconnect, and never\n        // confirm the session with `initialized`.\n        return Err(ConnectError::Incompatible { offered: vec![version] });\n    }\n";
+    let report = check_mutant(PROBE, "mutant-04-no-version-check", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "counter-offer refused",
+        &[
+            "answered initialize with 2024-11-05",
+            "yet the client went on",
+            "It should disconnect",
+        ],
+    );
+    assert_eq!(
+        report
+            .cases
+            .iter()
+            .find(|c| c.name == "counter-offer accepted")
+            .unwrap()
+            .status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}
+
+/// The modern `_meta` without client capabilities (a modern server answers
+/// -32602).
+#[test]
+fn m04_meta_without_client_capabilities() {
+    let find = "        meta.insert(META_CLIENT_CAPABILITIES.into(), json!({}));\n";
+    let report = check_mutant(PROBE, "mutant-04-no-capabilities", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "probe first",
+        &[
+            "the probe needs the modern `params._meta`",
+            "`io.modelcontextprotocol/clientCapabilities` is required",
+        ],
+    );
+}
+
+/// The modern `_meta` added in the legacy era too.
+#[test]
+fn m04_modern_meta_in_the_legacy_era() {
+    let replace = "            Era::Legacy => Some(with_meta(params, &self.version, &self.client_info)),\n";
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-meta-in-legacy",
+        &[("src/lib.rs", LEGACY_ARM, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32601: fall back",
+        &["the session is legacy, so requests carry no modern _meta"],
+    );
+}
+
+/// The modern `_meta` only on the probe: later modern requests go without.
+#[test]
+fn m04_no_meta_after_discovery() {
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-no-meta-after-discover",
+        &[("src/lib.rs", MODERN_ARM, "            Era::Modern => params,\n")],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "modern server: stay modern",
+        &[
+            "every modern request, tools/list too, needs the modern `params._meta`",
+            "`io.modelcontextprotocol/protocolVersion` must be \"2026-07-28\"",
+        ],
+    );
+}
+
+/// The probe at the oldest modern version the client knows instead of the
+/// newest.
+#[test]
+fn m04_probes_with_the_oldest_version() {
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-probe-oldest",
+        &[(
+            "src/lib.rs",
+            "config.modern_versions.first().cloned()",
+            "config.modern_versions.last().cloned()",
+        )],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32022: retry at shared",
+        &[
+            "`io.modelcontextprotocol/protocolVersion` must be \"2027-03-01\"",
+            "probe with the first, the newest",
+        ],
+    );
+}
+
+/// No version in common after -32022, and the client falls back to
+/// initialize anyway.
+#[test]
+fn m04_nothing_shared_falls_back() {
+    let find = "        None => Err(ConnectError::Incompatible { offered }),\n";
+    let replace = "        None => Ok(Step::Initialize(LEGACY_VERSIONS[0].to_string())),\n";
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-nothing-shared-fallback",
+        &[("src/lib.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32022: nothing shared",
+        &[
+            "the client fell back to initialize after -32022",
+            "a modern server has no initialize",
+        ],
+    );
+}
+
+/// `wait_for` returns the first message whatever it is: a log notification
+/// is taken for the initialize result.
+#[test]
+fn m04_wait_for_takes_the_first_message() {
+    let find = "        let is_response = message.get(\"result\").is_some() || message.get(\"error\").is_some();\n";
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-first-message",
+        &[("src/lib.rs", find, &format!("        return Ok(message);\n{find}"))],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "log before the result",
+        &[
+            "the client gave up (`protocol error: initialize failed",
+            "a log notification arrived before the initialize result",
+        ],
+    );
+}
+
+/// A -32022 that lists only a legacy version the client speaks is answered
+/// as "incompatible" instead of with initialize at that version.
+#[test]
+fn m04_legacy_version_in_supported_ignored() {
+    let find = "    match LEGACY_VERSIONS.iter().find(|v| offered.iter().any(|o| o == *v)) {\n";
+    let replace = "    match None::<&&str> {\n";
+    let report = check_mutant(
+        PROBE,
+        "mutant-04-legacy-listed-ignored",
+        &[("src/lib.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32022: legacy version",
+        &[
+            "the client gave up as incompatible",
+            "initialize at 2025-11-25 is the retry",
+        ],
+    );
+}
+
+/// A -32022 in answer to initialize (a modern server that was slow to
+/// answer the probe) ends the connection instead of a new probe.
+#[test]
+fn m04_no_new_probe_after_initialize_refused() {
+    let find = "                if error_code(&answer) == Some(UNSUPPORTED_PROTOCOL_VERSION) && !reprobed {\n";
+    let replace = "                if false && !reprobed {\n";
+    let report = check_mutant(PROBE, "mutant-04-no-reprobe", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "slow modern server",
+        &["the client gave up", "where a new probe at 2026-07-28 was due"],
+    );
+}

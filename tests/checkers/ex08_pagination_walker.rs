@@ -1,0 +1,275 @@
+//! Mutants of 08-pagination-walker: a modern client's pages, restarts and
+//! cache.
+//! Each solution's unmutated control is in `controls`.
+
+use mcplings::check::Status;
+
+use crate::common::summary;
+use crate::helpers::{WALKER, assert_caught, assert_failed, check_mutant};
+
+const NEXT_CURSOR_ARM: &str = "                Some(next) => cursor = Some(next.to_string()),\n";
+
+const RESTART_ONCE: &str = "        let (tools, ttl) = match self.walk(peer) {\n            // The server forgot our place: start over, once.\n            Err(WalkError::InvalidCursor(_)) => self.walk(peer)?,\n            other => other?,\n        };\n";
+
+const CACHE_CHECK: &str = "        if let Some(cached) = &self.cache\n            && now < cached.fresh_until\n        {\n            return Ok(cached.tools.clone());\n        }\n";
+
+const OURS: &str =
+    "        let ours = self.subscription.is_some() && subscription_of(message) == self.subscription.as_ref();\n";
+
+/// C25: an empty-string nextCursor taken for the end of the list.
+#[test]
+fn m08_stops_at_an_empty_cursor() {
+    let end_find = "                None => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
+    let end_replace = "                _ => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
+    let replace = "                Some(next) if !next.is_empty() => cursor = Some(next.to_string()),\n";
+    let report = check_mutant(
+        WALKER,
+        "mutant-08-empty-cursor-ends",
+        &[
+            ("src/lib.rs", NEXT_CURSOR_ARM, replace),
+            ("src/lib.rs", end_find, end_replace),
+        ],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "three pages, cursors verbatim",
+        &[
+            "the walker stopped after page 1, which ended with nextCursor \"\"",
+            "An empty string is a cursor like any other",
+            "Test for the field, not for its emptiness",
+        ],
+    );
+}
+
+/// The cursor URL-encoded before it goes back (`+` as `%2B`).
+#[test]
+fn m08_cursor_url_encoded() {
+    let replace = "                Some(next) => cursor = Some(next.replace('+', \"%2B\")),\n";
+    let report = check_mutant(
+        WALKER,
+        "mutant-08-cursor-encoded",
+        &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "three pages, cursors verbatim",
+        &[
+            "the cursor comes back as \"b/%2B=c== \", but the server handed out \"b/+=c== \"",
+            "byte for byte",
+        ],
+    );
+}
+
+/// A -32602 for a cursor ends the listing instead of a fresh walk.
+#[test]
+fn m08_no_restart_after_invalid_cursor() {
+    let replace = "        let (tools, ttl) = self.walk(peer)?;\n";
+    let report = check_mutant(WALKER, "mutant-08-no-restart", &[("src/lib.rs", RESTART_ONCE, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32602: walk again once",
+        &[
+            "the client gave up",
+            "where a first-page tools/list request was due",
+            "walk again from the first page, without a cursor",
+        ],
+    );
+}
+
+/// Walks again after every -32602, without end. The case fails on its own
+/// (no report within 2 s), well before the case timeout.
+#[test]
+fn m08_restarts_forever() {
+    let replace = "        let (tools, ttl) = loop {\n            match self.walk(peer) {\n                Err(WalkError::InvalidCursor(_)) => continue,\n                other => break other?,\n            }\n        };\n";
+    let report = check_mutant(
+        WALKER,
+        "mutant-08-restart-forever",
+        &[("src/lib.rs", RESTART_ONCE, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32602 twice: give up",
+        &["the cursor was refused on the fresh walk too", "not walk a third time"],
+    );
+    let case = report.cases.iter().find(|c| c.name == "-32602 twice: give up").unwrap();
+    assert!(
+        case.duration_ms < 4000,
+        "the case took {} ms (the case timeout is 5 s)",
+        case.duration_ms
+    );
+}
+
+/// No cache: every listing walks the pages.
+#[test]
+fn m08_no_cache() {
+    let report = check_mutant(WALKER, "mutant-08-no-cache", &[("src/lib.rs", CACHE_CHECK, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "fresh cache serves",
+        &[
+            "list_tools (call 2) sent a request",
+            "the second listing, right after the first, comes from the cache",
+        ],
+    );
+}
+
+/// A cache that never expires: ttlMs is ignored.
+#[test]
+fn m08_cache_never_expires() {
+    let replace =
+        "        if let Some(cached) = &self.cache {\n            return Ok(cached.tools.clone());\n        }\n";
+    let report = check_mutant(
+        WALKER,
+        "mutant-08-cache-forever",
+        &[("src/lib.rs", CACHE_CHECK, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "stale cache refetches", &["400 ms later the list is stale"]);
+    assert_eq!(
+        report
+            .cases
+            .iter()
+            .find(|c| c.name == "fresh cache serves")
+            .unwrap()
+            .status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}
+
+/// An absent ttlMs taken as "keep forever" instead of 0.
+#[test]
+fn m08_absent_ttl_kept_forever() {
+    let find = ".and_then(Value::as_u64).unwrap_or(0));";
+    let replace = ".and_then(Value::as_u64).unwrap_or(u64::MAX));";
+    let report = check_mutant(WALKER, "mutant-08-absent-ttl-forever", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "absent ttlMs means 0",
+        &[
+            "the pages carried no ttlMs, which means 0",
+            "the second listing walks again",
+        ],
+    );
+    assert_eq!(
+        report
+            .cases
+            .iter()
+            .find(|c| c.name == "stale cache refetches")
+            .unwrap()
+            .status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}
+
+/// Any list_changed drops the cache: the subscription id is not checked.
+#[test]
+fn m08_any_list_changed_invalidates() {
+    let replace = "        let ours = self.subscription.is_some();\n";
+    let report = check_mutant(WALKER, "mutant-08-any-list-changed", &[("src/lib.rs", OURS, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "listen: ours invalidates",
+        &[
+            "list_tools (call 3) sent a request",
+            "tagged with another subscription id",
+            "Check the tag",
+        ],
+    );
+}
+
+/// on_message ignores everything: our own list_changed leaves a stale list.
+#[test]
+fn m08_on_message_ignores_everything() {
+    let find = format!(
+        "{OURS}        if message.get(\"method\").and_then(Value::as_str) == Some(\"notifications/tools/list_changed\") && ours {{\n            self.cache = None;\n        }} else {{\n            eprintln!(\"ignored: {{message}}\");\n        }}\n"
+    );
+    let replace = "        eprintln!(\"ignored: {message}\");\n";
+    let report = check_mutant(
+        WALKER,
+        "mutant-08-on-message-ignores",
+        &[("src/lib.rs", &find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "listen: ours invalidates",
+        &["tagged with this walker's subscription id makes the cached list stale"],
+    );
+}
+
+/// listen returns right after sending subscriptions/listen, without waiting
+/// for the acknowledgement.
+#[test]
+fn m08_listen_does_not_wait_for_the_acknowledgement() {
+    let find = "        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
+    let replace = "        if true {\n            self.subscription = Some(id);\n            return Ok(());\n        }\n        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
+    let report = check_mutant(WALKER, "mutant-08-listen-no-ack", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "listen: ours invalidates",
+        &["the walker went on before the acknowledgement", "wait for it"],
+    );
+}
+
+/// A cursor trimmed before it goes back: the trailing space of `"b/+=c== "`
+/// is lost.
+#[test]
+fn m08_cursor_trimmed() {
+    let replace = "                Some(next) => cursor = Some(next.trim().to_string()),\n";
+    let report = check_mutant(
+        WALKER,
+        "mutant-08-cursor-trimmed",
+        &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "three pages, cursors verbatim",
+        &[
+            "the cursor comes back as \"b/+=c==\", but the server handed out \"b/+=c== \"",
+            "byte for byte",
+            "no trimming",
+        ],
+    );
+}
+
+/// The cache keeps the first page's ttlMs instead of the smallest of all
+/// the pages: a list is only as fresh as its stalest page.
+#[test]
+fn m08_ttl_from_the_first_page_only() {
+    let find = "            ttl_ms = ttl_ms.min(result.get(\"ttlMs\").and_then(Value::as_u64).unwrap_or(0));\n";
+    let replace = "            if ttl_ms == u64::MAX {\n                ttl_ms = result.get(\"ttlMs\").and_then(Value::as_u64).unwrap_or(0);\n            }\n";
+    let report = check_mutant(WALKER, "mutant-08-ttl-first-page", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "stale cache refetches",
+        &[
+            "400 ms later the list is stale",
+            "a list is only as fresh as its stalest page",
+        ],
+    );
+    assert_eq!(
+        report
+            .cases
+            .iter()
+            .find(|c| c.name == "fresh cache serves")
+            .unwrap()
+            .status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}

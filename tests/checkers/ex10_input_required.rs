@@ -1,0 +1,206 @@
+//! Mutants of 10-input-required: input asked for inside the result (modern)
+//! and by a server request (legacy).
+//! Each solution's unmutated control is in `controls`.
+
+use crate::helpers::{ASKING, assert_caught, assert_failed, check_mutant};
+
+const ECHO_STATE: &str = "            if let Some(state) = result.get(\"requestState\") {\n                params[\"requestState\"] = state.clone();\n            }\n";
+
+const RESULT_TYPE_ARMS: &str =
+    "                None | Some(\"complete\") => return Ok(result),\n                Some(\"input_required\") => {}\n";
+
+const SEND_REPLY: &str = "                    peer.send(&reply).map_err(CallError::Gone)?;\n";
+
+/// The retry sent with the id of the call it retries.
+#[test]
+fn m10_retry_reuses_the_id() {
+    let report = check_mutant(
+        ASKING,
+        "mutant-10-same-id",
+        &[("src/lib.rs", "        self.next_id += 1;\n", "")],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "one round of input",
+        &["the retry reuses id 1", "it needs a fresh id"],
+    );
+}
+
+/// requestState dropped on the retry: the server loses its place.
+#[test]
+fn m10_request_state_dropped() {
+    let report = check_mutant(ASKING, "mutant-10-state-dropped", &[("src/lib.rs", ECHO_STATE, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "requestState echoed",
+        &[
+            "the last result carried requestState \"eyJzdGVwIjoxfQ==/+ \"",
+            "must echo it in params.requestState",
+        ],
+    );
+}
+
+/// requestState invented when none came (`""` in its place).
+#[test]
+fn m10_request_state_invented() {
+    let replace =
+        "            params[\"requestState\"] = result.get(\"requestState\").cloned().unwrap_or(json!(\"\"));\n";
+    let report = check_mutant(
+        ASKING,
+        "mutant-10-state-invented",
+        &[("src/lib.rs", ECHO_STATE, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "one round of input",
+        &[
+            "no requestState came with the last result, so the retry carries none",
+            "never the client's invention",
+        ],
+    );
+}
+
+/// requestState trimmed before it goes back.
+#[test]
+fn m10_request_state_trimmed() {
+    let replace = "            if let Some(state) = result.get(\"requestState\") {\n                params[\"requestState\"] = json!(state.as_str().unwrap_or_default().trim());\n            }\n";
+    let report = check_mutant(
+        ASKING,
+        "mutant-10-state-trimmed",
+        &[("src/lib.rs", ECHO_STATE, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "requestState echoed",
+        &["requestState is opaque", "byte for byte", "trimming"],
+    );
+}
+
+/// The answers merged into the tool's arguments on the retry.
+#[test]
+fn m10_answers_merged_into_the_arguments() {
+    let find = "            params = json!({\"name\": name, \"arguments\": arguments});\n";
+    let replace = "            params = json!({\"name\": name, \"arguments\": Value::Object(responses.clone())});\n";
+    let report = check_mutant(ASKING, "mutant-10-arguments-changed", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "one round of input",
+        &["the call is greet with empty arguments", "a retry keeps both exactly"],
+    );
+}
+
+/// A result without resultType taken for input_required: a server of an
+/// earlier revision is called again and again.
+#[test]
+fn m10_absent_result_type_retried() {
+    let replace = "                Some(\"complete\") => return Ok(result),\n                None | Some(\"input_required\") => {}\n";
+    let report = check_mutant(
+        ASKING,
+        "mutant-10-absent-type-retried",
+        &[("src/lib.rs", RESULT_TYPE_ARMS, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "absent resultType: done",
+        &["the result had no resultType, which means complete", "nothing to retry"],
+    );
+}
+
+/// No round limit: a server that asks forever keeps the client forever.
+/// The case fails at the fifth request, well before the case timeout.
+#[test]
+fn m10_no_round_limit() {
+    let find = "            if rounds == self.max_rounds {\n                return Err(CallError::TooManyRounds(rounds));\n            }\n";
+    let report = check_mutant(ASKING, "mutant-10-no-round-limit", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "rounds are bounded",
+        &[
+            "a fifth request after the call and its three allowed retries",
+            "stops after max_rounds",
+        ],
+    );
+    let case = report.cases.iter().find(|c| c.name == "rounds are bounded").unwrap();
+    assert!(
+        case.duration_ms < 3000,
+        "the case took {} ms (the case timeout is 4 s)",
+        case.duration_ms
+    );
+}
+
+/// An input request the handler cannot answer skipped, and the call
+/// retried without its answer.
+#[test]
+fn m10_unknown_input_method_skipped() {
+    let find = "                let answer = handler(method, input.get(\"params\").unwrap_or(&Value::Null)).ok_or_else(|| CallError::UnknownInputMethod(method.to_string()))?;\n                responses.insert(key.clone(), answer);\n";
+    let replace = "                if let Some(answer) = handler(method, input.get(\"params\").unwrap_or(&Value::Null)) {\n                    responses.insert(key.clone(), answer);\n                }\n";
+    let report = check_mutant(ASKING, "mutant-10-unknown-skipped", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "unknown input method",
+        &[
+            "the handler cannot answer sampling/createMessage, yet the client called again",
+            "CallError::UnknownInputMethod",
+        ],
+    );
+}
+
+/// Legacy: messages matched by id alone, so the server's elicitation/create
+/// (same id as the call, in the server's own id space) is taken for the
+/// call's response.
+#[test]
+fn m10_legacy_server_request_taken_for_the_response() {
+    let find = "                (None, Some(got)) if *got == id => {\n";
+    let replace = "                (_, Some(got)) if *got == id => {\n";
+    let report = check_mutant(ASKING, "mutant-10-legacy-id-only", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "legacy: answer the server",
+        &[
+            "The server's ping is a request of its own",
+            "even when it equals your call's id",
+        ],
+    );
+}
+
+/// Legacy: the server's elicitation/create never answered; the server
+/// waits for the answer, the client for its result.
+#[test]
+fn m10_legacy_server_request_unanswered() {
+    let replace = "                    eprintln!(\"not answered: {reply}\");\n";
+    let report = check_mutant(
+        ASKING,
+        "mutant-10-legacy-unanswered",
+        &[("src/lib.rs", SEND_REPLY, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "legacy: answer the server",
+        &["where the response to the server's elicitation/create (id"],
+    );
+}
+
+/// The modern `_meta` without the elicitation capability: a real server
+/// may not ask for input and answers -32021.
+#[test]
+fn m10_no_elicitation_capability() {
+    let find = "                \"io.modelcontextprotocol/clientCapabilities\": capabilities(),\n";
+    let replace = "                \"io.modelcontextprotocol/clientCapabilities\": {},\n";
+    let report = check_mutant(ASKING, "mutant-10-no-capability", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "one round of input",
+        &["the call's _meta must declare the elicitation capability", "-32021"],
+    );
+}

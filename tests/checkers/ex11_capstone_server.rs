@@ -1,0 +1,290 @@
+//! Mutants of 11-capstone-server: the learner's own dual-era server, progress
+//! and cancellation included.
+//! Each solution's unmutated control is in `controls`.
+
+use mcplings::check::Status;
+
+use crate::common::summary;
+use crate::helpers::{CAPSTONE, assert_caught, assert_failed, check_mutant};
+
+const PROGRESS_PARAMS: &str = "let params = json!({\"progressToken\": token, \"progress\": step, \"total\": steps, \"message\": format!(\"step {step} of {steps}\")});";
+
+const CANCEL_REMOVE: &str =
+    "let stopped = self.running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id.to_string());";
+
+/// The request's id echoed as the progress token instead of the token the
+/// request carried.
+#[test]
+fn m11_progress_tagged_with_the_request_id() {
+    let find = "return self.countdown(&id, steps, params.pointer(\"/_meta/progressToken\").cloned(), era, out),";
+    let replace =
+        "return self.countdown(&id, steps, params.pointer(\"/_meta/progressToken\").map(|_| id.clone()), era, out),";
+    let report = check_mutant(CAPSTONE, "mutant-11-token-is-id", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "progress (legacy)",
+        &["carries the request's id (2) as its token", "\"tok-legacy\""],
+    );
+}
+
+/// C23: the same progress value sent every step.
+#[test]
+fn m11_progress_that_repeats() {
+    let replace = "let params = json!({\"progressToken\": token, \"progress\": 1, \"total\": steps, \"message\": format!(\"step {step} of {steps}\")});";
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-progress-repeats",
+        &[("src/lib.rs", PROGRESS_PARAMS, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "progress (legacy)",
+        &["progress MUST increase with every notification"],
+    );
+}
+
+/// The response sent before the last step's progress.
+#[test]
+fn m11_progress_after_the_response() {
+    let find =
+        "            for step in 1..=steps {\n                std::thread::sleep(Duration::from_millis(STEP_MS));\n";
+    let replace = "            out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": finish(era, \"tools/call\", features::countdown_result(steps))}));\n            for step in 1..=steps {\n                std::thread::sleep(Duration::from_millis(STEP_MS));\n";
+    let end_find = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n";
+    let end_replace = "                let _ = result;\n";
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-progress-after-result",
+        &[("src/lib.rs", find, replace), ("src/lib.rs", end_find, end_replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "progress (legacy)",
+        &[
+            "progress came after the countdown's result",
+            "MUST stop once the response is sent",
+        ],
+    );
+}
+
+/// Progress sent without being asked for.
+#[test]
+fn m11_progress_without_a_token() {
+    let find = "params.pointer(\"/_meta/progressToken\").cloned(), era, out),";
+    let replace = "Some(params.pointer(\"/_meta/progressToken\").cloned().unwrap_or(json!(0))), era, out),";
+    let report = check_mutant(CAPSTONE, "mutant-11-unasked-progress", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "no token, no progress",
+        &["the request carried no progressToken, yet progress came"],
+    );
+}
+
+/// notifications/cancelled ignored: the countdown runs on and answers.
+#[test]
+fn m11_cancellation_ignored() {
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-cancel-ignored",
+        &[("src/lib.rs", CANCEL_REMOVE, "let stopped = false;")],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "cancel (legacy)",
+        &["the countdown went on after notifications/cancelled named it"],
+    );
+    assert_failed(
+        &report,
+        "cancel (modern)",
+        &[
+            "the countdown went on after notifications/cancelled named it",
+            "2026-07-28 basic/patterns/cancellation",
+            "Check between steps",
+        ],
+    );
+}
+
+/// C24: the cancelled request answered with an error of code 0, as the
+/// Python SDK's server did (python-sdk#2480).
+#[test]
+fn m11_cancelled_request_answered_with_code_0() {
+    let find = "            return;\n                }\n                if let Some(token) = &token {";
+    let replace = "            out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"error\": {\"code\": 0, \"message\": \"Request cancelled\"}}));\n                    return;\n                }\n                if let Some(token) = &token {";
+    let report = check_mutant(CAPSTONE, "mutant-11-cancel-code-0", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "cancel (legacy)",
+        &[
+            "got an error response with code 0",
+            "A cancelled request gets no response at all",
+        ],
+    );
+}
+
+/// The countdown run on the loop's own thread: nothing else is read
+/// until it ends, so a cancellation cannot stop it.
+#[test]
+fn m11_countdown_blocks_the_loop() {
+    let find = "        std::thread::spawn(move || {\n";
+    let replace = "        (move || {\n";
+    let end_find = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n            }\n        });\n";
+    let end_replace = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n            }\n        })();\n";
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-blocking",
+        &[("src/lib.rs", find, replace), ("src/lib.rs", end_find, end_replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "progress (modern)",
+        &[
+            "was not answered before the countdown finished",
+            "Run the countdown on a thread of its own",
+        ],
+    );
+    // The cancel cases name the cause too, not the missing check between
+    // steps (a learner trial followed that advice and stayed stuck).
+    assert_failed(
+        &report,
+        "cancel (legacy)",
+        &[
+            "handle() runs the countdown itself, so the cancel sits unread in stdin",
+            "2025-11-25 basic/utilities/cancellation",
+        ],
+    );
+    assert_failed(
+        &report,
+        "cancel (modern)",
+        &[
+            "handle() runs the countdown itself",
+            "2026-07-28 basic/patterns/cancellation",
+        ],
+    );
+}
+
+/// Modern results without resultType.
+#[test]
+fn m11_modern_result_without_result_type() {
+    let find = "        result[\"resultType\"] = json!(\"complete\");\n";
+    let report = check_mutant(CAPSTONE, "mutant-11-no-result-type", &[("src/lib.rs", find, "")]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "tools (modern)",
+        &[
+            "every 2026-07-28 result carries resultType",
+            "the `tools/list` result has none",
+        ],
+    );
+    assert_eq!(
+        report.cases.iter().find(|c| c.name == "tools (legacy)").unwrap().status,
+        Status::Passed,
+        "{}",
+        summary(&report)
+    );
+}
+
+/// Capabilities taken from an earlier request: a modern request without
+/// clientCapabilities is served.
+#[test]
+fn m11_capabilities_not_checked_per_request() {
+    let find = "                if !meta.and_then(|m| m.get(META_CAPABILITIES)).is_some_and(Value::is_object) {\n";
+    let replace = "                if false {\n";
+    let report = check_mutant(CAPSTONE, "mutant-11-stale-caps", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "no stale _meta",
+        &[
+            "without io.modelcontextprotocol/clientCapabilities gets -32602",
+            "MUST NOT take them from an earlier one",
+        ],
+    );
+}
+
+/// C14: an unknown initialize version echoed back.
+#[test]
+fn m11_version_echoed() {
+    let find = "let version = if LEGACY_VERSIONS.contains(&requested) { requested } else { LEGACY_VERSIONS[0] };";
+    let replace = "let version = requested;";
+    let report = check_mutant(CAPSTONE, "mutant-11-echo-version", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(&report, "counter-offer", &["was echoed back", "Version Negotiation"]);
+}
+
+/// notifications/initialized answered with an empty result.
+#[test]
+fn m11_notification_answered() {
+    let find = "            return self.notification(method, &params);\n";
+    let replace = "            self.notification(method, &params);\n            return out.send(json!({\"jsonrpc\": \"2.0\", \"result\": {}}));\n";
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-notification-answered",
+        &[("src/lib.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "handshake (legacy)",
+        &[
+            "the client sent notifications/initialized, and the server wrote a frame",
+            "never answered",
+        ],
+    );
+}
+
+/// C08: an unknown tool reported as a tool error.
+#[test]
+fn m11_unknown_tool_as_a_tool_error() {
+    let find = "        other => Err(RpcError::invalid_params(format!(\"Unknown tool: {other}\"))),\n";
+    let replace = "        other => Ok(Call::Done(tool_error(format!(\"Unknown tool: {other}\")))),\n";
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-unknown-tool",
+        &[("src/features.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "unknown tool: -32602",
+        &["got a result with isError: true", "this is a protocol error"],
+    );
+}
+
+/// The legacy not-found code in the modern era.
+#[test]
+fn m11_legacy_not_found_code_in_the_modern_era() {
+    let find = "            Era::Modern => -32602,\n";
+    let replace = "            Era::Modern => RESOURCE_NOT_FOUND,\n";
+    let report = check_mutant(
+        CAPSTONE,
+        "mutant-11-modern-32002",
+        &[("src/features.rs", find, replace)],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "resource (modern)",
+        &["-32602 in 2026-07-28, which retired -32002", "got error code -32002"],
+    );
+}
+
+/// C15: a debug line printed to stdout.
+#[test]
+fn m11_debug_print_on_stdout() {
+    let find = "        let params = message.get(\"params\").cloned().unwrap_or_else(|| json!({}));\n";
+    let replace = "        println!(\"got {method}\");\n        let params = message.get(\"params\").cloned().unwrap_or_else(|| json!({}));\n";
+    let report = check_mutant(CAPSTONE, "mutant-11-stdout-junk", &[("src/lib.rs", find, replace)]);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "handshake (legacy)",
+        &["is not JSON: `got ping`", "debug output to stderr (eprintln!)"],
+    );
+}
