@@ -158,11 +158,6 @@ impl App {
         self.notice.as_deref()
     }
 
-    /// The exercise screen's state.
-    pub fn exercise(&self) -> &ExerciseView {
-        &self.exercise
-    }
-
     /// Applies one message; returns the effects to carry out.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let pressed = matches!(&msg, Msg::Key(key) if key.kind == KeyEventKind::Press);

@@ -1,7 +1,7 @@
 //! The exercise's right pane laid out for its width, as the lesson is: the
 //! task, the selected case (reason, differences, transcript, stderr), the
 //! build output, the hints, or the reference solution, as lines of text
-//! runs that each carry a [`Look`]. The view ([`crate::ui`]) only slices
+//! runs that each carry a [`Look`]. The view (`ui`) only slices
 //! these lines and turns each look into a style; it lays nothing out.
 
 mod case;
