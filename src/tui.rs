@@ -145,6 +145,18 @@ fn run_loop(
     Ok(())
 }
 
+/// Applies `msg` to `app`, and each effect through `apply`; the messages
+/// `apply` answers with are applied in turn (in order), and their effects
+/// carried out, until none is left.
+fn drain(app: &mut App, msg: Msg, mut apply: impl FnMut(Effect, &App) -> Vec<Msg>) {
+    let mut queue = VecDeque::from([msg]);
+    while let Some(msg) = queue.pop_front() {
+        for effect in app.update(msg) {
+            queue.extend(apply(effect, app));
+        }
+    }
+}
+
 /// Builds the exercises' dependencies on a thread of its own, so that the
 /// first check compiles only the learner's crate. A check started
 /// meanwhile waits for cargo's lock, then finds the dependencies built.
@@ -209,12 +221,7 @@ impl Runtime {
     /// the messages effects answer with are applied in turn, and so are
     /// their effects, until none is left.
     fn dispatch(&mut self, msg: Msg, app: &mut App, terminal: &mut DefaultTerminal) {
-        let mut queue = VecDeque::from([msg]);
-        while let Some(msg) = queue.pop_front() {
-            for effect in app.update(msg) {
-                queue.extend(self.apply(effect, app, terminal));
-            }
-        }
+        drain(app, msg, |effect, app| self.apply(effect, app, terminal));
     }
 
     /// Reads the progress file after a change on disk: the message for the
@@ -341,5 +348,40 @@ impl Runtime {
             Ok(s) => Err(format!("{editor} exited with {s}")),
             Err(e) => Err(format!("cannot run {editor}: {e}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::progress::Progress;
+
+    /// The effects of a message that answers an effect are carried out
+    /// too: here a save is answered by a change to the open exercise's
+    /// file, whose check is started and the running one cancelled.
+    #[test]
+    fn effects_of_answers_are_carried_out() {
+        let course = Course::load(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the course loads");
+        let mut app = App::new(course, Progress::default(), (80, 24));
+        let mut applied = Vec::new();
+        let key = Msg::Key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE));
+        drain(&mut app, key, |effect, _| {
+            let answers = match &effect {
+                Effect::SaveProgress if applied.is_empty() => vec![Msg::FileChanged("01-encode-frames".into())],
+                _ => Vec::new(),
+            };
+            applied.push(effect);
+            answers
+        });
+        let start = |run| Effect::StartCheck {
+            exercise: "01-encode-frames".into(),
+            run,
+        };
+        assert_eq!(
+            applied,
+            vec![Effect::SaveProgress, start(1), Effect::CancelCheck, start(2)]
+        );
     }
 }
