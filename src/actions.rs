@@ -19,6 +19,21 @@ pub fn reset_files(course: &Course, exercise: &Exercise) -> Result<(), String> {
     Ok(())
 }
 
+/// Reads the reference solution of `exercise`: each file (relative to the
+/// solution's crate) with its text, or a sentence saying why it could not
+/// be read.
+pub fn read_solution(course: &Course, exercise: &Exercise) -> Vec<(String, Result<String, String>)> {
+    exercise
+        .files
+        .iter()
+        .map(|file| {
+            let path = exercise.solution_dir(&course.root).join(file);
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+            (file.clone(), text)
+        })
+        .collect()
+}
+
 /// Forgets an exercise's progress (done, hints, last check), as after a
 /// reset to the stub: the learner starts that exercise over.
 pub fn forget_exercise(progress: &mut Progress, exercise: &Exercise) {

@@ -1,22 +1,31 @@
 //! The workbook's state and its pure [`App::update`]: a message in, state
-//! changed, side effects out as data ([`Effect`]). Nothing here touches the
-//! terminal, files or processes, so every transition is testable.
+//! changed, side effects out as data ([`Effect`]), their results back in as
+//! messages. Nothing here touches the terminal, files or processes, so
+//! every transition is testable. What the screens show is laid out here
+//! too (the lesson, the exercise's right pane), for the view to slice.
 
 mod exercise;
 mod lesson;
 pub mod map;
+mod message;
+mod pane;
 mod quiz;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::check::{CheckReport, Event as CheckEvent};
+use crate::check::CheckReport;
 use crate::content::Course;
 use crate::progress::Progress;
 
 pub use exercise::{CheckState, ExerciseView, Pane};
 pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
+pub use message::{Effect, Msg};
+pub use pane::{LIST_WIDTH, Look, PaneLine, Run, Solution};
 pub use quiz::QuizView;
+
+/// Smallest terminal the workbook draws in; below it a message says so.
+pub const MIN_SIZE: (u16, u16) = (70, 20);
 
 /// The screen in front.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,66 +40,6 @@ pub enum Screen {
     Quiz,
 }
 
-/// Something the workbook reacts to.
-#[derive(Debug, Clone)]
-pub enum Msg {
-    /// A key was pressed.
-    Key(KeyEvent),
-    /// The terminal is now this many columns and rows.
-    Resize(u16, u16),
-    /// A running check made progress; `run` tells stale runs apart.
-    Check {
-        /// The run this event belongs to.
-        run: u64,
-        /// What happened.
-        event: CheckEvent,
-    },
-    /// A check finished.
-    CheckDone {
-        /// The run that finished.
-        run: u64,
-        /// Its report.
-        report: Box<CheckReport>,
-    },
-    /// A learner's file in `exercises/<id>` changed on disk.
-    FileChanged(String),
-    /// The progress file changed on disk (maybe by another mcplings). The
-    /// runtime reads it and, if someone else wrote it, sends
-    /// [`Msg::ProgressChanged`]; the app itself ignores this one.
-    ProgressFileChanged,
-    /// The progress file was written by another mcplings (the CLI, or a
-    /// second workbook); this is what it now holds.
-    ProgressChanged(Box<Progress>),
-    /// File watching is not available; the reason is shown on screen.
-    WatchFailed(String),
-    /// The background build of the exercises' dependencies ended.
-    Prebuilt,
-    /// Time passed (animates the spinner while a check runs).
-    Tick,
-    /// An effect could not be carried out; the message is shown.
-    Failed(String),
-}
-
-/// A side effect for the runtime ([`crate::tui`]) to carry out.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Check the learner's crate for this exercise, as run number `run`.
-    StartCheck {
-        /// Exercise id.
-        exercise: String,
-        /// Run number, echoed in the resulting messages.
-        run: u64,
-    },
-    /// Stop the running check.
-    CancelCheck,
-    /// Write the progress file.
-    SaveProgress,
-    /// Suspend the workbook and open this file in `$VISUAL`/`$EDITOR`.
-    OpenEditor(Vec<std::path::PathBuf>),
-    /// Restore the exercise's shipped stub.
-    ResetExercise(String),
-}
-
 /// A question the learner must confirm with `y`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirm {
@@ -102,40 +51,42 @@ pub enum Confirm {
     RetakeQuiz(u8),
 }
 
-/// The whole state of the workbook.
+/// The whole state of the workbook. Only [`App::update`] changes it: the
+/// view and the runtime read it (its fields are the crate's to read, and
+/// the methods below say what it holds to others).
 #[derive(Debug, Clone)]
 pub struct App {
     /// The course.
-    pub course: Course,
+    pub(crate) course: Course,
     /// The learner's progress.
-    pub progress: Progress,
+    pub(crate) progress: Progress,
     /// Whether the exercises' dependencies are being built in the
     /// background (shown on the map until they are).
-    pub prebuilding: bool,
+    pub(crate) prebuilding: bool,
     /// The screen in front.
-    pub screen: Screen,
+    pub(crate) screen: Screen,
     /// The help overlay is open.
-    pub help: bool,
+    pub(crate) help: bool,
     /// A confirmation dialog is open.
-    pub confirm: Option<Confirm>,
+    pub(crate) confirm: Option<Confirm>,
     /// A one-line message in the footer (cleared by the next key).
-    pub notice: Option<String>,
+    pub(crate) notice: Option<String>,
     /// Terminal size (columns, rows).
-    pub size: (u16, u16),
+    pub(crate) size: (u16, u16),
     /// Why file watching is off, if it is.
-    pub watch_error: Option<String>,
+    pub(crate) watch_error: Option<String>,
     /// Whether colours are off (`NO_COLOR`).
-    pub no_color: bool,
+    pub(crate) no_color: bool,
     /// Map state.
-    pub map: MapView,
+    pub(crate) map: MapView,
     /// Lesson state.
-    pub lesson: LessonView,
+    pub(crate) lesson: LessonView,
     /// Exercise state.
-    pub exercise: ExerciseView,
+    pub(crate) exercise: ExerciseView,
     /// Quiz state.
-    pub quiz: QuizView,
+    pub(crate) quiz: QuizView,
     /// Spinner frame counter.
-    pub ticks: u64,
+    pub(crate) ticks: u64,
     /// Checks started so far; each run is numbered so late events of a
     /// replaced run are ignored.
     runs: u64,
@@ -182,16 +133,49 @@ impl App {
         self.quitting
     }
 
+    /// The course.
+    pub fn course(&self) -> &Course {
+        &self.course
+    }
+
+    /// The learner's progress.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// The screen in front.
+    pub fn screen(&self) -> Screen {
+        self.screen
+    }
+
+    /// The terminal's size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// The notice in the footer, if any.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
     /// Applies one message; returns the effects to carry out.
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
-        match msg {
-            Msg::Key(key) if key.kind == KeyEventKind::Press => {
-                let effects = self.key(key);
-                if self.screen == Screen::Exercise {
-                    self.exercise.scroll = self.exercise.scroll.min(crate::ui::exercise::max_scroll(self));
-                }
-                effects
+        let pressed = matches!(&msg, Msg::Key(key) if key.kind == KeyEventKind::Press);
+        let tick = matches!(msg, Msg::Tick);
+        let effects = self.handle(msg);
+        // A tick only moves the spinner, which is not in the pane.
+        if self.screen == Screen::Exercise && !tick {
+            self.lay_out_pane();
+            if pressed {
+                self.exercise.scroll = self.exercise.scroll.min(self.max_scroll());
             }
+        }
+        effects
+    }
+
+    fn handle(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Key(key) if key.kind == KeyEventKind::Press => self.key(key),
             Msg::Key(_) => Vec::new(),
             Msg::Resize(w, h) => {
                 self.size = (w, h);
@@ -204,7 +188,6 @@ impl App {
             }
             Msg::CheckDone { run, report } => self.check_done(run, *report),
             Msg::FileChanged(id) => self.file_changed(&id),
-            Msg::ProgressFileChanged => Vec::new(),
             Msg::ProgressChanged(progress) => {
                 // Every change here is saved at once, so the file is at least
                 // as new as what we hold: take it.
@@ -215,15 +198,27 @@ impl App {
                 self.watch_error = Some(reason);
                 Vec::new()
             }
+            Msg::Prebuilding => {
+                self.prebuilding = true;
+                Vec::new()
+            }
             Msg::Prebuilt => {
                 self.prebuilding = false;
+                Vec::new()
+            }
+            Msg::NoColor => {
+                self.no_color = true;
+                Vec::new()
+            }
+            Msg::SolutionLoaded(solution) => {
+                self.solution_loaded(*solution);
                 Vec::new()
             }
             Msg::Tick => {
                 self.ticks = self.ticks.wrapping_add(1);
                 Vec::new()
             }
-            Msg::Failed(message) => {
+            Msg::Notice(message) | Msg::Failed(message) => {
                 self.notice = Some(message);
                 Vec::new()
             }
@@ -297,7 +292,7 @@ impl App {
     }
 
     /// Opens part `number`'s lesson.
-    pub fn open_lesson(&mut self, number: u8) -> Vec<Effect> {
+    fn open_lesson(&mut self, number: u8) -> Vec<Effect> {
         if self.course.part(number).is_none_or(|p| !p.is_written()) {
             self.notice = Some(format!("Part {number} is not written yet."));
             return Vec::new();
@@ -312,7 +307,7 @@ impl App {
     }
 
     /// Opens the exercise at `index` in course order.
-    pub fn open_exercise(&mut self, index: usize) -> Vec<Effect> {
+    fn open_exercise(&mut self, index: usize) -> Vec<Effect> {
         let Some(ex) = self.course.exercises.get(index) else {
             return Vec::new();
         };
@@ -330,7 +325,7 @@ impl App {
     }
 
     /// Opens part `number`'s quiz.
-    pub fn open_quiz(&mut self, number: u8) -> Vec<Effect> {
+    fn open_quiz(&mut self, number: u8) -> Vec<Effect> {
         if self.course.part(number).and_then(|p| p.quiz.as_ref()).is_none() {
             self.notice = Some(format!("Part {number} has no quiz yet."));
             return Vec::new();
@@ -345,7 +340,7 @@ impl App {
     }
 
     /// Starts a check of the open exercise (cancelling a running one).
-    pub fn start_check(&mut self) -> Vec<Effect> {
+    fn start_check(&mut self) -> Vec<Effect> {
         let Some(ex) = self.course.exercises.get(self.exercise.index) else {
             return Vec::new();
         };
@@ -405,10 +400,10 @@ impl App {
         }
     }
 
-    /// Whether the terminal is below [`crate::ui::MIN_SIZE`], so that only a
-    /// message is drawn.
+    /// Whether the terminal is below [`MIN_SIZE`], so that only a message
+    /// is drawn.
     pub fn too_small(&self) -> bool {
-        self.size.0 < crate::ui::MIN_SIZE.0 || self.size.1 < crate::ui::MIN_SIZE.1
+        self.size.0 < MIN_SIZE.0 || self.size.1 < MIN_SIZE.1
     }
 
     /// Rows available to a screen's body (between header and footer).

@@ -4,10 +4,12 @@
 //!
 //! The model is here; [`file`] reads and writes it safely (atomic writes,
 //! backups of unreadable files, a lock and a merge for two mcplings at
-//! once), [`merge`] combines two processes' changes.
+//! once), [`merge`] combines two processes' changes, `recovery` saves
+//! what it can of a damaged file.
 
 mod file;
 mod merge;
+mod recovery;
 
 use std::collections::BTreeMap;
 

@@ -2,8 +2,11 @@
 //! panic too), feeds keys, file changes and check events into
 //! [`App::update`] through one channel, draws after every message, and
 //! carries out the [`Effect`]s: checks on a worker thread, progress saves,
-//! the editor, resets.
+//! the editor, resets, reading solutions. What an effect finds out goes
+//! back to the app as a message, whose effects are carried out in turn.
+//! The runtime never writes the app's state itself.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -13,10 +16,11 @@ use std::time::Duration;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 
-use crate::app::{App, CheckState, Effect, Msg};
+use crate::app::{App, CheckState, Effect, Msg, Solution};
 use crate::check::{self, Options, Source};
 use crate::content::Course;
 use crate::progress;
+use crate::watch::Change;
 
 /// Set (to anything) in the environment, it makes the workbook panic right
 /// after its first frame: how tests/terminal.rs proves that a panic gives
@@ -35,6 +39,24 @@ const INPUT_RUNNING: u8 = 0;
 const INPUT_PAUSE: u8 = 1;
 const INPUT_PAUSED: u8 = 2;
 
+/// What reaches the runtime's loop: a message for the app, or news only the
+/// runtime acts on.
+#[derive(Debug)]
+enum Input {
+    /// A message for [`App::update`].
+    App(Msg),
+    /// The progress file changed on disk (maybe by another mcplings). The
+    /// runtime reads it and, if someone else wrote it, sends the app
+    /// [`Msg::ProgressChanged`].
+    ProgressFileChanged,
+}
+
+impl From<Msg> for Input {
+    fn from(msg: Msg) -> Input {
+        Input::App(msg)
+    }
+}
+
 /// Opens the workbook on `course` and runs it until the learner quits.
 ///
 /// Errors: the terminal could not be set up or drawn to.
@@ -44,33 +66,43 @@ pub fn run(course: Course) -> Result<(), String> {
     let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let result = (|| {
         let size = terminal.size().map_err(|e| e.to_string())?;
-        let known = loaded.progress.clone();
+        let (tx, rx) = channel();
+        let input = Arc::new(AtomicU8::new(INPUT_RUNNING));
+        let mut runtime = Runtime {
+            tx: tx.clone(),
+            cancel: None,
+            progress_file,
+            input: Arc::clone(&input),
+            known: loaded.progress.clone(),
+        };
         let mut app = App::new(course, loaded.progress, (size.width, size.height));
-        app.no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        app.notice = loaded.warning;
+        if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+            runtime.dispatch(Msg::NoColor, &mut app, &mut terminal);
+        }
+        if let Some(warning) = loaded.warning {
+            runtime.dispatch(Msg::Notice(warning), &mut app, &mut terminal);
+        }
         if std::env::var_os(PANIC_ENV).is_some() {
             terminal.draw(|f| crate::ui::draw(f, &app)).map_err(|e| e.to_string())?;
             panic!("{PANIC_ENV} is set: panicking on purpose after the first frame");
         }
-        let (tx, rx) = channel();
-        let input = Arc::new(AtomicU8::new(INPUT_RUNNING));
-        spawn_input(tx.clone(), Arc::clone(&input));
-        let _watcher = match crate::watch::start(&app.course.root, tx.clone()) {
+        spawn_input(tx.clone(), input);
+        let watcher_tx = tx.clone();
+        let watched = crate::watch::start(&app.course.root, move |change| {
+            let _ = watcher_tx.send(match change {
+                Change::Exercise(id) => Input::App(Msg::FileChanged(id)),
+                Change::ProgressFile => Input::ProgressFileChanged,
+            });
+        });
+        let _watcher = match watched {
             Ok(w) => Some(w),
             Err(reason) => {
-                app.update(Msg::WatchFailed(reason));
+                runtime.dispatch(Msg::WatchFailed(reason), &mut app, &mut terminal);
                 None
             }
         };
-        let _prebuild = spawn_prebuild(&app.course, tx.clone()); // dropped on quit: cancelled
-        app.prebuilding = true;
-        let mut runtime = Runtime {
-            tx,
-            cancel: None,
-            progress_file,
-            input,
-            known,
-        };
+        let _prebuild = spawn_prebuild(&app.course, tx); // dropped on quit: cancelled
+        runtime.dispatch(Msg::Prebuilding, &mut app, &mut terminal);
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
     })();
     ratatui::restore();
@@ -80,7 +112,7 @@ pub fn run(course: Course) -> Result<(), String> {
 fn run_loop(
     terminal: &mut DefaultTerminal,
     app: &mut App,
-    rx: &Receiver<Msg>,
+    rx: &Receiver<Input>,
     runtime: &mut Runtime,
 ) -> Result<(), String> {
     // Draw only after something happened: an idle workbook uses no CPU.
@@ -92,47 +124,52 @@ fn run_loop(
         changed = false;
         // Ticks only while a check runs; otherwise sleep until a message.
         let running = matches!(app.exercise.check, CheckState::Running { .. });
-        let msg = match rx.recv_timeout(if running { TICK } else { IDLE }) {
-            Ok(msg) => msg,
+        let input = match rx.recv_timeout(if running { TICK } else { IDLE }) {
+            Ok(input) => input,
             // Ticks move the spinner of a running check.
-            Err(RecvTimeoutError::Timeout) if running => Msg::Tick,
+            Err(RecvTimeoutError::Timeout) if running => Input::App(Msg::Tick),
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let msg = match msg {
-            // Read it now, not when the event fired: our own latest save
-            // may have come in between.
-            Msg::ProgressFileChanged => match progress::read(&runtime.progress_file) {
-                Some(p) if p != runtime.known => {
-                    runtime.known = p.clone();
-                    Msg::ProgressChanged(Box::new(p))
-                }
-                _ => continue, // our own write, or nothing readable
+        let msg = match input {
+            Input::App(msg) => msg,
+            Input::ProgressFileChanged => match runtime.progress_file_changed() {
+                Some(msg) => msg,
+                None => continue, // our own write, or nothing readable
             },
-            msg => msg,
         };
         changed = true;
-        for effect in app.update(msg) {
-            runtime.apply(effect, app, terminal);
-        }
+        runtime.dispatch(msg, app, terminal);
     }
     runtime.cancel();
     Ok(())
 }
 
+/// Applies `msg` to `app`, and each effect through `apply`; the messages
+/// `apply` answers with are applied in turn (in order), and their effects
+/// carried out, until none is left.
+fn drain(app: &mut App, msg: Msg, mut apply: impl FnMut(Effect, &App) -> Vec<Msg>) {
+    let mut queue = VecDeque::from([msg]);
+    while let Some(msg) = queue.pop_front() {
+        for effect in app.update(msg) {
+            queue.extend(apply(effect, app));
+        }
+    }
+}
+
 /// Builds the exercises' dependencies on a thread of its own, so that the
 /// first check compiles only the learner's crate. A check started
 /// meanwhile waits for cargo's lock, then finds the dependencies built.
-fn spawn_prebuild(course: &Course, tx: Sender<Msg>) -> check::build::Prebuild {
+fn spawn_prebuild(course: &Course, tx: Sender<Input>) -> check::build::Prebuild {
     let packages: Vec<String> = course.exercises.iter().map(|e| e.package()).collect();
     check::build::Prebuild::start(&course.root, packages, check::target_dir(&course.root), move |_| {
-        let _ = tx.send(Msg::Prebuilt);
+        let _ = tx.send(Input::App(Msg::Prebuilt));
     })
 }
 
 /// Reads terminal events on a thread of its own. It can be paused (while
 /// an editor owns the terminal) through `state`.
-fn spawn_input(tx: Sender<Msg>, state: Arc<AtomicU8>) {
+fn spawn_input(tx: Sender<Input>, state: Arc<AtomicU8>) {
     thread::spawn(move || {
         loop {
             if state.load(Ordering::Acquire) != INPUT_RUNNING {
@@ -153,7 +190,7 @@ fn spawn_input(tx: Sender<Msg>, state: Arc<AtomicU8>) {
                 Ok(_) => continue,
                 Err(_) => return,
             };
-            if tx.send(msg).is_err() {
+            if tx.send(Input::App(msg)).is_err() {
                 return;
             }
         }
@@ -161,7 +198,7 @@ fn spawn_input(tx: Sender<Msg>, state: Arc<AtomicU8>) {
 }
 
 struct Runtime {
-    tx: Sender<Msg>,
+    tx: Sender<Input>,
     cancel: Option<Arc<AtomicBool>>,
     progress_file: std::path::PathBuf,
     input: Arc<AtomicU8>,
@@ -178,7 +215,29 @@ impl Runtime {
         }
     }
 
-    fn apply(&mut self, effect: Effect, app: &mut App, terminal: &mut DefaultTerminal) {
+    /// Applies `msg` to the app, then every effect that follows from it:
+    /// the messages effects answer with are applied in turn, and so are
+    /// their effects, until none is left.
+    fn dispatch(&mut self, msg: Msg, app: &mut App, terminal: &mut DefaultTerminal) {
+        drain(app, msg, |effect, app| self.apply(effect, app, terminal));
+    }
+
+    /// Reads the progress file after a change on disk: the message for the
+    /// app if someone else wrote it. Read now, not when the event fired:
+    /// our own latest save may have come in between.
+    fn progress_file_changed(&mut self) -> Option<Msg> {
+        match progress::read(&self.progress_file) {
+            Some(p) if p != self.known => {
+                self.known = p.clone();
+                Some(Msg::ProgressChanged(Box::new(p)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Carries out one effect; returns what the app should hear of it.
+    fn apply(&mut self, effect: Effect, app: &App, terminal: &mut DefaultTerminal) -> Vec<Msg> {
+        let mut answers = Vec::new();
         match effect {
             Effect::StartCheck { exercise, run } => {
                 self.cancel();
@@ -187,6 +246,9 @@ impl Runtime {
                 let course = app.course.clone();
                 let tx = self.tx.clone();
                 let color = !app.no_color;
+                let send = move |msg: Msg| {
+                    let _ = tx.send(Input::App(msg));
+                };
                 thread::spawn(move || {
                     let Some(ex) = course.exercise(&exercise) else { return };
                     let options = Options {
@@ -196,9 +258,9 @@ impl Runtime {
                         relay: None,
                     };
                     let report = check::check(&course, ex, &Source::Exercise, &options, &mut |event| {
-                        let _ = tx.send(Msg::Check { run, event });
+                        send(Msg::Check { run, event });
                     });
-                    let _ = tx.send(Msg::CheckDone {
+                    send(Msg::CheckDone {
                         run,
                         report: Box::new(report),
                     });
@@ -210,32 +272,35 @@ impl Runtime {
                     self.known = saved.progress.clone();
                     if saved.progress != app.progress {
                         // Another mcplings saved too: show the merged whole.
-                        app.update(Msg::ProgressChanged(Box::new(saved.progress)));
+                        answers.push(Msg::ProgressChanged(Box::new(saved.progress)));
                     }
-                    if let Some(warning) = saved.warning {
-                        app.notice = Some(warning);
-                    }
+                    answers.extend(saved.warning.map(Msg::Notice));
                 }
-                Err(e) => {
-                    app.update(Msg::Failed(format!(
-                        "cannot save progress to {}: {e}",
-                        self.progress_file.display()
-                    )));
-                }
+                Err(e) => answers.push(Msg::Failed(format!(
+                    "cannot save progress to {}: {e}",
+                    self.progress_file.display()
+                ))),
             },
             Effect::ResetExercise(id) => {
-                if let Some(ex) = app.course.exercise(&id).cloned()
-                    && let Err(e) = crate::actions::reset_files(&app.course, &ex)
+                if let Some(ex) = app.course.exercise(&id)
+                    && let Err(e) = crate::actions::reset_files(&app.course, ex)
                 {
-                    app.update(Msg::Failed(e));
+                    answers.push(Msg::Failed(e));
                 }
             }
             Effect::OpenEditor(paths) => {
                 if let Err(e) = self.edit(&paths, terminal) {
-                    app.update(Msg::Failed(e));
+                    answers.push(Msg::Failed(e));
+                }
+            }
+            Effect::LoadSolution(id) => {
+                if let Some(ex) = app.course.exercise(&id) {
+                    let files = crate::actions::read_solution(&app.course, ex);
+                    answers.push(Msg::SolutionLoaded(Box::new(Solution { exercise: id, files })));
                 }
             }
         }
+        answers
     }
 
     /// Hands the terminal to `$VISUAL`/`$EDITOR` on `paths` (every file
@@ -281,5 +346,44 @@ impl Runtime {
             Ok(s) => Err(format!("{editor} exited with {s}")),
             Err(e) => Err(format!("cannot run {editor}: {e}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::progress::Progress;
+
+    /// The effects of a message that answers an effect are carried out
+    /// too: here a save is answered by a change to the open exercise's
+    /// file, whose check is started and the running one cancelled.
+    #[test]
+    fn effects_of_answers_are_carried_out() {
+        let course = Course::load(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+            &check::checkers::names(),
+        )
+        .expect("the course loads");
+        let mut app = App::new(course, Progress::default(), (80, 24));
+        let mut applied = Vec::new();
+        let key = Msg::Key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE));
+        drain(&mut app, key, |effect, _| {
+            let answers = match &effect {
+                Effect::SaveProgress if applied.is_empty() => vec![Msg::FileChanged("01-encode-frames".into())],
+                _ => Vec::new(),
+            };
+            applied.push(effect);
+            answers
+        });
+        let start = |run| Effect::StartCheck {
+            exercise: "01-encode-frames".into(),
+            run,
+        };
+        assert_eq!(
+            applied,
+            vec![Effect::SaveProgress, start(1), Effect::CancelCheck, start(2)]
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! Drawing the workbook from an immutable [`App`]: a header, the screen's
 //! body, a footer with the keys that work here, and overlays (help,
-//! confirmations). Nothing here changes state.
+//! confirmations). Nothing here changes state, reads files or lays out
+//! long text: the lesson and the exercise's right pane come laid out from
+//! [`crate::app`], and are only sliced and styled here.
 
-pub mod exercise;
+mod exercise;
 mod lesson;
 mod map;
 mod overlay;
@@ -14,11 +16,8 @@ use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::app::{App, Screen};
+use crate::app::{App, MIN_SIZE, Screen};
 use theme::Theme;
-
-/// Smallest terminal the workbook draws in; below it a message says so.
-pub const MIN_SIZE: (u16, u16) = (70, 20);
 
 /// Draws the whole workbook.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -150,45 +149,6 @@ pub fn fit(s: &str, width: usize) -> String {
         used += w;
     }
     out.push('…');
-    out
-}
-
-/// Breaks a styled line into lines of at most `width` columns, keeping each
-/// character's style (for compiler output, stderr and code, which must not
-/// lose their ends).
-pub fn wrap_styled(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
-    use unicode_width::UnicodeWidthChar;
-    let width = width.max(8);
-    let mut out = Vec::new();
-    let mut current: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    // Continuations start with a dotted bar, as wrapped frames do.
-    let marker = || {
-        Span::styled(
-            "┆ ",
-            ratatui::style::Style::new().add_modifier(ratatui::style::Modifier::DIM),
-        )
-    };
-    for span in line.spans {
-        let mut text = String::new();
-        for c in span.content.chars() {
-            let w = c.width().unwrap_or(0);
-            if used + w > width {
-                if !text.is_empty() {
-                    current.push(Span::styled(std::mem::take(&mut text), span.style));
-                }
-                out.push(Line::from(std::mem::take(&mut current)));
-                current.push(marker());
-                used = 2;
-            }
-            text.push(c);
-            used += w;
-        }
-        if !text.is_empty() {
-            current.push(Span::styled(text, span.style));
-        }
-    }
-    out.push(Line::from(current));
     out
 }
 

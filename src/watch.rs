@@ -1,16 +1,23 @@
 //! Watching the learner's files: a change under `exercises/<id>/` becomes
-//! [`Msg::FileChanged`] with that id, once per burst of events (editors
+//! [`Change::Exercise`] with that id, once per burst of events (editors
 //! often write a file in several steps). A progress file written by another
-//! mcplings (the CLI, a second workbook) becomes [`Msg::ProgressFileChanged`].
+//! mcplings (the CLI, a second workbook) becomes [`Change::ProgressFile`].
+//! The runtime ([`crate::tui`]) turns these into messages.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use crate::app::Msg;
+/// A change on disk that the workbook reacts to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// A learner's file in `exercises/<id>` changed; this is the id.
+    Exercise(String),
+    /// The progress file changed (maybe written by another mcplings).
+    ProgressFile,
+}
 
 /// How long a burst of file events must be quiet before a check starts.
 /// Editors that save in steps (write a temporary file, rename it over the
@@ -42,12 +49,12 @@ pub fn exercise_of(exercises_dir: &Path, path: &Path) -> Option<String> {
     (relevant && !hidden).then(|| id.to_string_lossy().into_owned())
 }
 
-/// Starts watching `root/exercises` and the progress file; changes are sent
-/// to `tx`.
+/// Starts watching `root/exercises` and the progress file; each change is
+/// handed to `on_change` (on the watcher's thread).
 ///
 /// Errors: the platform's watcher could not start or watch the folder
 /// (the message says why; checks then run on a key press only).
-pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
+pub fn start(root: &Path, on_change: impl Fn(Change) + Send + 'static) -> Result<Watcher, String> {
     let dir: PathBuf = root.join("exercises");
     let base = dir.canonicalize().unwrap_or_else(|_| dir.clone());
     let progress_file = crate::progress::path(root);
@@ -73,10 +80,10 @@ pub fn start(root: &Path, tx: Sender<Msg>) -> Result<Watcher, String> {
             }
         }
         for id in ids {
-            let _ = tx.send(Msg::FileChanged(id));
+            on_change(Change::Exercise(id));
         }
         if progress_changed {
-            let _ = tx.send(Msg::ProgressFileChanged);
+            on_change(Change::ProgressFile);
         }
     };
     let mut debouncer =

@@ -33,7 +33,7 @@ fn press(app: &mut App, keys: &str) {
 }
 
 fn screen(app: &App) -> String {
-    let (w, h) = app.size;
+    let (w, h) = app.size();
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| mcplings::ui::draw(f, app)).unwrap();
     let buffer = terminal.backend().buffer();
@@ -211,7 +211,7 @@ fn exercise_hints() {
 fn quiz_after_a_wrong_answer() {
     let mut app = app();
     press(&mut app, "z");
-    let question = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
     press(&mut app, &((b'a' + wrong as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
@@ -221,7 +221,7 @@ fn quiz_after_a_wrong_answer() {
 fn quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "z");
-    let question = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
 }
@@ -347,7 +347,7 @@ fn part2_client_exercise_with_a_failing_case() {
 fn part2_quiz_after_a_wrong_answer() {
     let mut app = app();
     press(&mut app, "↓z");
-    let question = app.course.part(2).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let question = app.course().part(2).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
     press(&mut app, &((b'a' + wrong as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
@@ -436,7 +436,7 @@ fn part3_http_exercise_with_a_failing_case() {
 fn part3_quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "↓↓z");
-    let question = app.course.part(3).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let question = app.course().part(3).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
 }
@@ -463,7 +463,7 @@ fn part4_tool_server_task() {
 fn part4_quiz_after_a_wrong_answer() {
     let mut app = app();
     press(&mut app, "↓↓↓z");
-    let question = app.course.part(4).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let question = app.course().part(4).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
     press(&mut app, &((b'a' + wrong as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
@@ -484,7 +484,7 @@ fn part5_lesson_first_section() {
 fn part5_quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "↓↓↓↓z");
-    let question = app.course.part(5).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+    let question = app.course().part(5).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
     insta::assert_snapshot!(screen(&app));
 }
@@ -523,10 +523,7 @@ fn course_complete() {
     assert!(app.course_complete());
     insta::assert_snapshot!(screen(&app));
     press(&mut app, "n");
-    assert_eq!(
-        app.notice.as_deref(),
-        Some("Course complete: your results are on the map.")
-    );
+    assert_eq!(app.notice(), Some("Course complete: your results are on the map."));
 }
 
 /// Two hints used in Part 2's first exercise, to show they are counted.
@@ -541,6 +538,6 @@ fn hints_for(progress: &mut Progress, part: u8) {
 #[test]
 fn long_notice_wraps_above_the_footer() {
     let mut app = app();
-    app.notice = Some("Your progress file .mcplings/progress.json is cut off (EOF while parsing an object at line 1 column 212): a copy is kept as .mcplings/progress.json.corrupt-1796018573-855083119, and what could be read is recovered.".into());
+    app.update(Msg::Notice("Your progress file .mcplings/progress.json is cut off (EOF while parsing an object at line 1 column 212): a copy is kept as .mcplings/progress.json.corrupt-1796018573-855083119, and what could be read is recovered.".into()));
     insta::assert_snapshot!(screen(&app));
 }

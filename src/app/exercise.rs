@@ -3,6 +3,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
+use super::pane::{self, LIST_WIDTH, PaneLine, Solution};
 use super::{App, Confirm, Effect};
 use crate::check::{BuildReport, CaseReport, CheckReport, Event as CheckEvent, Status};
 
@@ -62,6 +63,11 @@ pub struct ExerciseView {
     pub pane: Pane,
     /// Scroll offset of the right pane.
     pub scroll: usize,
+    /// The right pane laid out for the terminal's width: the view shows
+    /// [`ExerciseView::scroll`] onwards.
+    pub lines: Vec<PaneLine>,
+    /// The reference solution, once the runtime has read it.
+    pub solution: Option<Solution>,
 }
 
 impl ExerciseView {
@@ -73,6 +79,8 @@ impl ExerciseView {
             selected: 0,
             pane: Pane::Task,
             scroll: 0,
+            lines: Vec::new(),
+            solution: None,
         }
     }
 
@@ -211,6 +219,9 @@ impl App {
             KeyCode::Char('s') => {
                 if self.progress.is_done(&ex.id) {
                     set_pane(v, Pane::Solution);
+                    // Read afresh each time: the runtime reads, the result
+                    // comes back as a message.
+                    return vec![Effect::LoadSolution(ex.id.clone())];
                 } else {
                     self.notice = Some("The reference solution unlocks once every case passes.".into());
                 }
@@ -231,6 +242,38 @@ impl App {
             _ => {}
         }
         Vec::new()
+    }
+}
+
+impl App {
+    /// Columns and rows of the exercise's right pane. The build output and
+    /// the reference solution take the whole width: code wrapped into a
+    /// narrow pane is hard to read.
+    pub(crate) fn pane_size(&self) -> (usize, usize) {
+        let rows = self.body_rows();
+        if self.exercise.pane.is_wide() {
+            return (usize::from(self.size.0), rows);
+        }
+        (usize::from(self.size.0.saturating_sub(LIST_WIDTH + 1)), rows)
+    }
+
+    /// Lays the right pane out again for what it shows now.
+    pub(super) fn lay_out_pane(&mut self) {
+        let (width, _) = self.pane_size();
+        self.exercise.lines = pane::lay_out(self, width);
+    }
+
+    /// The furthest the right pane can scroll.
+    pub(super) fn max_scroll(&self) -> usize {
+        self.exercise.lines.len().saturating_sub(self.pane_size().1)
+    }
+
+    /// Takes the reference solution the runtime read.
+    pub(super) fn solution_loaded(&mut self, solution: Solution) {
+        let open = self.course.exercises.get(self.exercise.index);
+        if open.is_some_and(|ex| ex.id == solution.exercise) {
+            self.exercise.solution = Some(solution);
+        }
     }
 }
 

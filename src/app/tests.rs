@@ -3,7 +3,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::check::{BuildReport, CheckReport};
+use crate::check::{BuildReport, CheckReport, Event as CheckEvent};
 
 fn app() -> App {
     let course = Course::load(
@@ -202,7 +202,7 @@ fn keys_do_nothing_unseen_when_the_terminal_is_too_small() {
 #[test]
 fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     let mut app = app();
-    app.prebuilding = true;
+    app.update(Msg::Prebuilding);
     assert_eq!(crate::ui::map_footer(&app).1, "preparing exercises…");
     assert!(app.update(Msg::Prebuilt).is_empty());
     assert!(!app.prebuilding);
@@ -276,4 +276,56 @@ fn keys_work_during_a_check_and_x_cancels_it() {
             run: 2
         }]
     );
+}
+
+/// `update` reads no files: showing the reference solution asks the
+/// runtime to read it ([`Effect::LoadSolution`]), and the pane shows it
+/// only once the answer ([`Msg::SolutionLoaded`]) arrives. The course's
+/// root is moved somewhere that does not exist first, so a read from disk
+/// would show up as an error in the pane.
+#[test]
+fn the_solution_comes_from_an_effect_not_from_disk() {
+    let mut app = app();
+    app.course.root = std::path::PathBuf::from("/nonexistent/mcplings");
+    app.update(key('e'));
+    app.progress.exercise_mut("01-encode-frames").done = true;
+    let effects = app.update(key('s'));
+    assert_eq!(app.exercise.pane, Pane::Solution);
+    assert_eq!(effects, vec![Effect::LoadSolution("01-encode-frames".into())]);
+    let text = |app: &App| {
+        app.exercise
+            .lines
+            .iter()
+            .map(PaneLine::text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(text(&app), "Reading the reference solution…");
+    // An answer for another exercise is not this one's solution.
+    let answer = |exercise: &str| {
+        Msg::SolutionLoaded(Box::new(Solution {
+            exercise: exercise.into(),
+            files: vec![("src/lib.rs".into(), Ok("pub fn encode() {}\n".into()))],
+        }))
+    };
+    assert!(app.update(answer("02-id-router")).is_empty());
+    assert_eq!(text(&app), "Reading the reference solution…");
+    assert!(app.update(answer("01-encode-frames")).is_empty());
+    assert_eq!(
+        text(&app),
+        "Reference solution: solutions/01-encode-frames/src/lib.rs\n\npub fn encode() {}\n"
+    );
+}
+
+/// The exercise's right pane is laid out by `update`, for the width the
+/// terminal has: the view only slices it.
+#[test]
+fn the_exercise_pane_is_laid_out_for_the_width() {
+    let mut app = app();
+    app.update(key('e'));
+    let narrow = app.exercise.lines.len();
+    assert!(narrow > 5);
+    assert!(app.exercise.lines.iter().all(|l| l.text().chars().count() <= 80 - 32));
+    app.update(Msg::Resize(130, 40));
+    assert!(app.exercise.lines.len() < narrow, "wider, so fewer lines");
 }

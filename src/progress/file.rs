@@ -12,26 +12,19 @@
 //!   reported, and whatever parts of it still parse are recovered and
 //!   written back.
 
-use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::recovery::{Problem, parse_current, recover, repair};
 use super::{PROGRESS_FORMAT_VERSION, Progress, merge};
 
 /// Prefix and suffix of the temporary files a write goes through.
 const TMP_PREFIX: &str = ".progress.";
 const TMP_SUFFIX: &str = ".tmp";
-
-/// A cut-off file is repaired only up to this size (bytes): a progress file
-/// is a few kilobytes, and repair tries many cuts.
-const REPAIR_MAX_BYTES: usize = 1 << 20;
-/// How many cut points repair tries, from the end back.
-const REPAIR_MAX_TRIES: usize = 256;
 
 /// The progress file of the checkout at `root`.
 pub fn path(root: &Path) -> PathBuf {
@@ -211,7 +204,6 @@ fn load_locked(file: &Path) -> Loaded {
     }
 }
 
-/// Why a file is not a progress file of this version.
 /// `.mcplings/progress.json`: a path by its folder and name, short enough
 /// for a one-line notice.
 fn short(path: &Path) -> String {
@@ -225,21 +217,6 @@ fn short(path: &Path) -> String {
     parts.join("/")
 }
 
-enum Problem {
-    NotJson(serde_json::Error),
-    Newer(u64),
-    Shape,
-}
-
-fn parse_current(bytes: &[u8]) -> Result<Progress, Problem> {
-    let value: Value = serde_json::from_slice(bytes).map_err(Problem::NotJson)?;
-    match value.get("format_version").and_then(Value::as_u64) {
-        Some(n) if n == u64::from(PROGRESS_FORMAT_VERSION) => serde_json::from_value(value).map_err(|_| Problem::Shape),
-        Some(n) if n > u64::from(PROGRESS_FORMAT_VERSION) => Err(Problem::Newer(n)),
-        _ => Err(Problem::Shape),
-    }
-}
-
 fn backup_path(file: &Path) -> PathBuf {
     let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
     let name = file
@@ -248,70 +225,6 @@ fn backup_path(file: &Path) -> PathBuf {
         .unwrap_or_else(|| "progress.json".into());
     // Seconds for people, then nanoseconds so two backups never collide.
     file.with_file_name(format!("{name}.corrupt-{}-{:09}", now.as_secs(), now.subsec_nanos()))
-}
-
-/// Keeps every entry of `value` that still has the right shape.
-fn recover(value: &Value) -> Progress {
-    fn entries<T: DeserializeOwned>(value: &Value, key: &str) -> BTreeMap<String, T> {
-        value
-            .get(key)
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .filter_map(|(k, v)| Some((k.clone(), serde_json::from_value(v.clone()).ok()?)))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-    Progress {
-        format_version: PROGRESS_FORMAT_VERSION,
-        exercises: entries(value, "exercises"),
-        lessons: entries(value, "lessons"),
-        quizzes: entries(value, "quizzes"),
-        position: value
-            .get("position")
-            .and_then(|p| serde_json::from_value(p.clone()).ok())
-            .unwrap_or_default(),
-    }
-}
-
-/// The longest prefix of cut-off JSON that closes into a value: cut just
-/// before a `,` or just after a `}` or `]`, then close every object and
-/// array still open. `None` when no cut parses.
-fn repair(text: &str) -> Option<Value> {
-    if text.len() > REPAIR_MAX_BYTES {
-        return None;
-    }
-    // (cut, the closers still open there), in text order.
-    let mut cuts: Vec<(usize, String)> = Vec::new();
-    let mut open = String::new();
-    let (mut in_string, mut escaped) = (false, false);
-    for (i, b) in text.bytes().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' => open.push('}'),
-            b'[' => open.push(']'),
-            b'}' | b']' => {
-                open.pop();
-                cuts.push((i + 1, open.clone()));
-            }
-            b',' => cuts.push((i, open.clone())),
-            _ => {}
-        }
-    }
-    cuts.iter().rev().take(REPAIR_MAX_TRIES).find_map(|(cut, open)| {
-        let closed: String = text[..*cut].chars().chain(open.chars().rev()).collect();
-        serde_json::from_str(&closed).ok()
-    })
 }
 
 /// Writes `progress` to `file` atomically; the caller holds the lock.
@@ -458,21 +371,6 @@ mod tests {
         assert_eq!(loaded.progress.hints_shown("02-b"), 0);
         assert!(loaded.progress.lessons.is_empty());
         assert_eq!(fs::read_to_string(&backups(&file)[0]).unwrap(), cut);
-    }
-
-    #[test]
-    fn repair_closes_what_is_open_and_ignores_brackets_in_strings() {
-        assert_eq!(repair(r#"{"a":[1,2,"x],{"#), Some(serde_json::json!({"a":[1,2]})));
-        assert_eq!(
-            repair(r#"{"a":{"b":"}\"," , "c":1},"d"#),
-            Some(serde_json::json!({"a":{"b":"}\",","c":1}}))
-        );
-        assert_eq!(
-            repair(r#"{"format_version":1,"exerc"#),
-            Some(serde_json::json!({"format_version":1}))
-        );
-        assert_eq!(repair("{\"a\""), None);
-        assert_eq!(repair("not json"), None);
     }
 
     #[test]

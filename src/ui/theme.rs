@@ -4,6 +4,8 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::app::Look;
+use crate::check::Status;
 use crate::text::Tone;
 
 /// The styles the views use.
@@ -87,6 +89,26 @@ impl Theme {
             Tone::JsonString => s.fg(Color::Green),
             Tone::JsonLiteral => s.fg(Color::Magenta),
             Tone::JsonPunct => s.fg(Color::DarkGray),
+        }
+    }
+
+    /// The style of a look of the exercise's pane.
+    pub fn look(&self, look: Look) -> Style {
+        match look {
+            Look::Plain => Style::new(),
+            Look::Tone(tone) => self.tone(tone),
+            Look::Title => self.title,
+            Look::Dim => self.dim,
+            Look::Ok => self.ok,
+            Look::Fail => self.fail,
+            Look::CaseName(status) => match status {
+                Some(Status::Passed) => self.ok,
+                Some(Status::Failed) => self.fail,
+                _ => self.dim,
+            }
+            .patch(self.bar),
+            Look::Compiler(style) => style,
+            Look::Continued => Style::new().add_modifier(Modifier::DIM),
         }
     }
 }

@@ -1,0 +1,151 @@
+//! The case pane laid out: the selected case's name and what it checks,
+//! then its reason, differences, expected and actual frames, transcript
+//! and the learner's stderr.
+
+use super::{Look, PaneLine, Run, paragraphs, toned, wrap_runs};
+use crate::app::{App, CheckState};
+use crate::check::{CaseReport, Direction, EntryKind, Status};
+use crate::text::{Piece, Tone, hard_wrap, highlight_json};
+
+/// Most transcript entries the case pane shows (the last ones).
+const TRANSCRIPT_ENTRIES: usize = 60;
+/// Most characters of one transcript entry the case pane shows.
+const ENTRY_CHARS: usize = 600;
+
+/// The lines of the selected case of the open exercise.
+pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
+    let mut lines = Vec::new();
+    let Some(ex) = app.course.exercises.get(app.exercise.index) else {
+        return lines;
+    };
+    let Some(case) = crate::check::checkers::of(ex).and_then(|c| c.cases.get(app.exercise.selected)) else {
+        return lines;
+    };
+    let report = app.exercise.selected_case();
+    let status = report.map(|r| r.status);
+    let mark = match status {
+        Some(Status::Passed) => "✓",
+        Some(Status::Failed) => "✗",
+        _ => "·",
+    };
+    lines.push(PaneLine::one(format!("{mark} {}", case.name), Look::CaseName(status)));
+    lines.extend(paragraphs(case.about, width, Tone::Plain, Look::Dim));
+    let Some(report) = report else {
+        lines.push(PaneLine::blank());
+        let text = match &app.exercise.check {
+            CheckState::Running { .. } => "running…",
+            _ => "Not checked yet: c checks.",
+        };
+        lines.push(PaneLine::one(text, Look::Dim));
+        return lines;
+    };
+    lines.push(PaneLine::blank());
+    if let Some(reason) = &report.reason {
+        let look = if report.status == Status::Failed {
+            Look::Fail
+        } else {
+            Look::Dim
+        };
+        lines.extend(paragraphs(reason, width, Tone::Plain, look));
+        lines.push(PaneLine::blank());
+    }
+    details(report, width, &mut lines);
+    lines
+}
+
+fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
+    if !report.differences.is_empty() {
+        lines.push(PaneLine::one("Differences", Look::Title));
+        for d in &report.differences {
+            lines.extend(paragraphs(
+                &format!("• {}", d.describe()),
+                width,
+                Tone::Plain,
+                Look::Plain,
+            ));
+        }
+        lines.push(PaneLine::blank());
+    }
+    if let (Some(e), Some(a)) = (&report.expected, &report.actual) {
+        lines.extend(frame_lines("expected ", &e.to_string(), width, Look::Dim));
+        lines.extend(frame_lines("actual   ", &a.to_string(), width, Look::Dim));
+        lines.push(PaneLine::blank());
+    }
+    if !report.transcript.is_empty() {
+        lines.push(PaneLine::of(vec![
+            Run::new("Transcript ", Look::Title),
+            Run::new("▶ to your program · ◀ from it", Look::Dim),
+        ]));
+        if report.transcript.iter().any(|e| e.kind == EntryKind::Harness) {
+            lines.extend(paragraphs(
+                "▷ ◁ the harness calling your functions and reporting what they returned",
+                width,
+                Tone::Plain,
+                Look::Dim,
+            ));
+        }
+        // The last entries matter most (the failure is at the end), and a
+        // long line is rarely read past its start: both are capped, so a
+        // case that moved megabytes still shows in a few screens.
+        let skip = report.transcript.len().saturating_sub(TRANSCRIPT_ENTRIES);
+        if skip > 0 {
+            lines.push(PaneLine::one(format!("… {skip} earlier lines"), Look::Dim));
+        }
+        for entry in &report.transcript[skip..] {
+            let look = match (entry.dir, entry.kind) {
+                (_, EntryKind::Junk) => Look::Fail,
+                (_, EntryKind::Harness) => Look::Dim,
+                (Direction::ToLearner, _) => Look::Tone(Tone::Label),
+                (Direction::FromLearner, _) => Look::Tone(Tone::JsonString),
+            };
+            let chars = entry.line.chars().count();
+            let line = if chars > ENTRY_CHARS {
+                format!(
+                    "{} … ({} more characters)",
+                    entry.line.chars().take(ENTRY_CHARS).collect::<String>(),
+                    chars - ENTRY_CHARS
+                )
+            } else {
+                entry.line.clone()
+            };
+            lines.extend(frame_lines(&format!("{} ", entry.glyph()), &line, width, look));
+        }
+        lines.push(PaneLine::blank());
+    }
+    let stderr = report.stderr.trim_end();
+    if !stderr.is_empty() {
+        lines.push(PaneLine::one("Your program's stderr", Look::Title));
+        for l in stderr.lines() {
+            lines.extend(wrap_runs(
+                vec![Run::new(crate::text::visible(l).into_owned(), Look::Dim)],
+                width,
+            ));
+        }
+    }
+}
+
+/// A frame (or any line) behind a label, highlighted as JSON and wrapped
+/// under itself.
+fn frame_lines(label: &str, text: &str, width: usize, label_look: Look) -> Vec<PaneLine> {
+    let text = &crate::text::visible(text);
+    let pad = " ".repeat(label.chars().count());
+    let mut out = Vec::new();
+    for (i, l) in hard_wrap(
+        highlight_json(text),
+        width,
+        Piece::new(pad.clone(), Tone::Plain),
+        Piece::new(pad, Tone::Plain),
+    )
+    .into_iter()
+    .enumerate()
+    {
+        let mut runs = toned(l);
+        if i == 0
+            && let Some(first) = runs.first_mut()
+        {
+            *first = Run::new(label, label_look);
+        }
+        out.push(PaneLine::of(runs));
+    }
+    out
+}
