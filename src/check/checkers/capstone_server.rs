@@ -406,7 +406,7 @@ fn discover(s: &mut Session) -> CaseResult {
     if !versions_ok || !found.get("capabilities").is_some_and(Value::is_object) {
         return Err(Failure::partial(
             "server/discover returns supportedVersions (listing 2026-07-28) and capabilities (2026-07-28 server/discover)",
-            json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
+            json!({"supportedVersions": ["2026-07-28", "2025-11-25", "2025-06-18"], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
             found,
         ));
     }
@@ -438,7 +438,7 @@ fn unsupported_version(s: &mut Session) -> CaseResult {
     if !supported || response.pointer("/error/data/requested") != Some(&json!("2099-01-01")) {
         return Err(Failure::partial(
             "the -32022 error's data lists the versions the server supports and the one requested, so the client can pick a shared version and retry (UnsupportedProtocolVersionError, 2026-07-28 schema)",
-            json!({"error": {"code": -32022, "data": {"supported": ["2026-07-28"], "requested": "2099-01-01"}}}),
+            json!({"error": {"code": -32022, "data": {"supported": ["2026-07-28", "2025-11-25", "2025-06-18"], "requested": "2099-01-01"}}}),
             response,
         ));
     }
