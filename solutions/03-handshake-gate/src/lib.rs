@@ -90,6 +90,12 @@ impl Server {
                 return None;
             }
         };
+        // MCP ids are strings or integers; any other id (null, 1.5) makes
+        // the frame invalid, so the error leaves the id out (2025-11-25
+        // basic/index › Requests, › Error Responses).
+        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+            return Some(json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request: the id must be a string or an integer"}}));
+        }
         let params = message.get("params");
         let answer = match (method, self.phase) {
             // Ping is served in every phase (2025-11-25 basic/utilities/ping).

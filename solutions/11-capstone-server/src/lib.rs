@@ -69,6 +69,14 @@ impl Outbox {
 pub const LEGACY_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 /// Modern versions this server implements.
 pub const MODERN_VERSIONS: [&str; 1] = ["2026-07-28"];
+
+/// Every version this dual-era server implements, modern first: what
+/// `server/discover` and a -32022 error list, so a client may pick either
+/// era (2026-07-28 basic/versioning › Protocol Version Negotiation, whose
+/// example lists `["2026-07-28", "2025-11-25"]`).
+fn all_versions() -> Vec<&'static str> {
+    MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS.iter()).copied().collect()
+}
 /// The `_meta` key of a modern request's protocol version.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 /// The `_meta` key of a modern request's client capabilities.
@@ -134,12 +142,18 @@ impl Server {
         let Some(id) = message.get("id").cloned() else {
             return self.notification(method, &params);
         };
+        // MCP ids are strings or integers; any other id (null, 1.5) makes
+        // the frame invalid, and the error leaves the id out (2025-11-25
+        // basic/index › Requests, › Error Responses).
+        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+            return out.send(json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request: the id must be a string or an integer"}}));
+        }
         let reply = |outcome: Result<Value, RpcError>| match outcome {
             Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
             Err(e) => {
                 let mut error = json!({"code": e.code, "message": e.message});
                 if e.code == UNSUPPORTED_VERSION {
-                    error["data"] = json!({"supported": MODERN_VERSIONS, "requested": params.pointer("/_meta").and_then(|m| m.get(META_VERSION))});
+                    error["data"] = json!({"supported": all_versions(), "requested": params.pointer("/_meta").and_then(|m| m.get(META_VERSION))});
                 }
                 json!({"jsonrpc": "2.0", "id": id, "error": error})
             }
@@ -246,7 +260,7 @@ impl Server {
 fn route(method: &str, params: &Value, era: Era) -> Result<Value, RpcError> {
     let arguments = params.get("arguments").unwrap_or(&Value::Null);
     match (method, era) {
-        ("server/discover", Era::Modern) => Ok(json!({"supportedVersions": MODERN_VERSIONS, "capabilities": capabilities(), "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}})),
+        ("server/discover", Era::Modern) => Ok(json!({"supportedVersions": all_versions(), "capabilities": capabilities(), "_meta": {"io.modelcontextprotocol/serverInfo": server_info()}})),
         ("tools/list", _) => Ok(json!({"tools": features::tools()})),
         ("resources/list", _) => Ok(json!({"resources": features::resources()})),
         ("resources/templates/list", _) => Ok(json!({"resourceTemplates": []})),

@@ -410,7 +410,7 @@ fn discover(s: &mut Session) -> CaseResult {
     if !versions_ok || !found.get("capabilities").is_some_and(Value::is_object) {
         return Err(Failure::partial(
             "server/discover returns supportedVersions (listing 2026-07-28) and capabilities (2026-07-28 server/discover)",
-            json!({"supportedVersions": [mcp::MODERN], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
+            json!({"supportedVersions": [mcp::MODERN, mcp::LEGACY, mcp::PREVIOUS_LEGACY], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
             found,
         ));
     }
@@ -442,7 +442,7 @@ fn unsupported_version(s: &mut Session) -> CaseResult {
     if !supported || response.pointer("/error/data/requested") != Some(&json!(mcp::FUTURE)) {
         return Err(Failure::partial(
             "the -32022 error's data lists the versions the server supports and the one requested, so the client can pick a shared version and retry (UnsupportedProtocolVersionError, 2026-07-28 schema)",
-            json!({"error": {"code": -32022, "data": {"supported": [mcp::MODERN], "requested": mcp::FUTURE}}}),
+            json!({"error": {"code": -32022, "data": {"supported": [mcp::MODERN, mcp::LEGACY, mcp::PREVIOUS_LEGACY], "requested": mcp::FUTURE}}}),
             response,
         ));
     }
