@@ -1,8 +1,11 @@
 //! `mcplings verify`: proves the course. The content loads (the caller
 //! checks that); for every exercise the shipped stub builds and fails its
 //! checker with at least one reason, the reference solution passes every
-//! case, and the harness (`src/main.rs`, when it is not one of the files the
-//! learner edits) is the same file in both crates.
+//! case, the harness (`src/main.rs`, when it is not one of the files the
+//! learner edits) is the same file in both crates, and the exercise is laid
+//! out as CONTRIBUTING.md's "Adding an exercise" asks (both crates are
+//! workspace members, every file the learner edits has its shipped copy,
+//! the README names the exercise).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -28,8 +31,8 @@ pub fn run(course: &Course) -> Result<u8, String> {
         course.exercises.len()
     );
     let problems = verify_all(course);
-    // Three proofs per exercise: the harness, the stub, the solution.
-    let proofs = course.exercises.len() * 3;
+    // Four proofs per exercise: the layout, the harness, the stub, the solution.
+    let proofs = course.exercises.len() * 4;
     let failed = problems.len().min(proofs);
     if !problems.is_empty() {
         println!("\nverify found {} problem(s):", problems.len());
@@ -93,7 +96,7 @@ type Outcome = (Vec<String>, Vec<String>);
 
 /// Builds and checks one exercise's stub and solution.
 fn verify_exercise(course: &Course, ex: &Exercise) -> Outcome {
-    let mut problems = Vec::new();
+    let mut problems = layout_problems(course, ex);
     let mut lines = Vec::new();
     let harness = |dir: &Path| std::fs::read(dir.join("src/main.rs")).ok();
     let learners_own = ex.files.iter().any(|f| f == "src/main.rs");
@@ -157,6 +160,49 @@ fn verify_exercise(course: &Course, ex: &Exercise) -> Outcome {
     };
     lines.push(format!("{:<20} {stub_line:<24} {solution_line}", ex.id));
     (lines, problems)
+}
+
+/// What is missing from CONTRIBUTING.md's "Adding an exercise" checklist
+/// for `ex`, as far as files show it: both crates listed in the root
+/// `Cargo.toml`'s `[workspace] members`, the shipped copy of every file the
+/// learner edits under `lessons/<part>/stubs/<id>/`, and the README naming
+/// the exercise. A course without a README (a learner's workspace) skips
+/// that item.
+fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
+    let mut problems = Vec::new();
+    let manifest = std::fs::read_to_string(course.root.join("Cargo.toml")).unwrap_or_default();
+    let members: Vec<String> = toml::from_str::<toml::Table>(&manifest)
+        .ok()
+        .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|m| m.as_str().map(|m| m.trim_end_matches('/').to_string()))
+        .collect();
+    for crate_dir in [format!("exercises/{}", ex.id), format!("solutions/{}", ex.id)] {
+        if !members.contains(&crate_dir) {
+            problems.push(format!(
+                "{}: {crate_dir} is not in the root Cargo.toml's [workspace] members",
+                ex.id
+            ));
+        }
+    }
+    for file in &ex.files {
+        if !ex.stub_dir(&course.root).join(file).is_file() {
+            let shipped = ex.stub_dir(&course.root).join(file);
+            let shipped = shipped.strip_prefix(&course.root).unwrap_or(&shipped);
+            problems.push(format!(
+                "{}: {file} has no shipped copy at {} (reset restores it from there)",
+                ex.id,
+                shipped.display()
+            ));
+        }
+    }
+    if let Ok(readme) = std::fs::read_to_string(course.root.join("README.md"))
+        && !readme.contains(&ex.id)
+    {
+        problems.push(format!("{}: README.md does not name the exercise", ex.id));
+    }
+    problems
 }
 
 /// Checks the shipped stub: the learner's crate itself when its files are
@@ -233,4 +279,53 @@ fn summary(report: &CheckReport) -> String {
         .map(|c| format!("    ✗ {}: {}", c.name, c.reason.as_deref().unwrap_or("")))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn course() -> Course {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        Course::load(root, &check::checkers::names()).expect("the course loads")
+    }
+
+    #[test]
+    fn the_shipped_course_is_laid_out_as_the_checklist_asks() {
+        let course = course();
+        for ex in &course.exercises {
+            assert_eq!(layout_problems(&course, ex), Vec::<String>::new());
+        }
+    }
+
+    #[test]
+    fn each_missing_item_of_the_checklist_is_named() {
+        let mut course = course();
+        let scratch = tempfile::tempdir().unwrap();
+        let ex = course.exercise("03").unwrap().clone();
+        // A workspace that lists only the exercise crate, a README that names
+        // another exercise, and no shipped stubs at all.
+        std::fs::write(
+            scratch.path().join("Cargo.toml"),
+            format!("[workspace]\nmembers = [\"exercises/{}/\"]\n", ex.id),
+        )
+        .unwrap();
+        std::fs::write(scratch.path().join("README.md"), "01-encode-frames").unwrap();
+        course.root = scratch.path().to_path_buf();
+        let problems = layout_problems(&course, &ex);
+        let expected_files = ex.files.len();
+        assert_eq!(problems.len(), 1 + expected_files + 1, "{problems:#?}");
+        assert!(problems[0].contains(&format!("solutions/{} is not in the root Cargo.toml", ex.id)));
+        assert!(
+            problems[1].contains("has no shipped copy at lessons/"),
+            "{}",
+            problems[1]
+        );
+        assert!(
+            problems
+                .last()
+                .unwrap()
+                .contains("README.md does not name the exercise")
+        );
+    }
 }
