@@ -81,6 +81,23 @@ fn tone_of(style: InlineStyle) -> Tone {
     }
 }
 
+/// Word-wraps plain text with `` `code` `` spans, one paragraph per `\n`
+/// line, control characters made visible: the first line of each paragraph
+/// starts with `first`, the others with `rest` (see [`wrap`]).
+pub fn paragraphs(text: &str, width: usize, tone: Tone, first: &str, rest: &str) -> Vec<Line> {
+    text.split('\n')
+        .flat_map(|paragraph| {
+            let pieces = inline_code(&visible(paragraph), tone);
+            wrap(
+                &pieces,
+                width,
+                Piece::new(first, Tone::Plain),
+                Piece::new(rest, Tone::Plain),
+            )
+        })
+        .collect()
+}
+
 /// Word-wraps styled text to `width` columns. The first line starts with
 /// `first` and the others with `rest` (both count towards the width). A
 /// word is what lies between spaces, even across styles, so `` `id`. ``

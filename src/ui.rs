@@ -165,18 +165,8 @@ pub fn paragraphs(
     style: ratatui::style::Style,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    use crate::text::{Piece, Tone, inline_code, visible, wrap};
-    let mut out = Vec::new();
-    for paragraph in text.split('\n') {
-        let paragraph = visible(paragraph);
-        for l in wrap(
-            &inline_code(&paragraph, tone),
-            width,
-            Piece::new(first, Tone::Plain),
-            Piece::new(rest, Tone::Plain),
-        ) {
-            out.push(styled(&l, theme).patch_style(style));
-        }
-    }
-    out
+    crate::text::paragraphs(text, width, tone, first, rest)
+        .iter()
+        .map(|l| styled(l, theme).patch_style(style))
+        .collect()
 }

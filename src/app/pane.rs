@@ -10,7 +10,7 @@ use ratatui::style::Style;
 
 use super::{App, Pane};
 use crate::check::Status;
-use crate::text::{Piece, Tone, inline_code, visible, wrap};
+use crate::text::Tone;
 
 /// Width of the exercise screen's case list, borders included.
 pub const LIST_WIDTH: u16 = 31;
@@ -242,19 +242,10 @@ fn build_output(output: &str, no_color: bool) -> Vec<Vec<Run>> {
 /// to `width`, with `look` laid over each line. Characters a terminal would
 /// not show are escaped ([`visible`]): some of this text is learners'.
 fn paragraphs(text: &str, width: usize, tone: Tone, look: Look) -> Vec<PaneLine> {
-    let mut out = Vec::new();
-    for paragraph in text.split('\n') {
-        let paragraph = visible(paragraph);
-        for l in wrap(
-            &inline_code(&paragraph, tone),
-            width,
-            Piece::new("", Tone::Plain),
-            Piece::new("", Tone::Plain),
-        ) {
-            out.push(PaneLine { runs: toned(l), look });
-        }
-    }
-    out
+    crate::text::paragraphs(text, width, tone, "", "")
+        .into_iter()
+        .map(|l| PaneLine { runs: toned(l), look })
+        .collect()
 }
 
 /// The pieces of a laid-out line as runs in their tones.
