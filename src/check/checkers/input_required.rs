@@ -252,20 +252,28 @@ fn request_state(s: &mut Session) -> CaseResult {
 }
 
 fn absent_result_type(s: &mut Session) -> CaseResult {
+    let retried = |more: Value| {
+        Failure::showing(
+            "the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry",
+            more,
+        )
+    };
     let first = greet_call(s, "the tools/call for greet")?;
     let old = json!({"content": [{"type": "text", "text": "Hello!"}]});
     respond(s, &first["id"], old.clone())?;
     if let Some(more) = s.recv_within(Duration::from_millis(200))? {
-        return Err(Failure::showing(
-            "the result had no resultType, which means complete (a client MUST treat an absent resultType as \"complete\", 2026-07-28 basic/index): there is nothing to retry",
-            more.value,
-        ));
+        return Err(retried(more.value));
     }
-    compare::same(
-        old,
-        &final_result(s)?,
-        "a result without resultType is the final result",
-    )
+    let result = match final_result(s) {
+        Ok(result) => result,
+        // On a loaded machine a retry can come after the window above: the
+        // client then waits for its answer instead of reporting.
+        Err(failure) => match s.recv_within(Duration::from_millis(50))? {
+            Some(more) => return Err(retried(more.value)),
+            None => return Err(failure),
+        },
+    };
+    compare::same(old, &result, "a result without resultType is the final result")
 }
 
 fn bounded(s: &mut Session) -> CaseResult {
