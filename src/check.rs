@@ -63,6 +63,11 @@ pub struct Options {
     /// The mcplings binary, run as `mcplings __relay SOCKET` by client
     /// exercises; `None` means this process's own executable.
     pub relay: Option<PathBuf>,
+    /// Run only the cases with these names, in course order; the others are
+    /// left out of the report. `None` runs every case. A name the checker
+    /// does not have makes the check an error ([`CheckReport::error`]), so
+    /// a renamed case cannot silently leave a test with nothing to run.
+    pub only: Option<Vec<String>>,
 }
 
 /// Progress of a running check, for front ends that show it live.
@@ -154,6 +159,22 @@ pub fn check(
         ));
         return report;
     };
+    // The cases to run, by their index in the checker's list.
+    let selected: Vec<usize> = match &options.only {
+        None => (0..checker.cases.len()).collect(),
+        Some(names) => {
+            if let Some(unknown) = names
+                .iter()
+                .find(|n| !checker.cases.iter().any(|c| c.name == n.as_str()))
+            {
+                report.error = Some(format!("the checker of {} has no case named `{unknown}`", exercise.id));
+                return report;
+            }
+            (0..checker.cases.len())
+                .filter(|&i| names.iter().any(|n| n == checker.cases[i].name))
+                .collect()
+        }
+    };
     let target_dir = match (&options.target_dir, source) {
         (Some(dir), _) => dir.clone(),
         (None, Source::Path(dir)) => path_target_dir(&course.root, dir),
@@ -180,22 +201,22 @@ pub fn check(
         _ => None,
     };
     let not_run = |index: usize, reason: &str| {
-        let case = &checker.cases[index];
+        let case = &checker.cases[selected[index]];
         CaseReport::not_run(case.name, case.about, reason)
     };
     match (skip, &built.executable) {
         (None, Some(exe)) => {
-            let run = |index: usize| run_case(checker, &checker.cases[index], exe, exercise, options);
+            let run = |index: usize| run_case(checker, &checker.cases[selected[index]], exe, exercise, options);
             let cancel = options.cancel.as_deref();
             let cases = Cases {
-                count: checker.cases.len(),
+                count: selected.len(),
                 at_once: CASES_AT_ONCE,
                 cancel,
             };
             report.cases = cases.run(&run, &not_run, on_event);
         }
         (reason, _) => {
-            for index in 0..checker.cases.len() {
+            for index in 0..selected.len() {
                 let mut reason = reason.as_deref().unwrap_or("not run");
                 if options.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                     reason = CANCELLED;

@@ -254,8 +254,7 @@ impl Runtime {
                     let options = Options {
                         color,
                         cancel: Some(flag),
-                        target_dir: None,
-                        relay: None,
+                        ..Options::default()
                     };
                     let report = check::check(&course, ex, &Source::Exercise, &options, &mut |event| {
                         send(Msg::Check { run, event });

@@ -80,3 +80,13 @@ fn a_patch_that_matches_twice_is_refused() {
         &[("src/lib.rs", "    Value::Object(frame).to_string()\n", "")],
     );
 }
+
+/// A mutant test that names a case the checker does not have gets an error,
+/// not an empty report that passes nothing and fails nothing.
+#[test]
+fn running_an_unknown_case_is_an_error() {
+    let report = crate::helpers::check_mutant_on(GATE, "control-03-unknown-case", &[], &["no such case"]);
+    assert!(report.cases.is_empty(), "{}", summary(&report));
+    let error = report.error.as_deref().unwrap_or("");
+    assert!(error.contains("no case named `no such case`"), "{}", summary(&report));
+}

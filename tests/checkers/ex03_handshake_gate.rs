@@ -4,7 +4,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{GATE, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{GATE, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const NEGOTIATE: &str =
     "        let version = if SUPPORTED_VERSIONS.contains(&requested) { requested } else { SUPPORTED_VERSIONS[0] };\n";
@@ -20,8 +20,19 @@ const SERVE_ARM: &str = "            (method, _) => serve(method, params),\n";
 #[test]
 fn m03_always_answers_the_newest_version() {
     let replace = "        let version = SUPPORTED_VERSIONS[0];\n";
-    let report = check_mutant(GATE, "mutant-03-force-latest", &[("src/lib.rs", NEGOTIATE, replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-force-latest",
+        &[("src/lib.rs", NEGOTIATE, replace)],
+        &["older supported version echoed"],
+    );
     assert_caught(&report);
+    assert_eq!(
+        report.cases.len(),
+        1,
+        "only the targeted case runs:\n{}",
+        summary(&report)
+    );
     assert_failed(
         &report,
         "older supported version echoed",

@@ -128,6 +128,12 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
 
 /// Checks the crate in `dir` against `exercise`'s checker.
 pub fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
+    check_dir_only(exercise, dir, None)
+}
+
+/// Checks the crate in `dir` against `exercise`'s checker, running only the
+/// cases named in `only` (all of them for `None`).
+pub fn check_dir_only(exercise: &str, dir: &Path, only: Option<&[&str]>) -> CheckReport {
     let course = Course::load(&root(), &mcplings::check::checkers::names()).expect("the course loads");
     let ex = course
         .exercise(exercise)
@@ -138,6 +144,7 @@ pub fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
     let options = Options {
         target_dir: Some(target_dir().join("test-mutants")),
         relay: Some(PathBuf::from(env!("CARGO_BIN_EXE_mcplings"))),
+        only: only.map(|names| names.iter().map(|n| n.to_string()).collect()),
         ..Options::default()
     };
     check::check(&course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
