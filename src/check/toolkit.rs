@@ -4,7 +4,9 @@
 //!
 //! - [`harness`]: driving an exercise harness (library-style exercises);
 //! - [`as_server`]: the checker as the server of a learner's client;
-//! - [`as_client`]: the checker as the client of a learner's server.
+//! - [`as_client`]: the checker as the client of a learner's server;
+//!
+//! and the request-id rules every server checker holds a server to ([`ids`]).
 //!
 //! The protocol's vocabulary (revisions, `_meta` keys, the checker's own
 //! name) is [`crate::mcp`]. Nothing here imports a checker or the registry
@@ -15,5 +17,6 @@ pub mod as_server;
 pub mod case;
 pub mod compare;
 pub mod harness;
+pub mod ids;
 
 pub use case::{Case, CaseResult, Checker, Failure, Shape};

@@ -137,7 +137,10 @@ fn m03_serves_early_requests() {
     assert_failed(
         &report,
         "early request refused",
-        &["tools/list before initialize must be refused with an error response"],
+        &[
+            "`tools/list` before initialize was served",
+            "MUST be the first interaction",
+        ],
     );
 }
 
@@ -278,5 +281,86 @@ fn m03_debug_println_on_stdout() {
         &report,
         "initialize echoes 2025-11-25",
         &["stdout line 1 is not JSON", "`handle got: ", "eprintln!"],
+    );
+}
+
+const ID_CHECK: &str = "        if !(id.is_string() || id.is_i64() || id.is_u64()) {\n";
+
+const RESPOND: &str = "    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result})\n";
+
+/// A server that writes every id back as a string: integers become
+/// strings.
+#[test]
+fn m03_ids_turned_into_strings() {
+    let replace = "    let id = match id { Value::String(_) => id.clone(), other => json!(other.to_string()) };\n    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result})\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-ids-as-strings",
+        &[("src/lib.rs", RESPOND, replace)],
+        &["request ids"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids",
+        &["with zero as its id", "came back as a string"],
+    );
+}
+
+/// A server that serves a request whose id is null (the reference did,
+/// before issue 17).
+#[test]
+fn m03_null_id_served() {
+    let replace = "        if !(id.is_string() || id.is_i64() || id.is_u64() || id.is_null()) {\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-null-id-served",
+        &[("src/lib.rs", ID_CHECK, replace)],
+        &["request ids"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids",
+        &["whose id is null", "was served", "MUST NOT be null"],
+    );
+}
+
+/// A server that refuses a forbidden id with the wrong code.
+#[test]
+fn m03_forbidden_id_refused_with_the_wrong_code() {
+    let find = "\"error\": {\"code\": -32600, \"message\": \"Invalid Request: the id must be a string or an integer\"}";
+    let replace =
+        "\"error\": {\"code\": -32602, \"message\": \"Invalid Request: the id must be a string or an integer\"}";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-bad-id-32602",
+        &[("src/lib.rs", find, replace)],
+        &["request ids"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids",
+        &["its error code is -32600 Invalid Request", "got -32602"],
+    );
+}
+
+/// The "not initialized" refusal in the fallback arm only: tools/call,
+/// which has an arm of its own, is served before initialize.
+#[test]
+fn m03_early_refusal_in_the_fallback_arm_only() {
+    let replace = format!("            (\"tools/call\", _) => serve(method, params),\n{EARLY_REFUSAL_ARM}");
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-early-fallback-only",
+        &[("src/lib.rs", EARLY_REFUSAL_ARM, &replace)],
+        &["early request refused"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "early request refused",
+        &["`tools/call` before initialize was served", "not in the fallback arm"],
     );
 }

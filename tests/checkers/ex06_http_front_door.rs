@@ -1,7 +1,7 @@
 //! Mutants of 06-http-front-door: Streamable HTTP, 2026-07-28.
 //! Each solution's unmutated control is in `controls`.
 
-use crate::helpers::{HTTP, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{HTTP, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 /// A notification answered with 200 and a JSON body (C04).
 #[test]
@@ -175,4 +175,88 @@ fn m06_response_before_progress() {
         "progress as an SSE stream",
         &["something came after the response"],
     );
+}
+
+/// A request whose id is null served (no id check at all).
+#[test]
+fn m06_null_id_served() {
+    let find = "    if !(id.is_string() || id.is_i64() || id.is_u64()) {\n";
+    let replace = "    if !(id.is_string() || id.is_i64() || id.is_u64() || id.is_null()) {\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-null-id-served",
+        &[("src/lib.rs", find, replace)],
+        &["request ids"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "request ids", &["whose id is null", "was served"]);
+}
+
+/// Ids kept as f64.
+#[test]
+fn m06_ids_through_f64() {
+    let find = "    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result})\n";
+    let replace = "    json!({\"jsonrpc\": \"2.0\", \"id\": id.as_f64().map(|f| json!(f)).unwrap_or(id.clone()), \"result\": result})\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-ids-f64",
+        &[("src/lib.rs", find, replace)],
+        &["request ids"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "request ids", &["zero", "floating-point"]);
+}
+
+/// An Origin accepted when it equals the request's Host: a DNS-rebinding
+/// request passes, since it names the attacker's site in both.
+#[test]
+fn m06_origin_matching_host_accepted() {
+    let find = "        && !is_local_origin(origin)\n";
+    let replace = "        && !is_local_origin(origin)\n        && request.header(\"Host\").is_none_or(|host| origin.split_once(\"://\").map(|(_, h)| h) != Some(host))\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-origin-equals-host",
+        &[("src/lib.rs", find, replace)],
+        &["foreign Origin: 403"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "foreign Origin: 403",
+        &[
+            "and Host evil.example:",
+            "an Origin that matches the Host proves nothing",
+        ],
+    );
+}
+
+/// Only `http://localhost` and `http://127.0.0.1` trusted: an https page
+/// or one on [::1] of this machine is refused.
+#[test]
+fn m06_loopback_origin_refused() {
+    let find = "    let Some(rest) = origin.strip_prefix(\"http://\").or_else(|| origin.strip_prefix(\"https://\")) else { return false };\n";
+    let replace = "    let Some(rest) = origin.strip_prefix(\"http://\") else { return false };\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-https-origin-refused",
+        &[("src/lib.rs", find, replace)],
+        &["loopback Origin served"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "loopback Origin served", &["Origin https://localhost:8443"]);
+}
+
+/// `[::1]` not recognised as loopback.
+#[test]
+fn m06_ipv6_loopback_origin_refused() {
+    let find = "    matches!(host, \"localhost\" | \"127.0.0.1\" | \"[::1]\") && port_ok\n";
+    let replace = "    matches!(host, \"localhost\" | \"127.0.0.1\") && port_ok\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-ipv6-origin-refused",
+        &[("src/lib.rs", find, replace)],
+        &["loopback Origin served"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "loopback Origin served", &["Origin http://[::1]:"]);
 }

@@ -4,7 +4,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{TOOLS, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{TOOLS, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const UNKNOWN_TOOL_ARM: &str = "        other => Err(RpcError::invalid_params(format!(\"Unknown tool: {other}\"))),\n";
 
@@ -306,4 +306,58 @@ fn m07_blob_served_as_text() {
         "resources: text, blob, template",
         &["the PNG is binary", "carries `blob`, base64, and no `text`"],
     );
+}
+
+const ID_CHECK: &str = "        if !(id.is_string() || id.is_i64() || id.is_u64()) {\n";
+
+const BEFORE_ROUTE: &str = "        let outcome = self.route(method, &params);\n";
+
+/// Ids kept as f64, as a JavaScript-style server keeps every number.
+#[test]
+fn m07_ids_through_f64() {
+    let replace = "        let id = id.as_f64().map(|f| json!(f)).unwrap_or(id);\n        let outcome = self.route(method, &params);\n";
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-ids-f64",
+        &[("src/lib.rs", BEFORE_ROUTE, replace)],
+        &["request ids (modern)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids (modern)",
+        &["with zero as its id", "went through a floating-point number"],
+    );
+}
+
+/// A string of digits taken for a number.
+#[test]
+fn m07_digit_strings_turned_into_numbers() {
+    let replace = "        let id = match id.as_str().and_then(|s| s.parse::<i64>().ok()) { Some(n) => json!(n), None => id };\n        let outcome = self.route(method, &params);\n";
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-ids-as-numbers",
+        &[("src/lib.rs", BEFORE_ROUTE, replace)],
+        &["request ids (legacy)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids (legacy)",
+        &["a string of digits", "the string came back as a number"],
+    );
+}
+
+/// A request whose id is null served (the reference did, before issue 17).
+#[test]
+fn m07_null_id_served() {
+    let replace = "        if !(id.is_string() || id.is_i64() || id.is_u64() || id.is_null()) {\n";
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-null-id-served",
+        &[("src/lib.rs", ID_CHECK, replace)],
+        &["request ids (modern)"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "request ids (modern)", &["whose id is null", "was served"]);
 }

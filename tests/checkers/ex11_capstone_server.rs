@@ -5,7 +5,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{CAPSTONE, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{CAPSTONE, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const PROGRESS_PARAMS: &str = "let params = json!({\"progressToken\": token, \"progress\": step, \"total\": steps, \"message\": format!(\"step {step} of {steps}\")});";
 
@@ -286,5 +286,126 @@ fn m11_debug_print_on_stdout() {
         &report,
         "handshake (legacy)",
         &["is not JSON: `got ping`", "debug output to stderr (eprintln!)"],
+    );
+}
+
+const ID_CHECK: &str = "        if !(id.is_string() || id.is_i64() || id.is_u64()) {\n";
+
+const BEFORE_REPLY: &str = "        let reply = |outcome: Result<Value, RpcError>| match outcome {\n";
+
+/// Patches that mangle the id after it passed the check: `let id = …;`.
+fn mangle(expression: &str) -> String {
+    format!("        let id = {expression};\n{BEFORE_REPLY}")
+}
+
+/// Integers kept as f64 and written back as integers, as a JavaScript
+/// server does: the largest 64-bit integer comes back as 2^63.
+#[test]
+fn m11_integer_ids_through_f64() {
+    let replace = mangle(
+        "match id.as_f64() { Some(f) if id.is_number() => if f >= 0.0 { json!(f as u64) } else { json!(f as i64) }, _ => id }",
+    );
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-ids-js-numbers",
+        &[("src/lib.rs", BEFORE_REPLY, &replace)],
+        &["request ids (legacy)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids (legacy)",
+        &["the largest 64-bit integer", "9223372036854775808", "floating-point"],
+    );
+}
+
+/// Long string ids cut to 256 characters.
+#[test]
+fn m11_long_ids_truncated() {
+    let replace = mangle("match id.as_str() { Some(s) => json!(s.chars().take(256).collect::<String>()), None => id }");
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-ids-truncated",
+        &[("src/lib.rs", BEFORE_REPLY, &replace)],
+        &["request ids (modern)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids (modern)",
+        &["a 1 KiB string", "cut short", "to 256 characters"],
+    );
+}
+
+/// Non-ASCII and control characters in string ids escaped the Rust way
+/// (`\u{e9}`), so the string changes.
+#[test]
+fn m11_string_ids_mangled() {
+    let replace = mangle("match id.as_str() { Some(s) => json!(s.escape_default().to_string()), None => id }");
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-ids-escaped",
+        &[("src/lib.rs", BEFORE_REPLY, &replace)],
+        &["request ids (legacy)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids (legacy)",
+        &["a non-ASCII string", "the string changed on the way"],
+    );
+}
+
+/// A request whose id is null served, in the modern era.
+#[test]
+fn m11_null_id_served() {
+    let replace = "        if !(id.is_string() || id.is_i64() || id.is_u64() || id.is_null()) {\n";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-null-id-served",
+        &[("src/lib.rs", ID_CHECK, replace)],
+        &["request ids (modern)"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "request ids (modern)", &["whose id is null", "was served"]);
+}
+
+/// The refusal of a forbidden id written with `"id": null`, as base
+/// JSON-RPC has it; MCP leaves the id out.
+#[test]
+fn m11_refusal_with_a_null_id() {
+    let find = "return out.send(json!({\"jsonrpc\": \"2.0\", \"error\": {\"code\": -32600,";
+    let replace = "return out.send(json!({\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32600,";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-refusal-null-id",
+        &[("src/lib.rs", find, replace)],
+        &["request ids (legacy)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids (legacy)",
+        &["carries an id (null)", "no `id` member at all"],
+    );
+}
+
+/// The legacy gate with a hole: prompts/get is routed before the phase
+/// check, so it is served before initialize.
+#[test]
+fn m11_prompt_served_before_initialize() {
+    let find = "            (None, \"initialize\" | \"ping\") => Ok(None),\n";
+    let replace = "            (None, \"prompts/get\") => Ok(Some(Era::Legacy)),\n            (None, \"initialize\" | \"ping\") => Ok(None),\n";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-prompt-before-initialize",
+        &[("src/lib.rs", find, replace)],
+        &["gate before initialize"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "gate before initialize",
+        &["`prompts/get` before initialize was served"],
     );
 }

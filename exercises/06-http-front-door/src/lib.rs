@@ -7,10 +7,14 @@
 //!
 //! In the order `handle` applies them:
 //!
-//! 1. A foreign `Origin` gets 403 (Security & Endpoint).
+//! 1. A foreign `Origin` gets 403 (Security & Endpoint); a loopback one
+//!    (http or https; `localhost`, `127.0.0.1` or `[::1]`; any port) and
+//!    none at all are served. The `Host` header proves nothing.
 //! 2. Anything but `POST /mcp` gets 404 (another path) or 405 (GET,
 //!    DELETE, …).
-//! 3. A notification gets 202 with an empty body (Sending Messages).
+//! 3. A notification gets 202 with an empty body (Sending Messages). A
+//!    request whose id is not a string or an integer (null, 1.5, …) gets
+//!    400 with -32600 and no id (2026-07-28 basic/index › Requests).
 //! 4. A request whose `params._meta` lacks the protocol version or the
 //!    client capabilities gets 400 with -32602 (2026-07-28 schema:
 //!    `RequestMetaObject` requires both).
@@ -40,6 +44,8 @@ pub const SUPPORTED_VERSIONS: [&str; 1] = ["2026-07-28"];
 pub const HEADER_MISMATCH: i64 = -32020;
 /// UnsupportedProtocolVersionError (2026-07-28 basic/versioning).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// JSON-RPC's "Invalid Request".
+pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's "Method not found".
 pub const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC's "Invalid params".

@@ -191,6 +191,12 @@ impl Server {
     pub fn handle(&mut self, message: &Value) -> Option<Value> {
         let method = message.get("method").and_then(Value::as_str)?;
         let id = message.get("id")?.clone();
+        // MCP ids are strings or integers; any other id (null, 1.5) makes
+        // the frame invalid, and the error leaves the id out (2025-11-25
+        // basic/index › Requests, › Error Responses).
+        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+            return Some(json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request: the id must be a string or an integer"}}));
+        }
         let params = message.get("params").cloned().unwrap_or_else(|| json!({}));
         let outcome = self.route(method, &params);
         Some(match outcome {

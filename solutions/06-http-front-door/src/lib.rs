@@ -7,10 +7,14 @@
 //!
 //! In the order `handle` applies them:
 //!
-//! 1. A foreign `Origin` gets 403 (Security & Endpoint).
+//! 1. A foreign `Origin` gets 403 (Security & Endpoint); a loopback one
+//!    (http or https; `localhost`, `127.0.0.1` or `[::1]`; any port) and
+//!    none at all are served. The `Host` header proves nothing.
 //! 2. Anything but `POST /mcp` gets 404 (another path) or 405 (GET,
 //!    DELETE, …).
-//! 3. A notification gets 202 with an empty body (Sending Messages).
+//! 3. A notification gets 202 with an empty body (Sending Messages). A
+//!    request whose id is not a string or an integer (null, 1.5, …) gets
+//!    400 with -32600 and no id (2026-07-28 basic/index › Requests).
 //! 4. A request whose `params._meta` lacks the protocol version or the
 //!    client capabilities gets 400 with -32602 (2026-07-28 schema:
 //!    `RequestMetaObject` requires both). The conformance suite's
@@ -36,6 +40,8 @@ pub const SUPPORTED_VERSIONS: [&str; 1] = ["2026-07-28"];
 pub const HEADER_MISMATCH: i64 = -32020;
 /// UnsupportedProtocolVersionError (2026-07-28 basic/versioning).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// JSON-RPC's "Invalid Request".
+pub const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's "Method not found".
 pub const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC's "Invalid params".
@@ -109,7 +115,7 @@ pub fn handle(request: &HttpRequest) -> HttpResponse {
     if let Some(origin) = request.header("Origin")
         && !is_local_origin(origin)
     {
-        return HttpResponse::json(403, &error_response(None, -32600, &format!("Forbidden: origin {origin} is not allowed"), None));
+        return HttpResponse::json(403, &error_response(None, INVALID_REQUEST, &format!("Forbidden: origin {origin} is not allowed"), None));
     }
     let path = request.path.split('?').next().unwrap_or("");
     if path != "/mcp" {
@@ -129,6 +135,12 @@ pub fn handle(request: &HttpRequest) -> HttpResponse {
         // A notification: accepted, nothing to say (Sending Messages, item 5).
         return HttpResponse::empty(202);
     };
+    // MCP ids are strings or integers (2026-07-28 basic/index › Requests);
+    // any other id makes the message invalid: 400, and an error without an
+    // id, since the id could not be used (› Error Responses).
+    if !(id.is_string() || id.is_i64() || id.is_u64()) {
+        return HttpResponse::json(400, &error_response(None, INVALID_REQUEST, "Invalid Request: the id must be a string or an integer", None));
+    }
     if let Err(reason) = check_meta(&message) {
         return HttpResponse::json(400, &error_response(Some(id), INVALID_PARAMS, &format!("Invalid params: {reason}"), None));
     }
@@ -149,14 +161,18 @@ pub fn handle(request: &HttpRequest) -> HttpResponse {
     }
 }
 
-/// Whether `origin` is this machine: `http://localhost[:port]` or
-/// `http://127.0.0.1[:port]` (a page from anywhere else must not drive a
-/// local server: DNS rebinding).
+/// Whether `origin` is this machine: `http` or `https`, host `localhost`,
+/// `127.0.0.1` or `[::1]` exactly, any port or none. A page from anywhere
+/// else must not drive a local server (DNS rebinding), whatever the `Host`
+/// header says: a rebinding request names the attacker's site there too.
 fn is_local_origin(origin: &str) -> bool {
-    let Some(rest) = origin.strip_prefix("http://") else { return false };
-    let host = rest.split(':').next().unwrap_or("");
-    let port_ok = rest.split_once(':').is_none_or(|(_, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
-    (host == "localhost" || host == "127.0.0.1") && port_ok
+    let Some(rest) = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")) else { return false };
+    let (host, port) = match rest.strip_prefix("[::1]") {
+        Some(port) => ("[::1]", port),
+        None => rest.split_at(rest.find(':').unwrap_or(rest.len())),
+    };
+    let port_ok = port.is_empty() || port.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    matches!(host, "localhost" | "127.0.0.1" | "[::1]") && port_ok
 }
 
 /// Checks that the body's `params._meta` carries the two fields every

@@ -28,8 +28,8 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
-    Client, call_tool, content_list, expect_error, initialize_params, modern_fields, response_to,
-    structured_with_mirror, unknown_tool,
+    Client, call_tool, content_list, expect_error, gate_holds, ids_kept, initialize_params, modern_fields,
+    request_line, response_to, structured_with_mirror, unknown_tool,
 };
 use crate::check::toolkit::compare::{self, same};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
@@ -143,6 +143,24 @@ pub static CHECKER: Checker = Checker {
             about: "the same in 2026-07-28 on stdio: the client's notifications/cancelled stops the call, which gets no response",
             args: &[],
             run: cancel_modern,
+        },
+        Case {
+            name: "gate before initialize",
+            about: "before initialize every legacy request but ping (tools, resources, templates, prompts, completion, logging) gets an error with its id; ping is answered and initialize works after",
+            args: &[],
+            run: gate,
+        },
+        Case {
+            name: "request ids (legacy)",
+            about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result",
+            args: &[],
+            run: ids_legacy,
+        },
+        Case {
+            name: "request ids (modern)",
+            about: "the same ids on 2026-07-28 requests",
+            args: &[],
+            run: ids_modern,
         },
     ],
 };
@@ -471,4 +489,23 @@ fn no_stale_meta(s: &mut Session) -> CaseResult {
         ));
     }
     Ok(())
+}
+
+fn ids_legacy(s: &mut Session) -> CaseResult {
+    Client::legacy(s)?;
+    ids_kept(s, &|id| request_line(id, "tools/list", None))
+}
+
+fn ids_modern(s: &mut Session) -> CaseResult {
+    let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
+    ids_kept(s, &|id| request_line(id, "tools/list", Some(&params)))
+}
+
+fn gate(s: &mut Session) -> CaseResult {
+    let result = gate_holds(s, mcp::LEGACY)?;
+    same(
+        compare::open(json!({"protocolVersion": mcp::LEGACY})),
+        &result,
+        "initialize at 2025-11-25 after the refused requests settles 2025-11-25",
+    )
 }

@@ -17,7 +17,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::check::session::Session;
-use crate::check::toolkit::as_client::{exchange, exchange_err, exchange_ok, initialize_request, next, request};
+use crate::check::toolkit::as_client::{
+    exchange, exchange_err, exchange_ok, gate_holds, ids_kept, initialize_request, next, request, request_line,
+};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
@@ -64,7 +66,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "early request refused",
-            about: "a request other than ping before initialize gets an error response with the same id, never silence",
+            about: "every request but ping before initialize (tools/list, tools/call, resources, prompts, completion, logging) gets an error response with its id, never silence and never a result; ping is answered and initialize works after",
             args: &[],
             run: early_request,
         },
@@ -97,6 +99,12 @@ pub static CHECKER: Checker = Checker {
             about: "when the client closes stdin the server exits promptly",
             args: &[],
             run: exits_at_eof,
+        },
+        Case {
+            name: "request ids",
+            about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result",
+            args: &[],
+            run: request_ids,
         },
     ],
 };
@@ -203,18 +211,7 @@ fn ping_first(s: &mut Session) -> CaseResult {
 }
 
 fn early_request(s: &mut Session) -> CaseResult {
-    exchange_err(
-        s,
-        &request(1, "tools/list", None),
-        "tools/list before initialize must be refused with an error response: the session does not exist yet. The spec names no code; -32600 is common",
-    )?;
-    let result = exchange_ok(s, &initialize_request(2, SUPPORTED[0])).map_err(|f| Failure {
-        reason: format!(
-            "after refusing an early request the server must still accept initialize: {}",
-            f.reason
-        ),
-        ..f
-    })?;
+    let result = gate_holds(s, SUPPORTED[0])?;
     version_is(&result, SUPPORTED[0], SUPPORTED[0])
 }
 
@@ -365,6 +362,12 @@ fn exits_at_eof(s: &mut Session) -> CaseResult {
         "the server was still running {:.1} s after its stdin closed. On stdio, closing stdin is how the client ends the session (2025-11-25 basic/lifecycle › Shutdown); read_line returning Ok(0) means end of input: leave the loop there",
         within.as_secs_f64()
     )))
+}
+
+fn request_ids(s: &mut Session) -> CaseResult {
+    exchange_ok(s, &initialize_request("ids-1", SUPPORTED[0]))?;
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+    ids_kept(s, &|id| request_line(id, "tools/list", None))
 }
 
 #[cfg(test)]

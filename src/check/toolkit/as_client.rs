@@ -28,6 +28,7 @@ pub(crate) use answers::{
 
 use super::case::{CaseResult, Failure};
 use super::harness::panic_failure;
+use super::ids;
 use crate::check::report::Direction;
 use crate::check::session::{Received, Session, Stop};
 use crate::jsonrpc::{Kind, classify};
@@ -142,6 +143,130 @@ pub(crate) fn exchange(s: &mut Session, frame: &Value) -> Result<Value, Failure>
             }
         }
     }
+}
+
+/// Every request a legacy client could send before `initialize` (every
+/// feature's methods, offered or not), with the params a served call
+/// would need.
+pub(crate) fn early_requests() -> Vec<(&'static str, Value)> {
+    vec![
+        ("tools/list", json!({})),
+        ("tools/call", json!({"name": "echo", "arguments": {"text": "hi"}})),
+        ("resources/list", json!({})),
+        ("resources/read", json!({"uri": "notes://capstone/about"})),
+        ("resources/templates/list", json!({})),
+        ("prompts/list", json!({})),
+        (
+            "prompts/get",
+            json!({"name": "review_code", "arguments": {"code": "x"}}),
+        ),
+        (
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "review_code"}, "argument": {"name": "code", "value": "x"}}),
+        ),
+        ("logging/setLevel", json!({"level": "info"})),
+    ]
+}
+
+/// The lifecycle gate of a legacy server, in a session that has not
+/// initialized: every request of [`early_requests`] is refused with an
+/// error carrying its id; then a ping is answered with `{}`, and
+/// `initialize` at `version` gets a result, which is returned.
+pub(crate) fn gate_holds(s: &mut Session, version: &str) -> Result<Value, Failure> {
+    for (n, (method, params)) in early_requests().into_iter().enumerate() {
+        let frame = request(n as u64 + 1, method, Some(params));
+        let response = exchange(s, &frame)?;
+        if response.get("error").is_none() {
+            return Err(Failure::mismatch(
+                format!(
+                    "`{method}` before initialize was served. Until initialize has been answered there is no session: every request but ping is refused with an error carrying its id (-32600 is common). \"The initialization phase MUST be the first interaction between client and server\" (2025-11-25 basic/lifecycle › Initialization). Put the phase check before the methods, not in the fallback arm, so a method with an arm of its own is refused too"
+                ),
+                json!({"jsonrpc": "2.0", "id": frame["id"], "error": {"code": -32600, "message": "…"}}),
+                response,
+            ));
+        }
+    }
+    let ping = exchange(s, &request("gate-ping", "ping", None))?;
+    if ping.get("result") != Some(&json!({})) {
+        return Err(Failure::mismatch(
+            "after the refusals a ping is still answered with an empty result: ping is served in every phase (2025-11-25 basic/utilities/ping)",
+            json!({"jsonrpc": "2.0", "id": "gate-ping", "result": {}}),
+            ping,
+        ));
+    }
+    exchange_ok(s, &initialize_request("gate-init", version)).map_err(|f| Failure {
+        reason: format!(
+            "after refusing early requests the server must still accept initialize: {}",
+            f.reason
+        ),
+        ..f
+    })
+}
+
+/// A request line whose id is the JSON text `id` (sent as it is, escapes
+/// and all); `params` left out when `None`.
+pub(crate) fn request_line(id: &str, method: &str, params: Option<&Value>) -> String {
+    let params = params.map(|p| format!(",\"params\":{p}")).unwrap_or_default();
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{}{params}}}",
+        Value::from(method)
+    )
+}
+
+/// The next frame that is not a notification; silence fails, naming the
+/// request (`what`) that went unanswered.
+fn answer_to(s: &mut Session, what: &str) -> Result<Value, Failure> {
+    loop {
+        let Some(got) = next(s)? else {
+            return Err(Failure::new(format!(
+                "no response to the request with {what} within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4)",
+                ANSWER_WITHIN.as_secs_f64()
+            )));
+        };
+        if !matches!(classify(&got.value), Kind::Notification { .. }) {
+            return Ok(got.value);
+        }
+    }
+}
+
+/// The id rules ([`ids`]) over stdio. `frame` writes a request around an
+/// id's JSON text: one the server serves with a result in this session.
+/// Each legal id is sent and must come back exactly, with a result. Each
+/// forbidden id is sent, then the same request with an ordinary id: every
+/// frame before that one's response must be a refusal (-32600, no id), and
+/// none is also fine.
+pub(crate) fn ids_kept(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseResult {
+    for (what, wire) in ids::legal() {
+        let sent = ids::value_of(&wire);
+        s.send(&frame(&wire))?;
+        let response = answer_to(s, &format!("{what} as its id"))?;
+        ids::echoed(what, &sent, &response)?;
+        if response.get("result").is_none() {
+            return Err(Failure::mismatch(
+                format!(
+                    "a request with {what} as its id was refused. Any string and any integer is a legal id (basic/index › Requests: \"a string or integer ID\"); serve the request"
+                ),
+                json!({"jsonrpc": "2.0", "id": sent, "result": "…"}),
+                response,
+            ));
+        }
+    }
+    for (k, (what, wire)) in ids::FORBIDDEN.iter().enumerate() {
+        let sentinel = format!("\"after-{k}\"");
+        s.send(&frame(wire))?;
+        s.send(&frame(&sentinel))?;
+        loop {
+            let got = answer_to(
+                s,
+                &format!("the ordinary id {sentinel}, sent after one whose id is {what}"),
+            )?;
+            if got.get("id") == Some(&ids::value_of(&sentinel)) {
+                break;
+            }
+            ids::refused(what, &ids::value_of(wire), &got)?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `id` is the id of a request the checker sent earlier in this

@@ -61,6 +61,12 @@ pub(super) fn exchange(
         body: body.map(|b| b.to_string().into_bytes()),
     };
     let reply = http::send(s, &request)?;
+    unless_panicked(reply)
+}
+
+/// `reply`, or a failure naming the panic when it is the harness's 500
+/// carrying a panic report.
+fn unless_panicked(reply: Reply) -> Result<Reply, Failure> {
     if reply.status == 500
         && let Some(report) = reply
             .json()
@@ -73,6 +79,22 @@ pub(super) fn exchange(
 
 pub(super) fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value) -> Result<Reply, Failure> {
     exchange(s, "POST", headers, Some(body))
+}
+
+/// POSTs `body` as it is written (escapes and all), with the headers a
+/// conforming client sends with it.
+pub(super) fn post_text(s: &mut Session, body: &str) -> Result<Reply, Failure> {
+    let value: Value = serde_json::from_str(body).expect("the checker's bodies are JSON");
+    let reply = http::send(
+        s,
+        &Request {
+            method: "POST",
+            path: "/mcp",
+            headers: headers_for(&value),
+            body: Some(body.as_bytes().to_vec()),
+        },
+    )?;
+    unless_panicked(reply)
 }
 
 /// What a failure shows as the actual reply.

@@ -1,0 +1,192 @@
+//! Request ids: every id a client may send a server, the ids it must not
+//! send, and judging what a server answered each. Used by the server
+//! checkers over stdio ([`super::as_client::ids_echoed`]) and over HTTP
+//! (06-http-front-door).
+//!
+//! The rules, the same in 2025-06-18, 2025-11-25 and 2026-07-28
+//! basic/index › Requests: "Requests MUST include a string or integer ID"
+//! and "Unlike base JSON-RPC, the ID MUST NOT be `null`"; › Result
+//! Responses: "Result responses MUST include the same ID as the request
+//! they correspond to". So every string and every integer comes back
+//! exactly, in type and in value, and a request whose id is anything else
+//! is not a valid request: JSON-RPC 2.0 § 5.1 names -32600 Invalid Request
+//! for it, and 2025-11-25 and 2026-07-28 › Error Responses leave the id out
+//! of the error ("except in error cases where the ID could not be read due
+//! a malformed request"; their schema types it `id?: RequestId`, so not
+//! `null` either). 2025-06-18's schema requires an id on every error, so
+//! under it no error fits and silence is the only answer; the checkers
+//! accept either, never a result.
+//!
+//! Out of scope, and said so in Part 1's lesson: integers beyond 64 bits
+//! and integral floats (`1.0`, `1e2`), which JSON Schema's `integer`
+//! admits but many JSON libraries read as floats.
+
+use serde_json::{Value, json};
+
+use super::case::Failure;
+
+/// The legal ids, as (what it is, its JSON text on the wire). The text is
+/// sent as it is, so an escaped string arrives escaped.
+pub(crate) fn legal() -> Vec<(&'static str, String)> {
+    let long = format!("long-{}-end", "0123456789abcdef".repeat(64));
+    vec![
+        ("zero", "0".into()),
+        ("a negative integer", "-7".into()),
+        ("the largest 64-bit integer", i64::MAX.to_string()),
+        ("the smallest 64-bit integer", i64::MIN.to_string()),
+        (
+            "2^53 + 1, the first integer a double cannot hold",
+            "9007199254740993".into(),
+        ),
+        ("the empty string", "\"\"".into()),
+        ("a string of digits", "\"42\"".into()),
+        ("a string that reads like JSON", "\"null\"".into()),
+        ("a string with spaces around it", "\" padded \"".into()),
+        ("a non-ASCII string", "\"é✓日本語😀\"".into()),
+        (
+            "a string sent with escapes (\\u00e9, \\/, a surrogate pair)",
+            "\"\\u00e9\\/\\ud83d\\ude00\"".into(),
+        ),
+        (
+            "a string with a quote, a backslash and control characters",
+            "\"q\\\"b\\\\n\\n\\t\\u0001\"".into(),
+        ),
+        ("a 1 KiB string", format!("\"{long}\"")),
+    ]
+}
+
+/// The ids no client may send, as (what it is, its JSON text).
+pub(crate) const FORBIDDEN: [(&str, &str); 5] = [
+    ("null", "null"),
+    ("a fraction", "1.5"),
+    ("an object", "{\"n\":1}"),
+    ("an array", "[1]"),
+    ("a boolean", "true"),
+];
+
+/// The value of an id's wire text.
+pub(crate) fn value_of(wire: &str) -> Value {
+    serde_json::from_str(wire).expect("the checker's ids are JSON")
+}
+
+/// An id for reasons: long ones cut short.
+fn shown(id: &Value) -> String {
+    let text = id.to_string();
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}… ({} characters)", &text[..at], text.chars().count()),
+        None => text,
+    }
+}
+
+/// Fails unless `response` carries `sent` (an id of kind `what`) as its
+/// id, exactly: the same type and the same value.
+pub(crate) fn echoed(what: &str, sent: &Value, response: &Value) -> Result<(), Failure> {
+    let got = response.get("id");
+    if got == Some(sent) {
+        return Ok(());
+    }
+    let how = match (sent, got) {
+        (_, None) => "the response has no id".to_string(),
+        (Value::Number(_), Some(Value::String(_))) => "the integer came back as a string".to_string(),
+        (Value::String(_), Some(Value::Number(_))) => "the string came back as a number".to_string(),
+        (Value::Number(_), Some(Value::Number(n))) => format!(
+            "it came back as {n}: the id went through a floating-point number (as_f64, or a JS-style number), which holds integers exactly only up to 2^53 and writes them back as floats or rounded. Keep the id as the JSON value it was (serde_json::Value) and echo that"
+        ),
+        (Value::String(s), Some(Value::String(g))) if s.starts_with(g.as_str()) => format!(
+            "the string was cut short, from {} to {} characters: an id has no length limit",
+            s.chars().count(),
+            g.chars().count()
+        ),
+        (Value::String(_), Some(Value::String(_))) => {
+            "the string changed on the way: decode it as JSON and write it back with serde_json, which escapes what must be escaped".to_string()
+        }
+        (_, Some(g)) => format!("it came back as {}", shown(g)),
+    };
+    Err(Failure::mismatch(
+        format!(
+            "a request with {what} as its id, {}, must get that id back exactly, in type and in value (basic/index › Result Responses: the same ID as the request); here {how}",
+            shown(sent)
+        ),
+        json!({"jsonrpc": "2.0", "id": sent, "…": "…"}),
+        response.clone(),
+    ))
+}
+
+/// Fails unless `answer`, which arrived for a request whose id was `what`
+/// (`sent`), is a refusal: an error -32600 Invalid Request without an id.
+pub(crate) fn refused(what: &str, sent: &Value, answer: &Value) -> Result<(), Failure> {
+    let expected = json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "…"}});
+    let why = if answer.get("result").is_some() {
+        format!(
+            "a request whose id is {what} ({}) was served. MCP ids are strings or integers: \"Requests MUST include a string or integer ID\" and \"the ID MUST NOT be null\" (2025-11-25 basic/index › Requests). Such a request is invalid: refuse it with -32600 Invalid Request and no id, or drop it, but never run it",
+            shown(sent)
+        )
+    } else if answer.get("error").is_none() {
+        format!("a request whose id is {what} got a frame that is no error response")
+    } else if answer.get("id").is_some() {
+        format!(
+            "the error to a request whose id is {what} carries an id ({}). The id could not be used, so the error leaves it out: no `id` member at all, not null (2025-11-25 basic/index › Error Responses; its schema types the id `id?: RequestId`)",
+            shown(&answer["id"])
+        )
+    } else if answer.pointer("/error/code") != Some(&json!(-32600)) {
+        format!(
+            "a request whose id is {what} is not a valid request: its error code is -32600 Invalid Request (JSON-RPC 2.0 § 5.1), got {}",
+            answer
+                .pointer("/error/code")
+                .map(shown)
+                .unwrap_or_else(|| "none".into())
+        )
+    } else {
+        return Ok(());
+    };
+    Err(Failure::mismatch(why, expected, answer.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_legal_id_is_json_and_distinct() {
+        let ids: Vec<Value> = legal().iter().map(|(_, w)| value_of(w)).collect();
+        assert!(ids.iter().all(|id| id.is_string() || id.is_i64()));
+        for (i, id) in ids.iter().enumerate() {
+            assert!(!ids[..i].contains(id), "{id} twice");
+        }
+        assert_eq!(value_of(&legal()[11].1), json!("q\"b\\n\n\t\u{1}"));
+    }
+
+    #[test]
+    fn an_id_through_an_f64_is_named() {
+        let sent = json!(i64::MAX);
+        let f = echoed(
+            "the largest 64-bit integer",
+            &sent,
+            &json!({"id": 9.223372036854776e18}),
+        )
+        .unwrap_err();
+        assert!(
+            f.reason.contains("went through a floating-point number"),
+            "{}",
+            f.reason
+        );
+        let f = echoed("zero", &json!(0), &json!({"id": "0"})).unwrap_err();
+        assert!(f.reason.contains("came back as a string"), "{}", f.reason);
+        assert!(echoed("zero", &json!(0), &json!({"id": 0})).is_ok());
+    }
+
+    #[test]
+    fn a_refusal_leaves_the_id_out() {
+        let ok = json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}});
+        assert!(refused("null", &Value::Null, &ok).is_ok());
+        let with_null = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "x"}});
+        assert!(refused("null", &Value::Null, &with_null).is_err());
+        let served = json!({"jsonrpc": "2.0", "id": null, "result": {}});
+        assert!(
+            refused("null", &Value::Null, &served)
+                .unwrap_err()
+                .reason
+                .contains("was served")
+        );
+    }
+}
