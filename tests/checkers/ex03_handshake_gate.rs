@@ -364,3 +364,19 @@ fn m03_early_refusal_in_the_fallback_arm_only() {
         &["`tools/call` before initialize was served", "not in the fallback arm"],
     );
 }
+
+/// Error responses without a message: the official types require one,
+/// and the schema check after the case says so.
+#[test]
+fn m03_error_without_message() {
+    let find = "    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"error\": {\"code\": code, \"message\": message}})\n";
+    let replace = "    let _ = message;\n    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"error\": {\"code\": code}})\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-error-no-message",
+        &[("src/lib.rs", find, replace)],
+        &["early request refused"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "early request refused", &["message"]);
+}

@@ -260,3 +260,86 @@ fn m06_ipv6_loopback_origin_refused() {
     assert_caught(&report);
     assert_failed(&report, "loopback Origin served", &["Origin http://[::1]:"]);
 }
+
+/// server/discover not served: "Servers MUST implement" it.
+#[test]
+fn m06_discover_missing() {
+    let find = "        \"server/discover\" => HttpResponse::json(200, &result(id, discover())),\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-no-discover",
+        &[("src/lib.rs", find, "")],
+        &["server/discover and cache hints"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "server/discover and cache hints",
+        &["server/discover gets", "got 404"],
+    );
+}
+
+/// tools/list without its caching hints.
+#[test]
+fn m06_tools_list_without_cache_hints() {
+    let find = "json!({\"tools\": tools(), \"ttlMs\": 0, \"cacheScope\": \"public\"})";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-no-cache-hints",
+        &[("src/lib.rs", find, "json!({\"tools\": tools()})")],
+        &["server/discover and cache hints"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "server/discover and cache hints",
+        &["the tools/list result needs", "Servers MUST include caching hints"],
+    );
+}
+
+/// Errors without a message.
+#[test]
+fn m06_error_without_message() {
+    let find = "    let mut error = json!({\"code\": code, \"message\": message});\n";
+    let replace = "    let _ = message;\n    let mut error = json!({\"code\": code});\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-error-no-message",
+        &[("src/lib.rs", find, replace)],
+        &["Mcp-Method must match"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "Mcp-Method must match", &["the error has no message"]);
+}
+
+/// MCP-Protocol-Version compared only when present.
+#[test]
+fn m06_version_header_optional() {
+    let find = "        None => return Err(\"the MCP-Protocol-Version header is missing\".into()),\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-version-header-optional",
+        &[("src/lib.rs", find, "        None => {}\n")],
+        &["version header must match"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "version header must match",
+        &["MUST reject a request without the header"],
+    );
+}
+
+/// Mcp-Name compared only when present.
+#[test]
+fn m06_name_header_optional() {
+    let find = "else { return Err(\"the Mcp-Name header is missing\".into()) };";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-name-header-optional",
+        &[("src/lib.rs", find, "else { return Ok(()) };")],
+        &["Mcp-Name must match"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "Mcp-Name must match", &["one without it is rejected"]);
+}

@@ -59,7 +59,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "Mcp-Name must match",
-            about: "a tools/call whose Mcp-Name names another tool than the body gets 400 with -32020",
+            about: "a tools/call without Mcp-Name, or whose Mcp-Name names another tool than the body, gets 400 with -32020",
             args: &[],
             run: name_mismatch,
         },
@@ -71,7 +71,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "version header must match",
-            about: "an MCP-Protocol-Version header that disagrees with the body's _meta version gets 400 with -32020",
+            about: "an MCP-Protocol-Version header that is missing or disagrees with the body's _meta version gets 400 with -32020",
             args: &[],
             run: version_mismatch,
         },
@@ -110,6 +110,12 @@ pub static CHECKER: Checker = Checker {
             about: "a call that asks for progress gets text/event-stream: the progress notifications first, then the response, then the end",
             args: &[],
             run: sse_progress,
+        },
+        Case {
+            name: "server/discover and cache hints",
+            about: "server/discover lists 2026-07-28 and the tools capability; it and tools/list carry resultType complete, ttlMs (>= 0) and cacheScope",
+            args: &[],
+            run: discover,
         },
         Case {
             name: "request ids",
@@ -239,6 +245,13 @@ fn name_mismatch(s: &mut Session) -> CaseResult {
         -32020,
         "Mcp-Name says count but the body calls echo. A gateway may route or authorize by the header while the server runs the body, so a mismatch is rejected with",
     )?;
+    let reply = post(s, with_header(headers_for(&body), "Mcp-Name", None), &body)?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "a tools/call carries an Mcp-Name header naming its tool (2026-07-28 basic/transports/streamable-http › Standard Request Headers), so one without it is rejected with",
+    )?;
     Ok(())
 }
 
@@ -279,6 +292,13 @@ fn version_mismatch(s: &mut Session) -> CaseResult {
         400,
         -32020,
         "the MCP-Protocol-Version header (2025-11-25) must equal the body's _meta version (2026-07-28); a mismatch gets",
+    )?;
+    let reply = post(s, with_header(headers_for(&body), "MCP-Protocol-Version", None), &body)?;
+    error_reply(
+        &reply,
+        400,
+        -32020,
+        "every POST carries an MCP-Protocol-Version header, and a server that does not take pre-2025-06-18 clients \"MUST reject a request without the header\" (2026-07-28 basic/transports/streamable-http › Protocol Version Header); a request without it gets",
     )?;
     Ok(())
 }
@@ -380,6 +400,59 @@ fn loopback_origin(s: &mut Session) -> CaseResult {
                 "a request with Origin {origin} comes from this machine (http or https; localhost, 127.0.0.1 or [::1]; any port or none) and is served as usual"
             ),
         )?;
+    }
+    Ok(())
+}
+
+fn discover(s: &mut Session) -> CaseResult {
+    for (id, method) in [(15, "server/discover"), (16, "tools/list")] {
+        let body =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
+        let reply = post(s, headers_for(&body), &body)?;
+        let result = ok_reply(&reply, id, &format!("{method} gets"))?;
+        let mut expected = match method {
+            "server/discover" => json!({"supportedVersions": [mcp::MODERN], "capabilities": {"tools": {}}}),
+            _ => json!({}),
+        };
+        // The hints as the server wrote them when they are valid: any ttlMs >= 0 will do.
+        expected["resultType"] = json!("complete");
+        expected["ttlMs"] = result
+            .get("ttlMs")
+            .filter(|t| t.is_u64())
+            .cloned()
+            .unwrap_or(json!(60000));
+        expected["cacheScope"] = result
+            .get("cacheScope")
+            .filter(|c| *c == "public" || *c == "private")
+            .cloned()
+            .unwrap_or(json!("public"));
+        let lists_modern = method != "server/discover"
+            || (result
+                .get("supportedVersions")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.contains(&json!(mcp::MODERN)))
+                && result.pointer("/capabilities/tools").is_some_and(Value::is_object));
+        let cached = result.get("ttlMs").and_then(Value::as_u64).is_some()
+            && matches!(
+                result.get("cacheScope").and_then(Value::as_str),
+                Some("public" | "private")
+            );
+        if !lists_modern {
+            return Err(Failure::partial(
+                "\"Servers MUST implement\" server/discover (2026-07-28 basic/versioning): its result lists the versions the server speaks, 2026-07-28 among them, and its capabilities, tools here",
+                expected,
+                result,
+            ));
+        }
+        if result.get("resultType") != Some(&json!("complete")) || !cached {
+            return Err(Failure::partial(
+                format!(
+                    "the {method} result needs resultType \"complete\" and its caching hints: \"Servers MUST include caching hints\" on server/discover and tools/list results, ttlMs an integer >= 0 and cacheScope \"public\" or \"private\" (2026-07-28 server/utilities/caching)"
+                ),
+                expected,
+                result,
+            ));
+        }
     }
     Ok(())
 }

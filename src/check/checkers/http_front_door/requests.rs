@@ -109,7 +109,20 @@ pub(super) fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> R
         .as_ref()
         .and_then(|b| b.pointer("/error/code"))
         .and_then(Value::as_i64);
+    let has_message = body
+        .as_ref()
+        .and_then(|b| b.pointer("/error/message"))
+        .is_some_and(Value::is_string);
     if reply.status == status && got_code == Some(code) {
+        if !has_message {
+            return Err(Failure::partial(
+                format!(
+                    "{why}: {status} with error code {code}, and that is right, but the error has no message: \"Error responses MUST include an error field with a code and message\" (2026-07-28 basic/index › Error Responses), a string a person can read"
+                ),
+                json!({"status": status, "body": {"error": {"code": code, "message": "(a string)"}}}),
+                shown(reply),
+            ));
+        }
         return Ok(body.unwrap_or(Value::Null));
     }
     let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's id)", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
