@@ -361,3 +361,21 @@ fn m07_null_id_served() {
     assert_caught(&report);
     assert_failed(&report, "request ids (modern)", &["whose id is null", "was served"]);
 }
+
+/// Caching hints only on tools/list: the other cacheable results lack
+/// them.
+#[test]
+fn m07_cache_hints_on_tools_list_only() {
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-hints-tools-only",
+        &[("src/lib.rs", "        if cacheable(method) {\n", "        if method == \"tools/list\" {\n")],
+        &["cache hints (modern)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "cache hints (modern)",
+        &["the `resources/list` result is cacheable in 2026-07-28"],
+    );
+}

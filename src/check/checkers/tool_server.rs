@@ -110,6 +110,12 @@ pub static CHECKER: Checker = Checker {
             run: prompt,
         },
         Case {
+            name: "cache hints (modern)",
+            about: "in 2026-07-28 server/discover, resources/list, resources/templates/list and resources/read carry resultType, ttlMs and cacheScope; tools/call carries resultType",
+            args: &[],
+            run: cache_hints,
+        },
+        Case {
             name: "request ids (legacy)",
             about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result",
             args: &[],
@@ -463,4 +469,24 @@ fn ids_legacy(s: &mut Session) -> CaseResult {
 fn ids_modern(s: &mut Session) -> CaseResult {
     let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
     ids_kept(s, &|id| request_line(id, "tools/list", Some(&params)))
+}
+
+/// "Servers MUST include caching hints on results with `resultType:
+/// "complete"`" of the cacheable operations (2026-07-28
+/// server/utilities/caching); every modern result carries resultType
+/// (2026-07-28 basic/index › Result Responses).
+fn cache_hints(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern();
+    let calls = [
+        ("server/discover", json!({}), true),
+        ("resources/list", json!({}), true),
+        ("resources/templates/list", json!({}), true),
+        ("resources/read", json!({"uri": "file:///notes/readme.md"}), true),
+        ("tools/call", json!({"name": "greet", "arguments": {"name": "Ada"}}), false),
+    ];
+    for (method, params, cacheable) in calls {
+        let result = c.result(s, method, params)?;
+        modern_fields(&result, method, cacheable)?;
+    }
+    Ok(())
 }
