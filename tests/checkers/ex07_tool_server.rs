@@ -369,7 +369,11 @@ fn m07_cache_hints_on_tools_list_only() {
     let report = check_mutant_on(
         TOOLS,
         "mutant-07-hints-tools-only",
-        &[("src/lib.rs", "        if cacheable(method) {\n", "        if method == \"tools/list\" {\n")],
+        &[(
+            "src/lib.rs",
+            "        if cacheable(method) {\n",
+            "        if method == \"tools/list\" {\n",
+        )],
         &["cache hints (modern)"],
     );
     assert_caught(&report);

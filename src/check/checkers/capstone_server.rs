@@ -3,22 +3,68 @@
 //! cancellation); the checker is its client, legacy (after `initialize`)
 //! or modern (`_meta` on every request), case by case.
 //!
-//! Expected behaviour comes from MCP 2025-11-25 basic/lifecycle (version
-//! negotiation, ping before initialize, one initialize), basic/index
-//! (notifications get no reply), server/tools, server/resources,
-//! server/prompts, basic/utilities/progress and cancellation; and from
-//! 2026-07-28 basic/index (`_meta` on every request, capabilities per
-//! request, `resultType`, -32022), server/discover, server/utilities/caching
-//! and basic/patterns/cancellation (on stdio the client sends
-//! `notifications/cancelled`; the server stops and sends no response).
 //! Mistakes it catches (implementer-mistakes log): ping refused before
 //! initialize (C12), a second initialize accepted (C13), a version not
 //! negotiated (C14), an unknown tool as a tool error (C08), bad input as a
 //! protocol error (C09), content not a list (C11), progress with the wrong
 //! token, repeated or after the response (C23), a response to a cancelled
 //! request (C24), stdout junk (C15, through the session), plus a reply to
-//! a notification, modern results without `resultType`, capabilities taken
-//! from an earlier request, and a server that blocks on a long call.
+//! a notification, a gate with a hole for one method, ids changed on the
+//! way back or a null id served, modern results without `resultType`,
+//! capabilities taken from an earlier request, and a server that blocks on
+//! a long call.
+//!
+//! The server's MUST / MUST NOT rules on the pages its lesson cites, and
+//! the case for each:
+//!
+//! - basic/index › Requests, › Result Responses, › Error Responses (both
+//!   eras: string or integer ids, never null, the same id back, an
+//!   unusable one refused with -32600 and no id) → `request ids (legacy)`,
+//!   `request ids (modern)`; › Notifications, "MUST NOT send a response" →
+//!   `handshake (legacy)`.
+//! - 2025-11-25 basic/lifecycle: "MUST be the first interaction" → `gate
+//!   before initialize` (every legacy method refused, ping answered,
+//!   initialize after), `handshake (legacy)`; capabilities and serverInfo,
+//!   "MUST respond with the same version", "Otherwise … another protocol
+//!   version it supports" → `handshake (legacy)`, `counter-offer`;
+//!   basic/utilities/ping, "MUST respond promptly with an empty response" →
+//!   `handshake (legacy)`, `gate before initialize`.
+//! - server/tools (Output Schema "MUST provide structured results that
+//!   conform", Error Handling, "Validate all tool inputs") → `tools
+//!   (legacy)`, `tools (modern)`, `unknown tool: -32602`, `bad steps:
+//!   isError`.
+//! - server/resources (-32002 in 2025-11-25; 2026-07-28 "MUST return a
+//!   JSON-RPC error" -32602, "MUST NOT return an empty contents array") →
+//!   `resource (legacy)`, `resource (modern)`; server/prompts → `prompt`.
+//! - basic/utilities/progress: "MUST only reference tokens" of active
+//!   requests, "The progress value MUST increase", "MUST stop after
+//!   completion" → `progress (legacy)`, `progress (modern)`, `no token, no
+//!   progress`.
+//! - Cancellation: 2026-07-28 basic/transports/stdio, the server "MUST NOT
+//!   send any further messages for it" → `cancel (modern)`; 2025-11-25
+//!   basic/utilities/cancellation (receivers SHOULD not respond; an
+//!   unknown id MAY be ignored; "MUST handle these race conditions
+//!   gracefully") → `cancel (legacy)`.
+//! - 2026-07-28 basic/index: "The result MUST include a resultType" → the
+//!   modern cases; a request missing a required `_meta` field "MUST" get
+//!   -32602 → `no stale _meta`; basic/versioning: "MUST respond with an
+//!   UnsupportedProtocolVersionError" → `unsupported version: -32022`;
+//!   "Servers MUST implement server/discover" and server/utilities/caching
+//!   "MUST include caching hints" → `discover and modern results`, `tools
+//!   (modern)`, `resource (modern)`.
+//! - basic/transports › stdio (only MCP messages on stdout; 2026-07-28: "MUST
+//!   NOT write JSON-RPC requests") → the session, and any request from the
+//!   server fails the exchange it interrupts.
+//!
+//! Not tested, and why:
+//! - 2026-07-28 basic/index: "MUST NOT rely on capabilities the client has
+//!   not declared" (-32021): no feature of this server needs one.
+//! - Progress tokens and cancellations "MUST" be unique / reference issued
+//!   requests: the client's rules (the checker cancels an unknown id only
+//!   to see it ignored).
+//! - Tasks (`tasks/cancel`): not offered by this server.
+//! - server/* › Security (access control, rate limits, URI validation): no
+//!   observable contract to hold a server to.
 
 mod progress;
 

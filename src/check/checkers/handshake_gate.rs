@@ -1,16 +1,61 @@
 //! Checker for exercise 03-handshake-gate: the learner's program is a
 //! legacy-era stdio server, and the checker drives its lifecycle as a client.
 //!
-//! Expected behaviour comes from MCP 2025-11-25 basic/lifecycle
-//! (initialization first; version negotiation: echo a supported version,
-//! otherwise counter-offer one), basic/utilities/ping (answered in every
-//! phase), basic/index (notifications never answered; every request
-//! answered with its own id) and basic/transports › stdio (the server exits
-//! when its stdin closes). Mistakes it catches: C06 (initialized sent with
-//! an id), C12 (ping refused before initialize), C13 (a second initialize
-//! ignored), C14 (force-latest, echo-anything and reject-instead-of-offer
-//! negotiation), silence towards early requests, and a loop that spins at
-//! end of input.
+//! Mistakes it catches: C06 (initialized sent with an id), C12 (ping
+//! refused before initialize), C13 (a second initialize ignored), C14
+//! (force-latest, echo-anything and reject-instead-of-offer negotiation), a
+//! gate that lets a method with an arm of its own through before
+//! initialize, ids changed on the way back (strings, floats, cut short) or
+//! a null id served, silence towards early requests, and a loop that spins
+//! at end of input.
+//!
+//! The server's MUST / MUST NOT rules on the pages its lesson cites
+//! (2025-11-25, the revision every case negotiates), and the case that holds
+//! the program to each:
+//!
+//! - basic/index › Requests: "Requests MUST include a string or integer
+//!   ID", "the ID MUST NOT be null" → `request ids` (null, 1.5, an object,
+//!   an array, true: -32600 without an id, or nothing; never served).
+//! - › Result Responses: "MUST include the same ID as the request" →
+//!   `request ids` (13 shapes, see [`crate::check::toolkit::ids`]), and
+//!   every exchange.
+//! - › Error Responses: the same ID, "except … where the ID could not be
+//!   read" → `early request refused`, `initialized with an id`, `request
+//!   ids`; "an error field with a code and message", "codes MUST be
+//!   integers" → the schema check after every case.
+//! - › Notifications: "The receiver MUST NOT send a response" →
+//!   `notifications not answered`.
+//! - basic/lifecycle › Initialization: "MUST be the first interaction" →
+//!   `early request refused` (tools, resources, templates, prompts,
+//!   completion, logging; ping answered, initialize still works); "The
+//!   server MUST respond with its own capabilities and information" →
+//!   `initialize echoes 2025-11-25`.
+//! - › Version Negotiation: "MUST respond with the same version" →
+//!   `initialize echoes 2025-11-25`, `older supported version echoed`;
+//!   "Otherwise … MUST respond with another protocol version it supports"
+//!   → `unknown version: counter-offer`, `retired version: counter-offer`.
+//! - › Operation: "Only use capabilities that were successfully
+//!   negotiated" → `initialize echoes 2025-11-25` (only tools advertised),
+//!   `serves what it advertised` (-32601 for resources/list).
+//! - basic/utilities/ping: "The receiver MUST respond promptly with an
+//!   empty response" → `ping before initialize`, `early request refused`.
+//! - basic/transports › stdio: "MUST NOT write anything to its stdout that
+//!   is not a valid MCP message", "MUST NOT contain embedded newlines",
+//!   "MUST be UTF-8 encoded" → the session, in every case (a line that is
+//!   not one JSON message stops it); `request ids` sends non-ASCII ids.
+//!   Closing stdin ends the session (› Shutdown, the client's SHOULD) →
+//!   `exits when stdin closes`.
+//!
+//! Not tested, and why:
+//! - "The request ID MUST NOT have been previously used": the requester's
+//!   duty; nothing says what a server does about a reused id.
+//! - The client's rules (initialized sent, no id on a notification, stdin
+//!   holds only MCP messages, initialize never cancelled): the checker keeps
+//!   them, except where a case breaks one on purpose to see the server
+//!   cope.
+//! - "The server SHOULD NOT send requests other than pings and logging
+//!   before … initialized": a SHOULD, and this server sends no requests (one
+//!   arriving fails any exchange).
 
 use std::time::Duration;
 

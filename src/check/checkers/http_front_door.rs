@@ -2,19 +2,63 @@
 //! modern (2026-07-28) Streamable HTTP server on a loopback port, and the
 //! checker sends it real HTTP requests.
 //!
-//! Expected behaviour comes from MCP 2026-07-28
-//! basic/transports/streamable-http: Security & Endpoint (403 for a foreign
-//! `Origin`), Sending Messages (POST only; 202 with no body for a
-//! notification; JSON or SSE for a request), Receiving Messages
-//! (notifications before the response on an SSE stream, the response ends
-//! it), Request Metadata and Server Validation (400 with -32020 when the
-//! headers are missing or disagree with the body, after decoding the
-//! `=?base64?…?=` sentinel; 400 with -32022 for an unsupported version;
-//! 404 with -32601 for an unknown method), and Backward Compatibility (405
-//! for GET and DELETE). Mistakes it catches: C04 (200 or 204 for a
-//! notification), trusting headers without comparing them to the body,
-//! ignoring `Origin`, and streams that send the response first or go on
-//! after it.
+//! Mistakes it catches: C04 (200 or 204 for a notification), trusting
+//! headers without comparing them to the body (or only when present), an
+//! Origin check by prefix or against the Host header (DNS rebinding), a
+//! loopback origin refused, ids changed on the way back or a null id
+//! served, errors without a message, a missing server/discover or cache
+//! hints, and streams that send the response first or go on after it.
+//!
+//! The server's MUST / MUST NOT rules (2026-07-28; pages
+//! basic/transports/streamable-http unless named), and the case for each:
+//!
+//! - › Security & Endpoint: "Servers MUST validate the Origin header";
+//!   present and invalid: "MUST respond with HTTP 403" → `foreign Origin:
+//!   403` (also with a matching foreign Host, a null Origin, look-alike
+//!   hosts), `loopback Origin served` (http or https; localhost, 127.0.0.1,
+//!   [::1]; any port). No Origin is served in every other case.
+//! - "MUST provide a single HTTP endpoint path … that supports POST" →
+//!   `only POST /mcp`, `POST answered with JSON`.
+//! - › Sending Messages 5, an accepted notification: "MUST return HTTP
+//!   status code 202 Accepted with no body" → `notification: 202`; 6, a
+//!   request: "MUST return either … application/json … or
+//!   text/event-stream" → `POST answered with JSON`, `progress as an SSE
+//!   stream` (notifications first, the response last).
+//! - › Protocol Version Header: "MUST match" the body's version, a request
+//!   without it "MUST" be rejected → `version header must match`; a version
+//!   not implemented → "MUST respond with 400 … UnsupportedProtocolVersion
+//!   Error" → `unsupported version`; a method not implemented → "MUST
+//!   respond with 404 … -32601" → `unknown method: 404`.
+//! - › Standard Request Headers, › Server Validation (-32020) → `Mcp-Method
+//!   must match`, `Mcp-Name must match` (missing or different); › Value
+//!   Encoding, servers "MUST decode" the sentinel → `base64 Mcp-Name
+//!   decoded`.
+//! - basic/index › Requests: "a string or integer ID", "MUST NOT be null";
+//!   › Result Responses: "the same ID" → `request ids` (a forbidden id gets
+//!   a 4xx, its body if any -32600 without an id); › Error Responses: "an
+//!   error field with a code and message" → every error case; "The result
+//!   MUST include a resultType" → `POST answered with JSON`, `server/discover
+//!   and cache hints`; › _meta: a request missing a required field "MUST"
+//!   get -32602, on HTTP 400 → `_meta fields required`.
+//! - basic/versioning: "Servers MUST implement server/discover";
+//!   server/utilities/caching: "MUST include caching hints", "ttlMs … >= 0"
+//!   → `server/discover and cache hints`.
+//! - › Backward Compatibility (a SHOULD): GET and DELETE get 405 → `only
+//!   POST /mcp`.
+//!
+//! Not tested, and why:
+//! - › Cancellation: closing the SSE stream "MUST be treated … as
+//!   cancellation", and the server "MUST NOT send any further messages for
+//!   it": once the client has closed the stream nothing the server does is
+//!   observable, and this server's calls finish at once.
+//! - "MUST NOT send independent JSON-RPC requests on this stream": this
+//!   server has nothing to ask; the SSE case reads only progress and the
+//!   response.
+//! - basic/index: "MUST NOT rely on capabilities the client has not
+//!   declared" (-32021): no method here needs a client capability.
+//! - Mcp-Param-{Name} and x-mcp-header: this server's tools declare none.
+//! - caching: "the same cacheScope to all response pages": tools/list is
+//!   one page.
 
 mod requests;
 

@@ -3,17 +3,60 @@
 //! its client, legacy (after `initialize`) or modern (`_meta` on every
 //! request), case by case.
 //!
-//! Expected behaviour comes from MCP 2025-11-25 server/tools (protocol
-//! errors vs tool errors, structured content and its text mirror),
-//! server/resources (-32002 for a missing resource), server/prompts
-//! (-32602 for a missing argument), server/utilities/pagination, and
-//! 2026-07-28's `resultType`, `ttlMs` and `cacheScope` and its -32602 for a
-//! missing resource. Mistakes it catches: an unknown tool reported as a
-//! tool error, bad input as a protocol error with code 0, `content` that is
-//! not a list, a structured result without its text mirror, an empty
-//! `contents` for a missing resource, the wrong era's not-found code, a
-//! cursor that never ends or is not checked, modern results without their
-//! fields.
+//! Mistakes it catches: an unknown tool reported as a tool error, bad
+//! input as a protocol error with code 0, `content` that is not a list, a
+//! structured result without its text mirror, an empty `contents` for a
+//! missing resource, the wrong era's not-found code, a cursor that never
+//! ends or is not checked, modern results without their fields or cache
+//! hints, ids changed on the way back or a null id served.
+//!
+//! The server's MUST / MUST NOT rules on the pages its lesson cites
+//! (2025-11-25 and 2026-07-28 alike unless a revision is named), and the
+//! case for each:
+//!
+//! - basic/index › Requests and › Result Responses (string or integer ids,
+//!   never null, the same id back) → `request ids (legacy)`, `request ids
+//!   (modern)`.
+//! - server/tools › Listing Tools (2026-07-28): "MUST respond to tools/list
+//!   with the set of tools …", "MUST NOT vary per-connection or as a side
+//!   effect of other requests" → `tools in pages (legacy)`, `tools in pages
+//!   (modern)` (the same order every time); inputSchema "MUST be a valid
+//!   JSON Schema object" → the schema check on tools/list.
+//! - server/tools › Output Schema: "Servers MUST provide structured results
+//!   that conform to this schema" → `add: structured + mirror`.
+//! - server/tools › Error Handling and › Security ("Validate all tool
+//!   inputs") → `unknown tool: -32602`, `out of range: isError`,
+//!   `schema-breaking arguments`; content blocks → `greet: text`,
+//!   `describe: four kinds`.
+//! - server/utilities/pagination (cursors opaque, the last page without
+//!   nextCursor, an invalid cursor -32602) → `tools in pages (legacy)`,
+//!   `invalid cursor: -32602`.
+//! - server/resources: "Binary data MUST be properly encoded" →
+//!   `resources: text, blob, template`; not found: -32002 (2025-11-25),
+//!   "MUST return a JSON-RPC error" -32602 and "MUST NOT return an empty
+//!   contents array" (2026-07-28) → `missing resource (legacy)`, `missing
+//!   resource (modern)`.
+//! - server/prompts (a missing required argument is -32602) → `prompt and
+//!   its argument`.
+//! - 2026-07-28 basic/index: "The result MUST include a resultType" →
+//!   every modern case; server/utilities/caching: "Servers MUST include
+//!   caching hints" on the cacheable results → `tools in pages (modern)`,
+//!   `cache hints (modern)`, `prompt and its argument`; basic/versioning:
+//!   "Servers MUST implement server/discover" → `cache hints (modern)`.
+//! - basic/transports › stdio (only MCP messages on stdout, one per line)
+//!   → the session, in every case.
+//!
+//! Not tested, and why:
+//! - server/resources › Security: "MUST validate all resource URIs", "MUST
+//!   sanitize file paths": this server reads no files; its template only
+//!   fills a name into a fixed text.
+//! - server/tools › Security: access control, rate limits, sanitized
+//!   outputs: no observable contract to hold a server to.
+//! - The lifecycle gate, -32022 for an unsupported modern version and -32602
+//!   for missing `_meta` fields: in the given era plumbing; 11's checker
+//!   holds the learner's own to them.
+//! - caching: "the same cacheScope to all response pages": the pages come
+//!   from one `finish`, which cannot tell them apart.
 
 use serde_json::{Value, json};
 
@@ -482,7 +525,11 @@ fn cache_hints(s: &mut Session) -> CaseResult {
         ("resources/list", json!({}), true),
         ("resources/templates/list", json!({}), true),
         ("resources/read", json!({"uri": "file:///notes/readme.md"}), true),
-        ("tools/call", json!({"name": "greet", "arguments": {"name": "Ada"}}), false),
+        (
+            "tools/call",
+            json!({"name": "greet", "arguments": {"name": "Ada"}}),
+            false,
+        ),
     ];
     for (method, params, cacheable) in calls {
         let result = c.result(s, method, params)?;
