@@ -74,10 +74,11 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
-    Client, call_tool, content_list, expect_error, gate_holds, ids_kept, initialize_params, modern_fields,
-    request_line, response_to, structured_with_mirror, unknown_tool,
+    Client, call_tool, content_list, expect_error, gate_holds, ids_legacy, ids_modern, initialize_params,
+    modern_fields, response_to, structured_with_mirror, unknown_tool,
 };
 use crate::check::toolkit::compare::{self, same};
+use crate::check::toolkit::ids;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
 use progress::{cancel_legacy, cancel_modern, no_token, progress_legacy, progress_modern};
@@ -198,7 +199,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "request ids (legacy)",
-            about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result",
+            about: ids::ABOUT,
             args: &[],
             run: ids_legacy,
         },
@@ -535,16 +536,6 @@ fn no_stale_meta(s: &mut Session) -> CaseResult {
         ));
     }
     Ok(())
-}
-
-fn ids_legacy(s: &mut Session) -> CaseResult {
-    Client::legacy(s)?;
-    ids_kept(s, &|id| request_line(id, "tools/list", None))
-}
-
-fn ids_modern(s: &mut Session) -> CaseResult {
-    let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
-    ids_kept(s, &|id| request_line(id, "tools/list", Some(&params)))
 }
 
 fn gate(s: &mut Session) -> CaseResult {

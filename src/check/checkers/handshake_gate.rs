@@ -65,7 +65,7 @@ use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
     exchange, exchange_err, exchange_ok, gate_holds, ids_kept, initialize_request, next, request, request_line,
 };
-use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape, ids};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
 
@@ -147,7 +147,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "request ids",
-            about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result",
+            about: ids::ABOUT,
             args: &[],
             run: request_ids,
         },

@@ -62,11 +62,10 @@ use serde_json::{Value, json};
 
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
-    Client, call_tool, ids_kept, modern_fields, request_line, structured_with_mirror, unknown_tool,
+    Client, call_tool, ids_legacy, ids_modern, modern_fields, structured_with_mirror, unknown_tool,
 };
-use crate::check::toolkit::compare;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
-use crate::mcp;
+use crate::check::toolkit::{compare, ids};
 
 /// The checker named `tool-server`.
 pub static CHECKER: Checker = Checker {
@@ -160,7 +159,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "request ids (legacy)",
-            about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result",
+            about: ids::ABOUT,
             args: &[],
             run: ids_legacy,
         },
@@ -502,16 +501,6 @@ fn prompt(s: &mut Session) -> CaseResult {
         ));
     }
     c.error(s, "prompts/get", json!({"name": "summarize", "arguments": {}}), -32602, "prompts/get without the required argument `text` gets -32602 Invalid params (2025-11-25 server/prompts › Error Handling)")
-}
-
-fn ids_legacy(s: &mut Session) -> CaseResult {
-    Client::legacy(s)?;
-    ids_kept(s, &|id| request_line(id, "tools/list", None))
-}
-
-fn ids_modern(s: &mut Session) -> CaseResult {
-    let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
-    ids_kept(s, &|id| request_line(id, "tools/list", Some(&params)))
 }
 
 /// "Servers MUST include caching hints on results with `resultType:

@@ -269,6 +269,20 @@ pub(crate) fn ids_kept(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseR
     Ok(())
 }
 
+/// [`ids_kept`] for a dual-era server, legacy: after the handshake, on
+/// tools/list.
+pub(crate) fn ids_legacy(s: &mut Session) -> CaseResult {
+    Client::legacy(s)?;
+    ids_kept(s, &|id| request_line(id, "tools/list", None))
+}
+
+/// [`ids_kept`] for a dual-era server, modern: tools/list with the
+/// 2026-07-28 `_meta`.
+pub(crate) fn ids_modern(s: &mut Session) -> CaseResult {
+    let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
+    ids_kept(s, &|id| request_line(id, "tools/list", Some(&params)))
+}
+
 /// Whether `id` is the id of a request the checker sent earlier in this
 /// session (a response to it is late or repeated, not unrequested).
 fn earlier(s: &Session, id: &Value) -> bool {

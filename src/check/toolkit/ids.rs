@@ -25,6 +25,9 @@ use serde_json::{Value, json};
 
 use super::case::Failure;
 
+/// What a stdio case that holds a server to these rules proves.
+pub(crate) const ABOUT: &str = "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result";
+
 /// The legal ids, as (what it is, its JSON text on the wire). The text is
 /// sent as it is, so an escaped string arrives escaped.
 pub(crate) fn legal() -> Vec<(&'static str, String)> {
