@@ -300,11 +300,7 @@ fn m03_ids_turned_into_strings() {
         &["request ids"],
     );
     assert_caught(&report);
-    assert_failed(
-        &report,
-        "request ids",
-        &["with zero as its id", "came back as a string"],
-    );
+    assert_failed(&report, "request ids", &["whose id is zero", "came back as a string"]);
 }
 
 /// A server that serves a request whose id is null (the reference did,

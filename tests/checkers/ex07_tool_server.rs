@@ -326,7 +326,7 @@ fn m07_ids_through_f64() {
     assert_failed(
         &report,
         "request ids (modern)",
-        &["with zero as its id", "went through a floating-point number"],
+        &["whose id is zero", "went through a floating-point number"],
     );
 }
 

@@ -60,16 +60,19 @@
 //! - caching: "the same cacheScope to all response pages": tools/list is
 //!   one page.
 
+mod messages;
+mod origin;
 mod requests;
 
 use serde_json::{Value, json};
 
 use crate::check::http::{self, Request};
 use crate::check::session::Session;
-use crate::check::toolkit::ids;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
-use requests::{error_reply, exchange, headers_for, ok_reply, post, post_text, shown, tool_call, with_header};
+use messages::{discover, request_ids};
+use origin::{loopback_origin, origin};
+use requests::{error_reply, exchange, headers_for, ok_reply, post, shown, tool_call, with_header};
 
 /// The checker named `http-front-door`.
 pub static CHECKER: Checker = Checker {
@@ -373,176 +376,6 @@ fn unknown_method(s: &mut Session) -> CaseResult {
         -32601,
         "a method the server does not implement (2026-07-28 basic/transports/streamable-http › Request Metadata) gets a 404 whose JSON-RPC body tells it apart from a server with no MCP endpoint at all, so the answer is",
     )?;
-    Ok(())
-}
-
-/// The foreign origins a request may carry, each with the `Host` header it
-/// comes with: a DNS-rebinding request names the attacker's site in both.
-fn foreign_origins(port: u16) -> Vec<(String, String)> {
-    let local = format!("127.0.0.1:{port}");
-    vec![
-        (format!("http://evil.example:{port}"), format!("evil.example:{port}")),
-        ("http://evil.example".into(), local.clone()),
-        ("https://localhost.evil.example".into(), "localhost.evil.example".into()),
-        (
-            format!("http://127.0.0.1.evil.example:{port}"),
-            format!("127.0.0.1.evil.example:{port}"),
-        ),
-        ("null".into(), local),
-    ]
-}
-
-/// The loopback origins a local page may carry (http or https;
-/// `localhost`, `127.0.0.1` or `[::1]`; any port or none), each with a
-/// `Host` naming this machine.
-fn loopback_origins(port: u16) -> Vec<(String, String)> {
-    vec![
-        (format!("http://localhost:{port}"), format!("localhost:{port}")),
-        (format!("http://127.0.0.1:{port}"), format!("127.0.0.1:{port}")),
-        (format!("http://[::1]:{port}"), format!("[::1]:{port}")),
-        ("https://localhost:8443".into(), format!("localhost:{port}")),
-        ("https://127.0.0.1".into(), format!("127.0.0.1:{port}")),
-        ("http://localhost".into(), format!("localhost:{port}")),
-    ]
-}
-
-/// `headers` with `Origin` and `Host` set.
-fn from_origin(headers: Vec<(String, String)>, origin: &str, host: &str) -> Vec<(String, String)> {
-    with_header(with_header(headers, "Origin", Some(origin)), "Host", Some(host))
-}
-
-fn origin(s: &mut Session) -> CaseResult {
-    let body = tool_call(9, "echo", json!({"text": "hi"}), mcp::MODERN);
-    let port = s.port().unwrap_or(0);
-    for (origin, host) in foreign_origins(port) {
-        let reply = post(s, from_origin(headers_for(&body), &origin, &host), &body)?;
-        if reply.status == 403 {
-            continue;
-        }
-        let why = if host.starts_with("127.0.0.1:") {
-            format!(
-                "a request with Origin {origin} must get 403 Forbidden: only a page on this machine (http or https on localhost, 127.0.0.1 or [::1]) may drive a local server. A web page on any site can make a browser POST to 127.0.0.1; the Origin header is how a local server tells (2026-07-28 basic/transports/streamable-http › Security & Endpoint: \"If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden\")"
-            )
-        } else {
-            format!(
-                "a request with Origin {origin} and Host {host} must get 403 Forbidden. This is DNS rebinding: the attacker's name now resolves to 127.0.0.1, so the browser sends the attacker's name in Host too, and an Origin that matches the Host proves nothing. Compare the Origin's host with the loopback names exactly (localhost, 127.0.0.1, [::1]), never with Host, never by prefix or substring (2026-07-28 basic/transports/streamable-http › Security & Endpoint)"
-            )
-        };
-        return Err(Failure::mismatch(why, json!({"status": 403, "…": "…"}), shown(&reply)));
-    }
-    Ok(())
-}
-
-fn loopback_origin(s: &mut Session) -> CaseResult {
-    let body = tool_call(14, "echo", json!({"text": "hi"}), mcp::MODERN);
-    for (origin, host) in loopback_origins(s.port().unwrap_or(0)) {
-        let reply = post(s, from_origin(headers_for(&body), &origin, &host), &body)?;
-        ok_reply(
-            &reply,
-            14,
-            &format!(
-                "a request with Origin {origin} comes from this machine (http or https; localhost, 127.0.0.1 or [::1]; any port or none) and is served as usual"
-            ),
-        )?;
-    }
-    Ok(())
-}
-
-fn discover(s: &mut Session) -> CaseResult {
-    for (id, method) in [(15, "server/discover"), (16, "tools/list")] {
-        let body =
-            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
-        let reply = post(s, headers_for(&body), &body)?;
-        let result = ok_reply(&reply, id, &format!("{method} gets"))?;
-        let mut expected = match method {
-            "server/discover" => json!({"supportedVersions": [mcp::MODERN], "capabilities": {"tools": {}}}),
-            _ => json!({}),
-        };
-        // The hints as the server wrote them when they are valid: any ttlMs >= 0 will do.
-        expected["resultType"] = json!("complete");
-        expected["ttlMs"] = result
-            .get("ttlMs")
-            .filter(|t| t.is_u64())
-            .cloned()
-            .unwrap_or(json!(60000));
-        expected["cacheScope"] = result
-            .get("cacheScope")
-            .filter(|c| *c == "public" || *c == "private")
-            .cloned()
-            .unwrap_or(json!("public"));
-        let lists_modern = method != "server/discover"
-            || (result
-                .get("supportedVersions")
-                .and_then(Value::as_array)
-                .is_some_and(|v| v.contains(&json!(mcp::MODERN)))
-                && result.pointer("/capabilities/tools").is_some_and(Value::is_object));
-        let cached = result.get("ttlMs").and_then(Value::as_u64).is_some()
-            && matches!(
-                result.get("cacheScope").and_then(Value::as_str),
-                Some("public" | "private")
-            );
-        if !lists_modern {
-            return Err(Failure::partial(
-                "\"Servers MUST implement\" server/discover (2026-07-28 basic/versioning): its result lists the versions the server speaks, 2026-07-28 among them, and its capabilities, tools here",
-                expected,
-                result,
-            ));
-        }
-        if result.get("resultType") != Some(&json!("complete")) || !cached {
-            return Err(Failure::partial(
-                format!(
-                    "the {method} result needs resultType \"complete\" and its caching hints: \"Servers MUST include caching hints\" on server/discover and tools/list results, ttlMs an integer >= 0 and cacheScope \"public\" or \"private\" (2026-07-28 server/utilities/caching)"
-                ),
-                expected,
-                result,
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The id rules ([`ids`]) over HTTP: a legal id comes back exactly in a
-/// 200 result; a forbidden one gets an HTTP error status (2026-07-28
-/// basic/transports/streamable-http › Sending Messages: a server that
-/// "cannot accept" a message answers e.g. 400, its body MAY be an error
-/// "that has no id"), whose body, if JSON-RPC, is -32600 without an id.
-fn request_ids(s: &mut Session) -> CaseResult {
-    let meta = json!({"_meta": mcp::request_meta(mcp::MODERN)});
-    let body = |id: &str| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/list\",\"params\":{meta}}}");
-    for (what, wire) in ids::legal() {
-        let reply = post_text(s, &body(&wire))?;
-        let sent = ids::value_of(&wire);
-        let response = reply.json().unwrap_or(Value::Null);
-        ids::echoed(what, &sent, &response)?;
-        if reply.status != 200 || response.get("result").is_none() {
-            return Err(Failure::mismatch(
-                format!(
-                    "a request with {what} as its id was refused. Any string and any integer is a legal id (2026-07-28 basic/index › Requests: \"a string or integer ID\"); serve it: 200 and a result"
-                ),
-                json!({"status": 200, "body": {"jsonrpc": "2.0", "id": sent, "result": "…"}}),
-                shown(&reply),
-            ));
-        }
-    }
-    for (what, wire) in ids::FORBIDDEN {
-        let reply = post_text(s, &body(wire))?;
-        if let Some(answer) = reply
-            .json()
-            .filter(|b| b.get("result").is_some() || b.get("error").is_some())
-        {
-            ids::refused(what, &ids::value_of(wire), &answer)?;
-        }
-        if !(400..500).contains(&reply.status) {
-            return Err(Failure::mismatch(
-                format!(
-                    "a request whose id is {what} is not a valid request (\"Requests MUST include a string or integer ID\", 2026-07-28 basic/index › Requests): refuse it with an HTTP error status, 400 Bad Request, and optionally a -32600 error without an id; got {}",
-                    reply.status
-                ),
-                json!({"status": 400, "body": {"jsonrpc": "2.0", "error": {"code": -32600, "message": "…"}}}),
-                shown(&reply),
-            ));
-        }
-    }
     Ok(())
 }
 

@@ -219,7 +219,7 @@ fn answer_to(s: &mut Session, what: &str) -> Result<Value, Failure> {
     loop {
         let Some(got) = next(s)? else {
             return Err(Failure::new(format!(
-                "no response to the request with {what} within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4)",
+                "no response to the request {what} within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4)",
                 ANSWER_WITHIN.as_secs_f64()
             )));
         };
@@ -239,12 +239,12 @@ pub(crate) fn ids_kept(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseR
     for (what, wire) in ids::legal() {
         let sent = ids::value_of(&wire);
         s.send(&frame(&wire))?;
-        let response = answer_to(s, &format!("{what} as its id"))?;
+        let response = answer_to(s, &format!("whose id is {what}"))?;
         ids::echoed(what, &sent, &response)?;
         if response.get("result").is_none() {
             return Err(Failure::mismatch(
                 format!(
-                    "a request with {what} as its id was refused. Any string and any integer is a legal id (basic/index › Requests: \"a string or integer ID\"); serve the request"
+                    "a request whose id is {what} was refused. Any string and any integer is a legal id (basic/index › Requests: \"a string or integer ID\"); serve the request"
                 ),
                 json!({"jsonrpc": "2.0", "id": sent, "result": "…"}),
                 response,
@@ -258,7 +258,7 @@ pub(crate) fn ids_kept(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseR
         loop {
             let got = answer_to(
                 s,
-                &format!("the ordinary id {sentinel}, sent after one whose id is {what}"),
+                &format!("whose id is the ordinary {sentinel}, sent after one whose id is {what}"),
             )?;
             if got.get("id") == Some(&ids::value_of(&sentinel)) {
                 break;

@@ -107,7 +107,7 @@ pub(crate) fn echoed(what: &str, sent: &Value, response: &Value) -> Result<(), F
     };
     Err(Failure::mismatch(
         format!(
-            "a request with {what} as its id, {}, must get that id back exactly, in type and in value (basic/index › Result Responses: the same ID as the request); here {how}",
+            "a request whose id is {what}, {}, must get that id back exactly, in type and in value (basic/index › Result Responses: the same ID as the request); here {how}",
             shown(sent)
         ),
         json!({"jsonrpc": "2.0", "id": sent, "…": "…"}),

@@ -1,0 +1,109 @@
+//! 06's cases on what every message and result carries, whatever the
+//! transport: server/discover and the cache hints (2026-07-28
+//! basic/versioning, server/utilities/caching), and request ids
+//! (basic/index › Requests, [`ids`]).
+
+use serde_json::{Value, json};
+
+use super::requests::{headers_for, ok_reply, post, post_text, shown};
+use crate::check::session::Session;
+use crate::check::toolkit::{CaseResult, Failure, ids};
+use crate::mcp;
+
+pub(super) fn discover(s: &mut Session) -> CaseResult {
+    for (id, method) in [(15, "server/discover"), (16, "tools/list")] {
+        let body =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
+        let reply = post(s, headers_for(&body), &body)?;
+        let result = ok_reply(&reply, id, &format!("{method} gets"))?;
+        let mut expected = match method {
+            "server/discover" => json!({"supportedVersions": [mcp::MODERN], "capabilities": {"tools": {}}}),
+            _ => json!({}),
+        };
+        // The hints as the server wrote them when they are valid: any ttlMs >= 0 will do.
+        expected["resultType"] = json!("complete");
+        expected["ttlMs"] = result
+            .get("ttlMs")
+            .filter(|t| t.is_u64())
+            .cloned()
+            .unwrap_or(json!(60000));
+        expected["cacheScope"] = result
+            .get("cacheScope")
+            .filter(|c| *c == "public" || *c == "private")
+            .cloned()
+            .unwrap_or(json!("public"));
+        let lists_modern = method != "server/discover"
+            || (result
+                .get("supportedVersions")
+                .and_then(Value::as_array)
+                .is_some_and(|v| v.contains(&json!(mcp::MODERN)))
+                && result.pointer("/capabilities/tools").is_some_and(Value::is_object));
+        let cached = result.get("ttlMs").and_then(Value::as_u64).is_some()
+            && matches!(
+                result.get("cacheScope").and_then(Value::as_str),
+                Some("public" | "private")
+            );
+        if !lists_modern {
+            return Err(Failure::partial(
+                "\"Servers MUST implement\" server/discover (2026-07-28 basic/versioning): its result lists the versions the server speaks, 2026-07-28 among them, and its capabilities, tools here",
+                expected,
+                result,
+            ));
+        }
+        if result.get("resultType") != Some(&json!("complete")) || !cached {
+            return Err(Failure::partial(
+                format!(
+                    "the {method} result needs resultType \"complete\" and its caching hints: \"Servers MUST include caching hints\" on server/discover and tools/list results, ttlMs an integer >= 0 and cacheScope \"public\" or \"private\" (2026-07-28 server/utilities/caching)"
+                ),
+                expected,
+                result,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The id rules ([`ids`]) over HTTP: a legal id comes back exactly in a
+/// 200 result; a forbidden one gets an HTTP error status (2026-07-28
+/// basic/transports/streamable-http › Sending Messages: a server that
+/// "cannot accept" a message answers e.g. 400, its body MAY be an error
+/// "that has no id"), whose body, if JSON-RPC, is -32600 without an id.
+pub(super) fn request_ids(s: &mut Session) -> CaseResult {
+    let meta = json!({"_meta": mcp::request_meta(mcp::MODERN)});
+    let body = |id: &str| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/list\",\"params\":{meta}}}");
+    for (what, wire) in ids::legal() {
+        let reply = post_text(s, &body(&wire))?;
+        let sent = ids::value_of(&wire);
+        let response = reply.json().unwrap_or(Value::Null);
+        ids::echoed(what, &sent, &response)?;
+        if reply.status != 200 || response.get("result").is_none() {
+            return Err(Failure::mismatch(
+                format!(
+                    "a request whose id is {what} was refused. Any string and any integer is a legal id (2026-07-28 basic/index › Requests: \"a string or integer ID\"); serve it: 200 and a result"
+                ),
+                json!({"status": 200, "body": {"jsonrpc": "2.0", "id": sent, "result": "…"}}),
+                shown(&reply),
+            ));
+        }
+    }
+    for (what, wire) in ids::FORBIDDEN {
+        let reply = post_text(s, &body(wire))?;
+        if let Some(answer) = reply
+            .json()
+            .filter(|b| b.get("result").is_some() || b.get("error").is_some())
+        {
+            ids::refused(what, &ids::value_of(wire), &answer)?;
+        }
+        if !(400..500).contains(&reply.status) {
+            return Err(Failure::mismatch(
+                format!(
+                    "a request whose id is {what} is not a valid request (\"Requests MUST include a string or integer ID\", 2026-07-28 basic/index › Requests): refuse it with an HTTP error status, 400 Bad Request, and optionally a -32600 error without an id; got {}",
+                    reply.status
+                ),
+                json!({"status": 400, "body": {"jsonrpc": "2.0", "error": {"code": -32600, "message": "…"}}}),
+                shown(&reply),
+            ));
+        }
+    }
+    Ok(())
+}
