@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::malformed;
 use crate::check::toolkit::compare::same;
 use crate::check::toolkit::harness::{self, ask, harness_kind, reply};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
@@ -65,6 +66,12 @@ pub static CHECKER: Checker = Checker {
             about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response",
             args: &[],
             run: server_request,
+        },
+        Case {
+            name: "malformed responses invalid",
+            about: "a response with c1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as invalid, and c1 stays in flight",
+            args: &[],
+            run: malformed_responses,
         },
         Case {
             name: "invalid lines dropped",
@@ -403,5 +410,54 @@ fn invalid_lines(s: &mut Session) -> CaseResult {
         &id,
         &tools,
         "after all that, c1's response still reaches c1",
+    )
+}
+
+fn malformed_responses(s: &mut Session) -> CaseResult {
+    let (_, id) = call(
+        s,
+        "c1",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
+    )?;
+    let shapes = malformed::responses(
+        &id,
+        |label| result_text(label),
+        |label| json!({"code": -32603, "message": label}),
+    );
+    for m in &shapes {
+        let got = deliver(s, &m.frame.to_string())?;
+        let as_what = match harness_kind(&got) {
+            Some("invalid") => continue,
+            Some("reply") if got.get("result").is_some() => "routed to c1 as its result",
+            Some("reply") => "routed to c1 as its error",
+            Some("orphan") => "dropped as an orphan, as if it were a well-formed response for another call",
+            _ => "not reported as invalid",
+        };
+        return Err(Failure::mismatch(
+            format!(
+                "a response with {} was {as_what}. It is no response at all: {}. Report it as Routed::Invalid (logged and dropped) and keep c1 in flight",
+                m.label, m.rule
+            ),
+            json!({"harness": "invalid", "reason": "(any reason)"}),
+            got,
+        ));
+    }
+    let got = ask(s, json!({"harness": "in_flight"}))?.value;
+    if got["calls"].as_array().is_none_or(|c| c.len() != 1) {
+        return Err(Failure::mismatch(
+            "after the malformed responses c1 should still be in flight: none of them answered it",
+            json!({"harness": "in_flight", "calls": [[id, "c1"]]}),
+            got,
+        ));
+    }
+    let result = result_text("5");
+    expect_reply(
+        s,
+        &response(&id, result.clone()),
+        "c1",
+        &id,
+        &result,
+        "c1's own well-formed response, after the malformed ones, reaches c1",
     )
 }
