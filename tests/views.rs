@@ -294,6 +294,8 @@ fn failing_probe_report() -> CheckReport {
     cases.push(failing);
     for name in [
         "any other error: fall back",
+        "malformed answer: not modern",
+        "malformed answer: not legacy",
         "log before the result",
         "counter-offer accepted",
         "counter-offer refused",

@@ -15,6 +15,7 @@
 //! missing in the modern era or sent in the legacy one.
 
 mod legacy;
+mod malformed;
 
 use std::time::Duration;
 
@@ -89,6 +90,18 @@ pub static CHECKER: Checker = Checker {
             about: "an implementation-defined error (-32000) means legacy as well",
             args: &[],
             run: fallback_other_error,
+        },
+        Case {
+            name: "malformed answer: not modern",
+            about: "answers to the probe that carry a result but break the response rules (both members, a wrong or missing jsonrpc, an id of a forbidden type) are skipped: the -32601 after them means legacy, and a second answer to the probe is not initialize's",
+            args: &[],
+            run: malformed::not_modern,
+        },
+        Case {
+            name: "malformed answer: not legacy",
+            about: "answers to the probe that are error-ish but break the response rules (both members, neither, an error without an integer code or a string message) are skipped: the DiscoverResult after them means modern",
+            args: &[],
+            run: malformed::not_legacy,
         },
         Case {
             name: "log before the result",
