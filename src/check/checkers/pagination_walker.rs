@@ -13,6 +13,8 @@
 //! reusing or never refreshing the cache, and taking any list-changed
 //! notification as ours.
 
+mod malformed;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -36,6 +38,12 @@ pub static CHECKER: Checker = Checker {
             about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order",
             args: &[],
             run: three_pages,
+        },
+        Case {
+            name: "malformed pages skipped",
+            about: "a response with page 1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is skipped, and a second response to page 1 is not page 2's",
+            args: &[],
+            run: malformed::skipped,
         },
         Case {
             name: "-32602: walk again once",
