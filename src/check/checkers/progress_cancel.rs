@@ -12,6 +12,8 @@
 //! goes back passed on, cancelling twice or never, a timeout that progress
 //! extends without end, and cancelling `initialize`.
 
+mod malformed;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -46,6 +48,12 @@ pub static CHECKER: Checker = Checker {
             about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on",
             args: &["--era", "modern"],
             run: bad_progress,
+        },
+        Case {
+            name: "malformed responses: violations",
+            about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as a violation and the call keeps waiting; a second response to call 1 does not end call 2",
+            args: &["--era", "modern", "--calls", "2"],
+            run: malformed::violations,
         },
         Case {
             name: "timeout: one cancel",
