@@ -13,6 +13,8 @@
 //! looping without end, treating a result without `resultType` as pending,
 //! and taking the server's request for the response to the call.
 
+mod malformed;
+
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -66,6 +68,12 @@ pub static CHECKER: Checker = Checker {
             about: "an input request the handler cannot answer ends the call with an error, without a retry",
             args: &["--era", "modern"],
             run: unknown_method,
+        },
+        Case {
+            name: "malformed responses skipped",
+            about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is skipped, and a second response to the first call is not the retry's",
+            args: &["--era", "modern"],
+            run: malformed::skipped,
         },
         Case {
             name: "legacy: answer the server",

@@ -7,46 +7,22 @@
 //! Rules: JSON-RPC 2.0 §5 and 2026-07-28 basic/index › Responses (see
 //! [`crate::check::toolkit::as_server::malformed`]).
 
-use std::time::Duration;
-
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{CURSOR, NAMES, all_listed, list_request, page};
 use crate::check::session::Session;
-use crate::check::toolkit::as_server::malformed::{self, Malformed};
+use crate::check::toolkit::as_server::malformed::{self, Malformed, marker, shows};
 use crate::check::toolkit::as_server::respond;
 use crate::check::toolkit::{CaseResult, Failure};
 
 const DUPLICATE: &str = "a second response to page 1";
 
-/// The marker a shape's tool name or error message carries, so a report
-/// shows which one the walker took.
-fn marker(label: &str) -> String {
-    format!("malformed: {label}")
-}
-
 pub(super) fn skipped(s: &mut Session) -> CaseResult {
     let mut sent: Vec<Malformed> = Vec::new();
     walk(s, &mut sent).map_err(|f| {
-        // The walker may have ended (and exited) while the shapes were
-        // still being sent: its reports say what it took.
-        let mut shown = vec![f.reason.clone()];
-        texts(f.actual.as_ref().unwrap_or(&Value::Null), &mut shown);
-        while let Ok(Some(r)) = s.recv_output(Duration::from_millis(200)) {
-            texts(&r.value, &mut shown);
-        }
+        let shown = malformed::shown(s, &f);
         taken(f, &sent, &shown)
     })
-}
-
-/// Every string in `value`, into `out`.
-fn texts(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(t) => out.push(t.clone()),
-        Value::Array(items) => items.iter().for_each(|v| texts(v, out)),
-        Value::Object(map) => map.values().for_each(|v| texts(v, out)),
-        _ => {}
-    }
 }
 
 fn walk(s: &mut Session, sent: &mut Vec<Malformed>) -> CaseResult {
@@ -70,9 +46,8 @@ fn walk(s: &mut Session, sent: &mut Vec<Malformed>) -> CaseResult {
 
 /// A failure that shows a marker: the walker took that response.
 fn taken(f: Failure, sent: &[Malformed], shown: &[String]) -> Failure {
-    let shows = |marker: &str| shown.iter().any(|t| t.contains(marker));
     let skip = "A malformed response is no answer at all: skip it (on_message logs it) and keep waiting for a well-formed response with the request's id";
-    if shows(&marker(DUPLICATE)) {
+    if shows(shown, &marker(DUPLICATE)) {
         return Failure {
             reason: format!(
                 "the walker took {DUPLICATE} (id {}) for page 2's: a response answers the request whose id it carries, and page 1 was already answered. Match the id exactly",
@@ -84,7 +59,7 @@ fn taken(f: Failure, sent: &[Malformed], shown: &[String]) -> Failure {
             ..f
         };
     }
-    match sent.iter().find(|m| shows(&marker(m.label))) {
+    match malformed::taken(sent, shown) {
         Some(m) => Failure {
             reason: format!(
                 "the walker took the response with {} for page 1, but {}. {skip}",

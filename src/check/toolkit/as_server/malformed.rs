@@ -18,7 +18,12 @@
 //! A second response for an id already answered is well formed: each
 //! checker sends that one itself, where its exercise can tell.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
+
+use crate::check::session::Session;
+use crate::check::toolkit::Failure;
 
 /// How a careless client would read a malformed response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +141,44 @@ pub(crate) fn responses(id: &Value, result: impl Fn(&str) -> Value, error: impl 
             *e = json!(e["message"].as_str().unwrap_or("failed"));
         }),
     ]
+}
+
+/// The text a shape labelled `label` carries in its result or error
+/// message, so that what a client reports shows which one it took.
+pub(crate) fn marker(label: &str) -> String {
+    format!("malformed: {label}")
+}
+
+/// Every text a failed case can show: the failure's reason, the strings in
+/// what it shows, and those of the reports the client still has to give
+/// (it may have ended, and exited, while the shapes were being sent).
+pub(crate) fn shown(s: &mut Session, f: &Failure) -> Vec<String> {
+    let mut out = vec![f.reason.clone()];
+    texts(f.actual.as_ref().unwrap_or(&Value::Null), &mut out);
+    while let Ok(Some(r)) = s.recv_output(Duration::from_millis(200)) {
+        texts(&r.value, &mut out);
+    }
+    out
+}
+
+/// Whether one of `shown` holds `text`.
+pub(crate) fn shows(shown: &[String], text: &str) -> bool {
+    shown.iter().any(|t| t.contains(text))
+}
+
+/// The shape of `sent` whose [`marker`] one of `shown` holds.
+pub(crate) fn taken<'a>(sent: &'a [Malformed], shown: &[String]) -> Option<&'a Malformed> {
+    sent.iter().find(|m| shows(shown, &marker(m.label)))
+}
+
+/// Every string in `value`, into `out`.
+fn texts(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(t) => out.push(t.clone()),
+        Value::Array(items) => items.iter().for_each(|v| texts(v, out)),
+        Value::Object(map) => map.values().for_each(|v| texts(v, out)),
+        _ => {}
+    }
 }
 
 #[cfg(test)]
