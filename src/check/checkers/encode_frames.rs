@@ -7,6 +7,42 @@
 //! catches, from our implementer-mistakes log: C02 (null id taken for a
 //! notification), C06 (notification sent with an id), C18 (frames over
 //! several lines), C21 (batches), C24 (late responses after a cancel).
+//!
+//! Rules (2025-11-25 basic/index unless named) → case:
+//! - JSON-RPC 2.0 §4/§5: `jsonrpc` "MUST be exactly \"2.0\"" → request frame,
+//!   success response, error response, notification has no id (writing);
+//!   invalid lines are named (reading).
+//! - "Requests MUST include a string or integer ID"; "the ID MUST NOT be
+//!   null" (› Requests) → ids echoed exactly (writing); null id is not a
+//!   notification, invalid lines are named (reading: null, 1.5, an object).
+//! - "Result responses MUST include the same ID as the request they
+//!   correspond to" and "a result field" (› Responses) → success response,
+//!   ids echoed exactly; classify: invalid lines are named (a result without
+//!   an id); accept_response: ids match exactly.
+//! - "Error responses MUST include the same ID … (except … the ID could not be
+//!   read)" → error response; null id is not a notification (a null-id error
+//!   answers no request); orphan logged and dropped.
+//! - "Error responses MUST include an error field with a code and message";
+//!   "Error codes MUST be integers" (› Responses) → error response (writing;
+//!   `code` is an i64 in the API); invalid lines are named (reading: no code,
+//!   no message, a string or fractional code).
+//! - JSON-RPC 2.0 §5: "both members MUST NOT be included" → success response
+//!   and error response (no null member of the other kind); invalid lines
+//!   are named (both members; neither).
+//! - "Notifications MUST NOT include an ID" (› Notifications) → notification
+//!   has no id.
+//! - 2025-11-25 basic/transports › stdio: "Messages … MUST NOT contain
+//!   embedded newlines" → one frame, one line.
+//! - 2025-06-18 changelog: batches removed → invalid lines are named.
+//! - A response whose id matches no call is dropped, not guessed at
+//!   (cancellation › Timing: "Both parties MUST handle these race conditions
+//!   gracefully") → orphan logged and dropped; ids match exactly.
+//!
+//! Not tested here, with the reason: "The request ID MUST NOT have been
+//! previously used" (the caller picks ids here; 02 holds a router to it);
+//! "The receiver MUST NOT send a response" to a notification (nothing here
+//! answers anything; 02 covers it); "JSON-RPC messages MUST be UTF-8
+//! encoded" (the harness exchanges text lines; 05 covers bytes).
 
 use serde_json::{Value, json};
 
@@ -71,7 +107,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "invalid lines are named",
-            about: "junk, batches, wrong versions and impossible shapes are classified invalid, with a reason",
+            about: "junk, batches, wrong versions, impossible shapes and broken error objects are classified invalid, with a reason",
             args: &["classify"],
             run: classify_invalid,
         },
@@ -379,6 +415,22 @@ fn classify_invalid(s: &mut Session) -> CaseResult {
         (
             r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32603,"message":"x"}}"#,
             "an error response's id is a string or an integer (or absent), never 1.5",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"error":{"message":"x"}}"#,
+            "\"Error responses MUST include an `error` field with a `code` and `message`\" (2025-11-25 basic/index › Responses): this one has no code",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32603}}"#,
+            "\"Error responses MUST include an `error` field with a `code` and `message`\" (2025-11-25 basic/index › Responses): this one has no message",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"error":{"code":"-32603","message":"x"}}"#,
+            "\"Error codes MUST be integers\" (2025-11-25 basic/index › Responses), not the string \"-32603\"",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32603.5,"message":"x"}}"#,
+            "\"Error codes MUST be integers\" (2025-11-25 basic/index › Responses), not -32603.5",
         ),
     ];
     for (line, why) in cases {

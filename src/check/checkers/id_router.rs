@@ -3,10 +3,45 @@
 //!
 //! Expected behaviour comes from JSON-RPC 2.0 §4–§5 and MCP 2025-11-25
 //! basic/index (ids unique and never reused within a session; notifications
-//! never answered), basic/utilities/ping (answer `{}`), and the legacy rule
-//! that each direction has its own id space. Mistakes it catches: C02 (null
-//! id), C24 (late responses), matching by arrival order, answering
-//! notifications, and taking a server's request for a response.
+//! never answered; the response rules), basic/utilities/ping (answer `{}`),
+//! and the legacy rule that each direction has its own id space. Mistakes it
+//! catches: C02 (null id), C24 (late responses), matching by arrival order,
+//! answering notifications, taking a server's request for a response, and
+//! taking a malformed response for an answer.
+//!
+//! Rules (2025-11-25 basic/index unless named) → case:
+//! - "Requests MUST include a string or integer ID" (› Requests) → two calls,
+//!   two ids (each call is held to the request shape).
+//! - "the ID MUST NOT be null" (› Requests) → two calls, two ids (sending);
+//!   invalid lines dropped (receiving: a null-id request is not a ping).
+//! - "The request ID MUST NOT have been previously used by the requestor
+//!   within the same session" (› Requests) → ids never reused.
+//! - "Result responses MUST include the same ID as the request they
+//!   correspond to" (› Responses) → out-of-order responses, orphan logged and
+//!   dropped (ids match exactly, type included), malformed responses invalid
+//!   (a null, absent, array, object, boolean or fractional id).
+//! - "Error responses MUST include the same ID … (except … the ID could not be
+//!   read)" → error reaches its call; invalid lines dropped (a null-id error
+//!   is an orphan).
+//! - "Error responses MUST include an `error` field with a `code` and
+//!   `message`"; "Error codes MUST be integers" (› Responses) → malformed
+//!   responses invalid.
+//! - JSON-RPC 2.0 §5: `jsonrpc` "MUST be exactly \"2.0\""; "Either the result
+//!   member or error member MUST be included, but both members MUST NOT be
+//!   included" → malformed responses invalid.
+//! - "The receiver MUST NOT send a response" to a notification
+//!   (› Notifications) → notification not answered.
+//! - A request from the server is answered with its own id
+//!   (basic/utilities/ping: "The receiver MUST respond promptly with an empty
+//!   response") → server request is not a response.
+//! - A second response for an id already answered is not delivered again
+//!   (2025-11-25 basic/utilities/cancellation › Timing: the late response
+//!   races) → orphan logged and dropped.
+//!
+//! Not tested here, with the reason: "Notifications MUST NOT include an ID"
+//! (the router sends no notifications; 01 holds encode_notification to it);
+//! "JSON-RPC messages MUST be UTF-8 encoded" (the harness reads lines as
+//! text before the router sees them; 05 holds the codec to it).
 
 use std::collections::HashSet;
 

@@ -7,10 +7,44 @@
 //! basic/utilities/cancellation (`notifications/cancelled` with the
 //! `requestId`; `initialize` MUST NOT be cancelled; late responses are
 //! ignored) and basic/lifecycle › Timeouts (progress MAY reset the timeout,
-//! a maximum SHOULD hold), the same on stdio in 2026-07-28. Mistakes it
-//! catches: a reused or missing progress token, progress that repeats or
-//! goes back passed on, cancelling twice or never, a timeout that progress
-//! extends without end, and cancelling `initialize`.
+//! a maximum SHOULD hold), the same on stdio in 2026-07-28
+//! (basic/patterns/progress and cancellation). Mistakes it catches: a
+//! reused or missing progress token, progress that repeats or goes back
+//! passed on, cancelling twice or never, a timeout that progress extends
+//! without end, cancelling `initialize`, and taking a malformed response
+//! for the call's answer.
+//!
+//! Rules (2025-11-25 unless named) → case:
+//! - progress: "Progress tokens MUST be a string or integer value"; "MUST be
+//!   unique across all active requests" → a fresh token per call (and every
+//!   case reads the token).
+//! - progress: "The progress value MUST increase with each notification";
+//!   "Progress notifications MUST only reference tokens that were provided in
+//!   an active request" (the receiver holds the sender to both) → bad
+//!   progress not passed on.
+//! - cancellation: "Cancellation notifications MUST only reference requests
+//!   that … are believed to still be in-progress" → timeout: one cancel
+//!   (names the request, once), legacy cancel; 2026-07-28 stdio: "the client
+//!   MUST send a notifications/cancelled notification referencing the
+//!   request's ID" → timeout: one cancel.
+//! - cancellation: "The initialize request MUST NOT be cancelled by clients"
+//!   → initialize never cancelled.
+//! - cancellation › Timing: "Both parties MUST handle these race conditions
+//!   gracefully" (a late response is ignored) → timeout: one cancel, progress
+//!   resets idle, not the cap, legacy cancel.
+//! - basic/lifecycle › Timeouts: a maximum SHOULD hold whatever progress
+//!   comes → progress resets idle, not the cap.
+//! - JSON-RPC 2.0 §5 and basic/index › Responses (exactly one of result and
+//!   error, jsonrpc "2.0", a string or integer id, an integer code and a
+//!   string message) → malformed responses: violations; a second response to
+//!   call 1 does not end call 2 → the same.
+//! - basic/index › Notifications: "Notifications MUST NOT include an ID" →
+//!   every case that reads a cancel.
+//!
+//! Not tested here, with the reason: "Progress notifications MUST stop after
+//! completion" and "Servers … MUST NOT send any further messages" for a
+//! cancelled request bind the server, not this client; task-augmented
+//! requests and `tasks/cancel` are outside the course.
 
 mod malformed;
 
