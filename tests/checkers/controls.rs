@@ -56,7 +56,7 @@ solutions_pass! {
     unmutated_06_http_front_door_passes: HTTP, "mutant-06-none", 11, false;
     unmutated_07_tool_server_passes: TOOLS, "mutant-07-none", 13, true;
     unmutated_08_pagination_walker_passes: WALKER, "mutant-08-none", 8, true;
-    unmutated_09_progress_cancel_passes: SUPERVISOR, "mutant-09-none", 8, true;
+    unmutated_09_progress_cancel_passes: SUPERVISOR, "mutant-09-none", 9, true;
     unmutated_10_input_required_passes: ASKING, "mutant-10-none", 8, true;
     unmutated_11_capstone_server_passes: CAPSTONE, "mutant-11-none", 17, true;
 }

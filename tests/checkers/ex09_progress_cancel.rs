@@ -327,3 +327,26 @@ fn m09_duplicate_ends_the_next_call() {
         ],
     );
 }
+
+/// A supervisor that takes progress for any token it ever made, so a
+/// finished call's progress counts for the running one.
+#[test]
+fn m09_finished_calls_token_accepted() {
+    let replace = "                    if !p.get(\"progressToken\").and_then(Value::as_str).is_some_and(|t| t.starts_with(\"progress-\")) {\n";
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-any-own-token",
+        &[("src/lib.rs", TOKEN_CHECK, replace)],
+        &["a finished call's token"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "a finished call's token",
+        &[
+            "the token of call 1",
+            "reached on_progress during call 2",
+            "MUST only reference tokens",
+        ],
+    );
+}

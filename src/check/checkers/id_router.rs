@@ -455,11 +455,7 @@ fn malformed_responses(s: &mut Session) -> CaseResult {
         "tools/call",
         Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
     )?;
-    let shapes = malformed::responses(
-        &id,
-        |label| result_text(label),
-        |label| json!({"code": -32603, "message": label}),
-    );
+    let shapes = malformed::responses(&id, result_text, |label| json!({"code": -32603, "message": label}));
     for m in &shapes {
         let got = deliver(s, &m.frame.to_string())?;
         let as_what = match harness_kind(&got) {

@@ -21,7 +21,7 @@
 //! - progress: "The progress value MUST increase with each notification";
 //!   "Progress notifications MUST only reference tokens that were provided in
 //!   an active request" (the receiver holds the sender to both) → bad
-//!   progress not passed on.
+//!   progress not passed on, a finished call's token.
 //! - cancellation: "Cancellation notifications MUST only reference requests
 //!   that … are believed to still be in-progress" → timeout: one cancel
 //!   (names the request, once), legacy cancel; 2026-07-28 stdio: "the client
@@ -82,6 +82,12 @@ pub static CHECKER: Checker = Checker {
             about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on",
             args: &["--era", "modern"],
             run: bad_progress,
+        },
+        Case {
+            name: "a finished call's token",
+            about: "progress for call 1's token that arrives during call 2 is a violation, not call 2's progress",
+            args: &["--era", "modern", "--calls", "2"],
+            run: finished_token,
         },
         Case {
             name: "malformed responses: violations",
@@ -265,6 +271,38 @@ fn bad_progress(s: &mut Session) -> CaseResult {
         json!({"passed on": [2.0, 3.0], "violations": 3}),
         json!({"passed on": passed, "violations": violations}),
     ))
+}
+
+fn finished_token(s: &mut Session) -> CaseResult {
+    let (id1, token1) = call_request(s, "tools/call", true)?;
+    respond(s, &id1, tool_result())?;
+    reports_until_outcome(s, "tools/call")?;
+    let (id2, token2) = call_request(s, "tools/call", true)?;
+    if token2 == token1 {
+        return Err(Failure::new(format!(
+            "both calls carry the progress token {token1}: every call needs a fresh one"
+        )));
+    }
+    progress(s, &token1, 1.0)?;
+    respond(s, &id2, tool_result())?;
+    let (seen, _) = reports_until_outcome(s, "tools/call")?;
+    if seen.iter().any(|r| harness_kind(r) == Some("progress")) {
+        return Err(Failure::mismatch(
+            format!(
+                "progress for {token1}, the token of call 1, which was already answered, reached on_progress during call 2. \"Progress notifications MUST only reference tokens that were provided in an active request\" (2025-11-25 basic/utilities/progress › Behavior Requirements): only the running call's own token ({token2}) counts; report the rest through on_violation"
+            ),
+            json!([{"harness": "violation", "call": 2, "…": "…"}]),
+            Value::Array(seen),
+        ));
+    }
+    if !seen.iter().any(|r| harness_kind(r) == Some("violation")) {
+        return Err(Failure::mismatch(
+            format!("progress for {token1}, a finished call's token, is a violation: report it through on_violation"),
+            json!([{"harness": "violation", "call": 2, "…": "…"}]),
+            Value::Array(seen),
+        ));
+    }
+    Ok(())
 }
 
 /// Waits for the one cancel of request `id`, sent no sooner than `after`
