@@ -119,6 +119,7 @@ fn failing_router_report() -> CheckReport {
         "orphan logged and dropped",
         "ids never reused",
         "server request is not a response",
+        "malformed responses invalid",
         "invalid lines dropped",
     ] {
         cases.push(case(name, Status::Passed));
@@ -293,6 +294,8 @@ fn failing_probe_report() -> CheckReport {
     cases.push(failing);
     for name in [
         "any other error: fall back",
+        "malformed answer: not modern",
+        "malformed answer: not legacy",
         "log before the result",
         "counter-offer accepted",
         "counter-offer refused",

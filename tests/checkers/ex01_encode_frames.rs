@@ -5,7 +5,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{ENCODE, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{ENCODE, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const NOTIFICATION_START: &str =
     "pub fn encode_notification(method: &str, params: Option<Value>) -> String {\n    let mut frame = Map::new();\n";
@@ -397,4 +397,41 @@ fn m01_accept_response_looks_up_ids_before_the_shape() {
     );
     let report = check_mutant(ENCODE, "mutant-01-accept-id-first", &[("src/lib.rs", find, &replace)]);
     assert_caught(&report);
+}
+
+/// classify takes an error object without a message for an error response.
+#[test]
+fn m01_error_without_message_classified_as_an_error() {
+    let find = "            if !obj[\"error\"].get(\"message\").is_some_and(Value::is_string) {\n                return invalid(\"an error object needs a string message\");\n            }\n";
+    let report = check_mutant_on(
+        ENCODE,
+        "mutant-01-error-no-message",
+        &[("src/lib.rs", find, "")],
+        &["invalid lines are named"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "invalid lines are named",
+        &["classify said `error`", "\"code\":-32603}}", "this one has no message"],
+    );
+}
+
+/// classify reads an error code as a float and truncates it.
+#[test]
+fn m01_fractional_error_code_truncated() {
+    let find = "obj[\"error\"].get(\"code\").and_then(Value::as_i64)";
+    let replace = "obj[\"error\"].get(\"code\").and_then(Value::as_f64).map(|c| c as i64)";
+    let report = check_mutant_on(
+        ENCODE,
+        "mutant-01-error-code-float",
+        &[("src/lib.rs", find, replace)],
+        &["invalid lines are named"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "invalid lines are named",
+        &["classify said `error`", "Error codes MUST be integers", "not -32603.5"],
+    );
 }

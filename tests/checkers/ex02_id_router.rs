@@ -4,7 +4,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{ROUTER, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{ROUTER, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 #[test]
 fn m02_router_drops_orphans_silently() {
@@ -211,4 +211,112 @@ fn m02_router_compares_ids_as_strings() {
         &[("src/lib.rs", ROUTER_LOOKUP, replace)],
     );
     assert_caught(&report);
+}
+
+const OUTCOME: &str = "            (Some(result), None) => Ok(result.clone()),\n";
+const MALFORMED: &[&str] = &["malformed responses invalid"];
+
+/// A router that looks for `result` first: a response with both members
+/// is taken as a success.
+#[test]
+fn m02_result_checked_first() {
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-result-first",
+        &[(
+            "src/lib.rs",
+            OUTCOME,
+            "            (Some(result), _) => Ok(result.clone()),\n",
+        )],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses invalid",
+        &[
+            "with both result and error was routed to c1 as its result",
+            "both members MUST NOT be included",
+        ],
+    );
+}
+
+/// A router that never looks at `jsonrpc`.
+#[test]
+fn m02_jsonrpc_ignored() {
+    let find = "        if frame.get(\"jsonrpc\") != Some(&json!(\"2.0\")) {\n            return invalid(line, \"jsonrpc must be \\\"2.0\\\"\");\n        }\n";
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-jsonrpc-ignored",
+        &[("src/lib.rs", find, "")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses invalid",
+        &[
+            "with jsonrpc \"1.0\" was routed to c1 as its result",
+            "MUST be exactly 2.0",
+        ],
+    );
+}
+
+/// A router that takes any `error` member for an error object.
+#[test]
+fn m02_any_error_member_is_an_error() {
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-error-unchecked",
+        &[("src/lib.rs", " if error_object(error) => Err", " => Err")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses invalid",
+        &[
+            "with error without code was routed to c1 as its error",
+            "Error codes MUST be integers",
+        ],
+    );
+}
+
+/// A router that takes a frame with neither member for an empty success.
+#[test]
+fn m02_neither_member_is_a_success() {
+    let find =
+        "            (None, None) => return invalid(line, \"neither a request, a notification nor a response\"),\n";
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-neither-success",
+        &[("src/lib.rs", find, "            (None, None) => Ok(Value::Null),\n")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses invalid",
+        &["with neither result nor error was routed to c1"],
+    );
+}
+
+/// A router that drops a result with a forbidden id as an orphan instead
+/// of reporting it as invalid.
+#[test]
+fn m02_forbidden_id_taken_for_an_orphan() {
+    let find = "                None => return invalid(line, \"a response id must be a string or an integer\"),\n";
+    let replace = "                None => return Routed::Orphan { id: None },\n";
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-forbidden-id-orphan",
+        &[("src/lib.rs", find, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses invalid",
+        &["with id null was dropped as an orphan", "MUST include the same ID"],
+    );
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use mcplings::check::Status;
 
 use crate::common::{check_dir, mutant, summary};
-use crate::helpers::{PROBE, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{PROBE, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const FALLBACK_TEST: &str = "if error_code(&answer) != Some(UNSUPPORTED_PROTOCOL_VERSION) {";
 
@@ -299,7 +299,8 @@ fn m04_nothing_shared_falls_back() {
 /// is taken for the initialize result.
 #[test]
 fn m04_wait_for_takes_the_first_message() {
-    let find = "        let is_response = message.get(\"result\").is_some() || message.get(\"error\").is_some();\n";
+    let find =
+        "        match (message.get(\"method\").and_then(Value::as_str), message.get(\"id\")) {\n            // Only";
     let report = check_mutant(
         PROBE,
         "mutant-04-first-message",
@@ -350,5 +351,146 @@ fn m04_no_new_probe_after_initialize_refused() {
         &report,
         "slow modern server",
         &["the client gave up", "where a new probe at 2026-07-28 was due"],
+    );
+}
+
+const TAKEN: &str =
+    "            (None, Some(got)) if *got == json!(id) && well_formed(&message) => return Ok(message),\n";
+const MALFORMED: &[&str] = &["malformed answer: not modern", "malformed answer: not legacy"];
+
+/// The old `wait_for`: any frame with the probe's id and a `result` or an
+/// `error` is its answer, so one with both reads as a DiscoverResult.
+#[test]
+fn m04_both_members_read_as_a_result() {
+    let replace = "            (None, Some(got)) if *got == json!(id) && (message.get(\"result\").is_some() || message.get(\"error\").is_some()) => return Ok(message),\n";
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-both-members",
+        &[("src/lib.rs", TAKEN, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed answer: not modern",
+        &[
+            "took the answer with both result and error for a DiscoverResult",
+            "MUST NOT be included",
+        ],
+    );
+    assert_failed(
+        &report,
+        "malformed answer: not legacy",
+        &["took the answer with both result and error for a DiscoverResult"],
+    );
+}
+
+/// A `wait_for` that never looks at `jsonrpc`.
+#[test]
+fn m04_jsonrpc_ignored() {
+    let find = "    message.get(\"jsonrpc\") == Some(&json!(\"2.0\"))\n        && match";
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-jsonrpc-ignored",
+        &[("src/lib.rs", find, "    match")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed answer: not modern",
+        &[
+            "took the answer with jsonrpc \"1.0\" for a DiscoverResult",
+            "MUST be exactly 2.0",
+        ],
+    );
+}
+
+/// A `wait_for` that takes any `error` member for an error object: an
+/// error without a code reads as "not -32022", so legacy.
+#[test]
+fn m04_any_error_member_is_an_error() {
+    let find = "            (None, Some(error)) => error_object(error),\n";
+    let replace = "            (None, Some(error)) => error_object(error) || error.is_object() || error.is_string(),\n";
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-error-unchecked",
+        &[("src/lib.rs", find, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed answer: not legacy",
+        &[
+            "fell back to initialize",
+            "error without code",
+            "Error codes MUST be integers",
+        ],
+    );
+}
+
+/// A `wait_for` that takes the next well-formed response, whatever its id:
+/// a result with `"id": null` becomes the probe's answer.
+#[test]
+fn m04_any_id_is_the_answer() {
+    let replace = "            (None, Some(_)) if well_formed(&message) => return Ok(message),\n";
+    let report = check_mutant_on(PROBE, "mutant-04-any-id", &[("src/lib.rs", TAKEN, replace)], MALFORMED);
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed answer: not modern",
+        &[
+            "took the answer with id null for a DiscoverResult",
+            "MUST include the same ID",
+        ],
+    );
+}
+
+/// A `wait_for` that checks ids but takes a second answer to the probe for
+/// the answer to initialize (it matches the oldest id it has sent).
+#[test]
+fn m04_second_probe_answer_taken_for_initialize() {
+    let replace = "            (None, Some(got)) if (*got == json!(id) || *got == json!(1)) && well_formed(&message) => return Ok(message),\n";
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-duplicate",
+        &[("src/lib.rs", TAKEN, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed answer: not modern",
+        &["a second answer to the probe", "not initialize's answer"],
+    );
+}
+
+/// The old `wait_for` with a `connect` that reads `error` first: a frame
+/// with both members reads as -32601, so legacy.
+#[test]
+fn m04_both_members_read_as_an_error() {
+    let replace = "            (None, Some(got)) if *got == json!(id) && (message.get(\"result\").is_some() || message.get(\"error\").is_some()) => return Ok(message),\n";
+    let find_result =
+        "                if let Some(result) = answer.get(\"result\") {\n                    return Ok(Connection {";
+    let replace_result = "                if let Some(result) = answer.get(\"result\").filter(|_| answer.get(\"error\").is_none()) {\n                    return Ok(Connection {";
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-both-members-error",
+        &[
+            ("src/lib.rs", TAKEN, replace),
+            ("src/lib.rs", find_result, replace_result),
+        ],
+        &["malformed answer: not legacy"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed answer: not legacy",
+        &[
+            "fell back to initialize",
+            "both result and error",
+            "exactly one of result and error",
+        ],
     );
 }

@@ -5,7 +5,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{WALKER, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{WALKER, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const NEXT_CURSOR_ARM: &str = "                Some(next) => cursor = Some(next.to_string()),\n";
 
@@ -271,5 +271,115 @@ fn m08_ttl_from_the_first_page_only() {
         Status::Passed,
         "{}",
         summary(&report)
+    );
+}
+
+const ANSWER: &str =
+    "            if message.get(\"method\").is_none() && message.get(\"id\") == Some(&id) && well_formed(&message) {\n";
+const MALFORMED: &[&str] = &["malformed pages skipped"];
+
+/// The old `request`: any frame with the id is the answer, and `result` is
+/// looked at first, so one with both members is a page.
+#[test]
+fn m08_both_members_read_as_a_page() {
+    let replace = "            if message.get(\"method\").is_none() && message.get(\"id\") == Some(&id) {\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-both-members",
+        &[("src/lib.rs", ANSWER, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed pages skipped",
+        &[
+            "took the response with both result and error for page 1",
+            "MUST NOT be included",
+        ],
+    );
+}
+
+/// A walker that never looks at `jsonrpc`.
+#[test]
+fn m08_jsonrpc_ignored() {
+    let find = "    message.get(\"jsonrpc\") == Some(&json!(\"2.0\"))\n        && match";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-jsonrpc-ignored",
+        &[("src/lib.rs", find, "    match")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed pages skipped",
+        &[
+            "took the response with jsonrpc \"1.0\" for page 1",
+            "MUST be exactly 2.0",
+        ],
+    );
+}
+
+/// A walker that takes any `error` member for an error object.
+#[test]
+fn m08_any_error_member_is_an_error() {
+    let find = "            (None, Some(error)) => error_object(error),\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-error-unchecked",
+        &[("src/lib.rs", find, "            (None, Some(_)) => true,\n")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed pages skipped",
+        &[
+            "took the response with error without code for page 1",
+            "Error codes MUST be integers",
+        ],
+    );
+}
+
+/// A walker that takes the first well-formed response with an integer id,
+/// whichever: the second response to page 1 becomes page 2.
+#[test]
+fn m08_duplicate_taken_for_the_next_page() {
+    let replace = "            if message.get(\"method\").is_none() && message.get(\"id\").is_some_and(Value::is_i64) && well_formed(&message) {\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-duplicate",
+        &[("src/lib.rs", ANSWER, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed pages skipped",
+        &[
+            "took a second response to page 1",
+            "for page 2's",
+            "Match the id exactly",
+        ],
+    );
+}
+
+/// A walker that takes any well-formed response, whatever its id: a page
+/// with `"id": null` is taken.
+#[test]
+fn m08_any_id_is_the_answer() {
+    let replace = "            if message.get(\"method\").is_none() && well_formed(&message) {\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-any-id",
+        &[("src/lib.rs", ANSWER, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed pages skipped",
+        &["took the response with id null for page 1", "MUST include the same ID"],
     );
 }

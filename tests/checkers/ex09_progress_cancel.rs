@@ -2,7 +2,7 @@
 //! timeouts and cancels.
 //! Each solution's unmutated control is in `controls`.
 
-use crate::helpers::{SUPERVISOR, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{SUPERVISOR, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const SET_TOKEN: &str = "        meta[\"progressToken\"] = token.clone();\n";
 
@@ -209,5 +209,144 @@ fn m09_cancel_sent_with_an_id() {
         &report,
         "timeout: one cancel",
         &["notifications/cancelled carries an id", "a notification has none"],
+    );
+}
+
+const VIOLATION: &str =
+    "                None if !well_formed(&message) => on_violation(format!(\"a malformed response: {message}\")),\n";
+const MALFORMED: &[&str] = &["malformed responses: violations"];
+
+/// The old supervisor: any frame with the call's id ends it, `result`
+/// first, so one with both members is the call's result.
+#[test]
+fn m09_both_members_end_the_call() {
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-both-members",
+        &[("src/lib.rs", VIOLATION, "")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses: violations",
+        &[
+            "the call ended with the response with both result and error",
+            "MUST NOT be included",
+        ],
+    );
+}
+
+/// A supervisor that never looks at `jsonrpc`.
+#[test]
+fn m09_jsonrpc_ignored() {
+    let find = "    message.get(\"jsonrpc\") == Some(&json!(\"2.0\"))\n        && match";
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-jsonrpc-ignored",
+        &[("src/lib.rs", find, "    match")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses: violations",
+        &[
+            "the call ended with the response with jsonrpc \"1.0\"",
+            "MUST be exactly 2.0",
+        ],
+    );
+}
+
+/// A supervisor that takes any `error` member for an error object.
+#[test]
+fn m09_any_error_member_is_an_error() {
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-error-unchecked",
+        &[("src/lib.rs", "error_object(error) && (id_ok", "(id_ok")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses: violations",
+        &[
+            "the call ended with the response with error without code",
+            "Error codes MUST be integers",
+        ],
+    );
+}
+
+/// A supervisor that drops a response with a forbidden id as an orphan,
+/// silently, instead of reporting it.
+#[test]
+fn m09_forbidden_id_not_reported() {
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-forbidden-id-silent",
+        &[(
+            "src/lib.rs",
+            "            (Some(_), None) => id_ok,\n",
+            "            (Some(_), None) => true,\n",
+        )],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses: violations",
+        &[
+            "of 15 malformed responses with the call's id, 9 reached on_violation",
+            "id null",
+        ],
+    );
+}
+
+/// A supervisor that takes any well-formed response for the call's: a
+/// second response to call 1 ends call 2.
+#[test]
+fn m09_duplicate_ends_the_next_call() {
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-duplicate",
+        &[(
+            "src/lib.rs",
+            "                None if message.get(\"id\") == Some(&id) => {\n",
+            "                None => {\n",
+        )],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses: violations",
+        &[
+            "call 2 (id 2) ended with a second response to call 1 (id 1)",
+            "Match the id exactly",
+        ],
+    );
+}
+
+/// A supervisor that takes progress for any token it ever made, so a
+/// finished call's progress counts for the running one.
+#[test]
+fn m09_finished_calls_token_accepted() {
+    let replace = "                    if !p.get(\"progressToken\").and_then(Value::as_str).is_some_and(|t| t.starts_with(\"progress-\")) {\n";
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-any-own-token",
+        &[("src/lib.rs", TOKEN_CHECK, replace)],
+        &["a finished call's token"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "a finished call's token",
+        &[
+            "the token of call 1",
+            "reached on_progress during call 2",
+            "MUST only reference tokens",
+        ],
     );
 }

@@ -2,7 +2,7 @@
 //! and by a server request (legacy).
 //! Each solution's unmutated control is in `controls`.
 
-use crate::helpers::{ASKING, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{ASKING, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const ECHO_STATE: &str = "            if let Some(state) = result.get(\"requestState\") {\n                params[\"requestState\"] = state.clone();\n            }\n";
 
@@ -158,9 +158,8 @@ fn m10_unknown_input_method_skipped() {
 /// call's response.
 #[test]
 fn m10_legacy_server_request_taken_for_the_response() {
-    let find = "                (None, Some(got)) if *got == id => {\n";
     let replace = "                (_, Some(got)) if *got == id => {\n";
-    let report = check_mutant(ASKING, "mutant-10-legacy-id-only", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant(ASKING, "mutant-10-legacy-id-only", &[("src/lib.rs", ANSWER, replace)]);
     assert_caught(&report);
     assert_failed(
         &report,
@@ -202,5 +201,110 @@ fn m10_no_elicitation_capability() {
         &report,
         "one round of input",
         &["the call's _meta must declare the elicitation capability", "-32021"],
+    );
+}
+
+const ANSWER: &str = "                (None, Some(got)) if *got == id && well_formed(&message) => {\n";
+const MALFORMED: &[&str] = &["malformed responses skipped"];
+
+/// The old `request`: any frame with the call's id is its answer, `result`
+/// first, so one with both members is a result.
+#[test]
+fn m10_both_members_read_as_a_result() {
+    let replace = "                (None, Some(got)) if *got == id => {\n";
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-both-members",
+        &[("src/lib.rs", ANSWER, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses skipped",
+        &[
+            "took the response with both result and error for its call's answer",
+            "MUST NOT be included",
+        ],
+    );
+}
+
+/// A client that never looks at `jsonrpc`.
+#[test]
+fn m10_jsonrpc_ignored() {
+    let find = "    message.get(\"jsonrpc\") == Some(&json!(\"2.0\"))\n        && match";
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-jsonrpc-ignored",
+        &[("src/lib.rs", find, "    match")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses skipped",
+        &["took the response with jsonrpc \"1.0\"", "MUST be exactly 2.0"],
+    );
+}
+
+/// A client that takes any `error` member for an error object.
+#[test]
+fn m10_any_error_member_is_an_error() {
+    let find = "            (None, Some(error)) => error_object(error),\n";
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-error-unchecked",
+        &[("src/lib.rs", find, "            (None, Some(_)) => true,\n")],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses skipped",
+        &[
+            "took the response with error without code",
+            "Error codes MUST be integers",
+        ],
+    );
+}
+
+/// A client that takes any well-formed response, whatever its id: a result
+/// with `"id": null` is taken.
+#[test]
+fn m10_any_id_is_the_answer() {
+    let replace = "                (None, Some(_)) if well_formed(&message) => {\n";
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-any-id",
+        &[("src/lib.rs", ANSWER, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses skipped",
+        &["took the response with id null", "MUST include the same ID"],
+    );
+}
+
+/// A client that takes the first well-formed response with an integer id:
+/// a second response to the first call answers the retry.
+#[test]
+fn m10_duplicate_answers_the_retry() {
+    let replace = "                (None, Some(got)) if got.is_i64() && well_formed(&message) => {\n";
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-duplicate",
+        &[("src/lib.rs", ANSWER, replace)],
+        MALFORMED,
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "malformed responses skipped",
+        &[
+            "returned a second response to the first call as the retry's answer",
+            "Match the id exactly",
+        ],
     );
 }

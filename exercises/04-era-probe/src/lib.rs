@@ -185,9 +185,24 @@ fn send(peer: &mut impl Peer, message: &Value) -> Result<(), ConnectError> {
     peer.send(message).map_err(|_| ConnectError::Closed)
 }
 
-/// Waits for the response with id `id`. Notifications and stray responses
-/// that arrive first are logged and skipped; a `ping` from the server is
-/// answered (a legacy server may ping during the handshake).
+/// Whether `message` is a well-formed response: `"jsonrpc": "2.0"` and
+/// exactly one of `result` and `error` ("both members MUST NOT be
+/// included", JSON-RPC 2.0 §5), an error being an object with an integer
+/// `code` and a string `message` (2025-11-25 basic/index › Responses).
+#[allow(dead_code)]
+fn well_formed(message: &Value) -> bool {
+    let error_object = |e: &Value| e.get("code").is_some_and(Value::is_i64) && e.get("message").is_some_and(Value::is_string);
+    message.get("jsonrpc") == Some(&json!("2.0"))
+        && match (message.get("result"), message.get("error")) {
+            (Some(_), None) => true,
+            (None, Some(error)) => error_object(error),
+            _ => false,
+        }
+}
+
+/// Waits for the response with id `id`. Notifications, stray responses and
+/// malformed ones that arrive first are logged and skipped; a `ping` from
+/// the server is answered (a legacy server may ping during the handshake).
 #[allow(dead_code)]
 fn wait_for(peer: &mut impl Peer, id: i64, timeout: Duration) -> Result<Value, ConnectError> {
     let deadline = std::time::Instant::now() + timeout;
@@ -198,9 +213,10 @@ fn wait_for(peer: &mut impl Peer, id: i64, timeout: Duration) -> Result<Value, C
             Err(PeerError::Timeout) => return Err(ConnectError::Timeout { method: format!("request {id}") }),
             Err(PeerError::Closed) => return Err(ConnectError::Closed),
         };
-        let is_response = message.get("result").is_some() || message.get("error").is_some();
         match (message.get("method").and_then(Value::as_str), message.get("id")) {
-            (None, Some(got)) if is_response && *got == json!(id) => return Ok(message),
+            // Only a well-formed response is an answer: a malformed one with
+            // our id is skipped like any stray message.
+            (None, Some(got)) if *got == json!(id) && well_formed(&message) => return Ok(message),
             (Some("ping"), Some(ping_id)) => send(peer, &json!({"jsonrpc": "2.0", "id": ping_id, "result": {}}))?,
             (Some(method), Some(request_id)) => send(peer, &json!({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": format!("Method not found: {method}")}}))?,
             _ => eprintln!("skipped while waiting for response {id}: {message}"),

@@ -149,6 +149,9 @@ pub fn classify(line: &str) -> Kind {
             let Some(code) = obj["error"].get("code").and_then(Value::as_i64) else {
                 return invalid("an error object needs an integer code");
             };
+            if !obj["error"].get("message").is_some_and(Value::is_string) {
+                return invalid("an error object needs a string message");
+            }
             match id {
                 None | Some(Value::Null) => Kind::Error { id: None, code },
                 Some(id) => match Id::from_json(id) {

@@ -113,14 +113,27 @@ impl Router {
                 },
             };
         }
+        // A response carries exactly one of result and error (JSON-RPC 2.0
+        // §5), and an error object an integer code and a string message
+        // (2025-11-25 basic/index › Responses).
         let outcome = match (frame.get("result"), frame.get("error")) {
             (Some(result), None) => Ok(result.clone()),
-            (None, Some(error)) => Err(error.clone()),
-            _ => return invalid(line, "neither a request, a notification nor a response"),
+            (None, Some(error)) if error_object(error) => Err(error.clone()),
+            (None, Some(_)) => return invalid(line, "an error object needs an integer code and a string message"),
+            (Some(_), Some(_)) => return invalid(line, "a response carries result or error, not both"),
+            (None, None) => return invalid(line, "neither a request, a notification nor a response"),
         };
-        let Some(id) = frame.get("id").and_then(Id::from_json) else {
-            eprintln!("dropping a response that answers no request: {line}");
-            return Routed::Orphan { id: None };
+        let id = match frame.get("id") {
+            // An error that answers no request (the peer could not read one).
+            None | Some(Value::Null) if outcome.is_err() => {
+                eprintln!("dropping a response that answers no request: {line}");
+                return Routed::Orphan { id: None };
+            }
+            Some(id) => match Id::from_json(id) {
+                Some(id) => id,
+                None => return invalid(line, "a response id must be a string or an integer"),
+            },
+            None => return invalid(line, "a result response must carry its request's id"),
         };
         match self.in_flight.remove(&id) {
             Some(tag) => Routed::Reply { tag, id, outcome },
@@ -130,6 +143,11 @@ impl Router {
             }
         }
     }
+}
+
+/// Whether `error` is an error object: an integer `code` and a string `message`.
+fn error_object(error: &Value) -> bool {
+    error.get("code").is_some_and(|c| c.is_i64()) && error.get("message").is_some_and(Value::is_string)
 }
 
 fn invalid(line: &str, reason: &str) -> Routed {

@@ -185,7 +185,9 @@ impl Walker {
         peer.send(&frame).map_err(WalkError::Gone)?;
         loop {
             let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;
-            if message.get("method").is_none() && message.get("id") == Some(&id) {
+            // Only a well-formed response is the answer: a malformed one
+            // with our id goes to on_message, which logs it.
+            if message.get("method").is_none() && message.get("id") == Some(&id) && well_formed(&message) {
                 return match message.get("result") {
                     Some(result) => Ok(result.clone()),
                     None => Err(rpc_error(&message)),
@@ -194,6 +196,20 @@ impl Walker {
             self.on_message(&message);
         }
     }
+}
+
+/// Whether `message` is a well-formed response: `"jsonrpc": "2.0"` and
+/// exactly one of `result` and `error` ("both members MUST NOT be
+/// included", JSON-RPC 2.0 §5), an error being an object with an integer
+/// `code` and a string `message` (2026-07-28 basic/index › Responses).
+fn well_formed(message: &Value) -> bool {
+    let error_object = |e: &Value| e.get("code").is_some_and(Value::is_i64) && e.get("message").is_some_and(Value::is_string);
+    message.get("jsonrpc") == Some(&json!("2.0"))
+        && match (message.get("result"), message.get("error")) {
+            (Some(_), None) => true,
+            (None, Some(error)) => error_object(error),
+            _ => false,
+        }
 }
 
 /// `params` with the modern request `_meta` added.

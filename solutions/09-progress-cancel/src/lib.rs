@@ -158,6 +158,8 @@ impl Supervisor {
                 }
                 Some("ping") if message.get("id").is_some() => send(peer, &json!({"jsonrpc": "2.0", "id": message["id"], "result": {}}))?,
                 Some(other) => eprintln!("ignored {other}"),
+                // A malformed response is no answer, even with our id.
+                None if !well_formed(&message) => on_violation(format!("a malformed response: {message}")),
                 None if message.get("id") == Some(&id) => {
                     return Ok(match message.get("result") {
                         Some(result) => Outcome::Result(result.clone()),
@@ -169,6 +171,23 @@ impl Supervisor {
             }
         }
     }
+}
+
+/// Whether `message` is a well-formed response (JSON-RPC 2.0 §5; 2025-11-25
+/// basic/index › Responses): `"jsonrpc": "2.0"`, exactly one of `result`
+/// and `error`, an error being an object with an integer `code` and a
+/// string `message`, and a string or integer id (absent or null only on an
+/// error that answers no request).
+fn well_formed(message: &Value) -> bool {
+    let error_object = |e: &Value| e.get("code").is_some_and(Value::is_i64) && e.get("message").is_some_and(Value::is_string);
+    let id = message.get("id");
+    let id_ok = id.is_some_and(|i| i.is_string() || i.is_i64());
+    message.get("jsonrpc") == Some(&json!("2.0"))
+        && match (message.get("result"), message.get("error")) {
+            (Some(_), None) => id_ok,
+            (None, Some(error)) => error_object(error) && (id_ok || id.is_none_or(Value::is_null)),
+            _ => false,
+        }
 }
 
 /// Adds the modern request `_meta` fields to `meta`.

@@ -148,7 +148,9 @@ impl Client {
             let message = peer.recv(self.timeout).map_err(CallError::Gone)?;
             match (message.get("method").and_then(Value::as_str), message.get("id")) {
                 // A response to our request (the server's ids are its own).
-                (None, Some(got)) if *got == id => {
+                // Only a well-formed response is the answer; a malformed one
+                // with our id is skipped below.
+                (None, Some(got)) if *got == id && well_formed(&message) => {
                     return match message.get("result") {
                         Some(result) => Ok(result.clone()),
                         None => Err(CallError::Rpc(message.get("error").cloned().unwrap_or(Value::Null))),
@@ -170,4 +172,18 @@ impl Client {
             }
         }
     }
+}
+
+/// Whether `message` is a well-formed response: `"jsonrpc": "2.0"` and
+/// exactly one of `result` and `error` ("both members MUST NOT be
+/// included", JSON-RPC 2.0 §5), an error being an object with an integer
+/// `code` and a string `message` (2025-11-25 basic/index › Responses).
+fn well_formed(message: &Value) -> bool {
+    let error_object = |e: &Value| e.get("code").is_some_and(Value::is_i64) && e.get("message").is_some_and(Value::is_string);
+    message.get("jsonrpc") == Some(&json!("2.0"))
+        && match (message.get("result"), message.get("error")) {
+            (Some(_), None) => true,
+            (None, Some(error)) => error_object(error),
+            _ => false,
+        }
 }

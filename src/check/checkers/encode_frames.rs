@@ -7,6 +7,44 @@
 //! catches, from our implementer-mistakes log: C02 (null id taken for a
 //! notification), C06 (notification sent with an id), C18 (frames over
 //! several lines), C21 (batches), C24 (late responses after a cancel).
+//!
+//! Rules (2025-11-25 basic/index unless named) → case:
+//! - JSON-RPC 2.0 §4/§5: `jsonrpc` "MUST be exactly \"2.0\"" → request frame,
+//!   success response, error response, notification has no id (writing);
+//!   invalid lines are named (reading).
+//! - "Requests MUST include a string or integer ID"; "the ID MUST NOT be
+//!   null" (› Requests) → ids echoed exactly (writing); null id is not a
+//!   notification, invalid lines are named (reading: null, 1.5, an object).
+//! - "Result responses MUST include the same ID as the request they
+//!   correspond to" and "a result field" (› Responses) → success response,
+//!   ids echoed exactly; classify: invalid lines are named (a result without
+//!   an id); accept_response: ids match exactly.
+//! - "Error responses MUST include the same ID … (except … the ID could not be
+//!   read)" → error response; null id is not a notification (a null-id error
+//!   answers no request); orphan logged and dropped.
+//! - "Error responses MUST include an error field with a code and message";
+//!   "Error codes MUST be integers" (› Responses) → error response (writing;
+//!   `code` is an i64 in the API); invalid lines are named (reading: no code,
+//!   no message, a string or fractional code).
+//! - JSON-RPC 2.0 §5: "both members MUST NOT be included" → success response
+//!   and error response (no null member of the other kind); invalid lines
+//!   are named (both members; neither).
+//! - "Notifications MUST NOT include an ID" (› Notifications) → notification
+//!   has no id.
+//! - 2025-11-25 basic/transports › stdio: "Messages … MUST NOT contain
+//!   embedded newlines" → one frame, one line.
+//! - 2025-06-18 changelog: batches removed → invalid lines are named.
+//! - A response whose id matches no call is dropped, not guessed at
+//!   (cancellation › Timing: "Both parties MUST handle these race conditions
+//!   gracefully") → orphan logged and dropped; ids match exactly.
+//!
+//! Not tested here, with the reason: "The request ID MUST NOT have been
+//! previously used" (the caller picks ids here; 02 holds a router to it);
+//! "The receiver MUST NOT send a response" to a notification (nothing here
+//! answers anything; 02 covers it); "JSON-RPC messages MUST be UTF-8
+//! encoded" (the harness exchanges text lines; 05 covers bytes).
+
+mod classify;
 
 use serde_json::{Value, json};
 
@@ -61,19 +99,19 @@ pub static CHECKER: Checker = Checker {
             name: "classify the four frames",
             about: "classify tells requests, notifications, success and error responses apart, with their ids",
             args: &["classify"],
-            run: classify_four,
+            run: classify::four,
         },
         Case {
             name: "null id is not a notification",
             about: "a request with \"id\": null is invalid; an error response with a null id answers no request",
             args: &["classify"],
-            run: classify_null_id,
+            run: classify::null_id,
         },
         Case {
             name: "invalid lines are named",
-            about: "junk, batches, wrong versions and impossible shapes are classified invalid, with a reason",
+            about: "junk, batches, wrong versions, impossible shapes and broken error objects are classified invalid, with a reason",
             args: &["classify"],
-            run: classify_invalid,
+            run: classify::invalid_lines,
         },
         Case {
             name: "orphan logged and dropped",
@@ -232,159 +270,6 @@ fn encoded(s: &mut Session, command: Value) -> Result<Value, Failure> {
         return Err(Failure::new(format!("unexpected harness reply: {}", got.line)));
     }
     Ok(got.value)
-}
-
-/// Sends a raw line in classify mode and checks the reported kind. For
-/// `invalid`, any non-empty reason is accepted.
-fn classified_as(s: &mut Session, line: &str, expected: Value, why: &str) -> CaseResult {
-    s.send(line)?;
-    let got = harness::reply(s)?.value;
-    let kind = got.get("kind").and_then(Value::as_str).unwrap_or("?");
-    let wanted = expected["kind"].as_str().unwrap_or("?");
-    let mut full = json!({"harness": "classified"});
-    if let (Some(f), Some(e)) = (full.as_object_mut(), expected.as_object()) {
-        f.extend(e.clone());
-    }
-    if wanted == "invalid" {
-        let reason = got.get("reason").and_then(Value::as_str).unwrap_or("");
-        if kind != "invalid" {
-            full["reason"] = json!("(any reason)");
-            return Err(Failure::mismatch(
-                format!("classify said `{kind}` for {line} but it is invalid: {why}"),
-                full,
-                got,
-            ));
-        }
-        if reason.trim().is_empty() {
-            return Err(Failure::new(format!(
-                "classify said invalid for {line} but gave no reason: say which rule it breaks"
-            )));
-        }
-        return Ok(());
-    }
-    same(full, &got, &format!("classify({line}) should say `{wanted}`: {why}")).map_err(|f| {
-        if kind == wanted {
-            Failure {
-                reason: format!("classify got the kind right for {line} but not its details: {why}"),
-                ..f
-            }
-        } else {
-            f
-        }
-    })
-}
-
-fn classify_four(s: &mut Session) -> CaseResult {
-    let cases = [
-        (
-            r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
-            json!({"kind":"request","id":11,"method":"tools/call"}),
-            "method plus an id makes a request",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":"11","method":"tools/list"}"#,
-            json!({"kind":"request","id":"11","method":"tools/list"}),
-            "the id \"11\" is a string, and stays one",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1,"total":3}}"#,
-            json!({"kind":"notification","method":"notifications/progress"}),
-            "method and no id member makes a notification",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-            json!({"kind":"notification","method":"notifications/initialized"}),
-            "params are optional",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":11,"result":{"content":[{"type":"text","text":"5"}]}}"#,
-            json!({"kind":"success","id":11}),
-            "result plus an id makes a success response",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":12,"error":{"code":-32601,"message":"Method not found"}}"#,
-            json!({"kind":"error","id":12,"code":-32601}),
-            "error plus an id makes an error response",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
-            json!({"kind":"success","id":3}),
-            "an empty result (a ping's answer) is still a success",
-        ),
-    ];
-    for (line, expected, why) in cases {
-        classified_as(s, line, expected, why)?;
-    }
-    Ok(())
-}
-
-fn classify_null_id(s: &mut Session) -> CaseResult {
-    classified_as(
-        s,
-        r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#,
-        json!({"kind":"invalid"}),
-        "MCP forbids null ids (2025-11-25 basic/index › Requests), and a notification has no id member at all. classify should say invalid (a server would answer such a request with Invalid Request, -32600)",
-    )?;
-    classified_as(
-        s,
-        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
-        json!({"kind":"error","id":null,"code":-32700}),
-        "JSON-RPC 2.0 §5 sends a parse error with \"id\": null when the id could not be read: an error response that answers no request",
-    )
-}
-
-fn classify_invalid(s: &mut Session) -> CaseResult {
-    let cases = [
-        (
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list""#,
-            "it is not JSON (cut off)",
-        ),
-        (
-            r#"hello from my server"#,
-            "it is not JSON: debug output belongs on stderr",
-        ),
-        (
-            r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#,
-            "an array is a JSON-RPC batch, and batches were removed in 2025-06-18",
-        ),
-        (
-            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
-            "\"jsonrpc\" must be exactly \"2.0\"",
-        ),
-        (r#"{"id":1,"method":"ping"}"#, "\"jsonrpc\": \"2.0\" is required"),
-        (
-            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32603,"message":"x"}}"#,
-            "a response carries exactly one of result and error",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
-            "an id is a string or an integer, not 1.5",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}"#,
-            "an id is a string or an integer, not an object",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","result":{}}"#,
-            "a success response must carry the id it answers",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":4}"#,
-            "no method, result or error: it fits no shape",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":5,"method":"ping","result":{}}"#,
-            "a message with a method carries no result: it is neither a request nor a response",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":1.5,"error":{"code":-32603,"message":"x"}}"#,
-            "an error response's id is a string or an integer (or absent), never 1.5",
-        ),
-    ];
-    for (line, why) in cases {
-        classified_as(s, line, json!({"kind":"invalid"}), why)?;
-    }
-    Ok(())
 }
 
 /// Sends a response line in accept mode; returns what accept_response said.

@@ -1,20 +1,60 @@
 //! Checker for exercise 04-era-probe: the learner's program is a dual-era
 //! client; the checker plays the server it launches, modern or legacy.
 //!
-//! Expected behaviour comes from MCP 2026-07-28 basic/versioning
-//! (probe with `server/discover`; a recognised modern error such as -32022
-//! means a modern server: retry with a mutual version, never fall back; any
-//! other error or silence means legacy), 2026-07-28 basic/index › _meta
-//! (protocol version and client capabilities on every modern request) and
-//! 2025-11-25 basic/lifecycle (initialize, then initialized without an id;
-//! the client disconnects when it can't speak the server's counter-offer).
-//! Mistakes it catches: keying the fallback on one error code, falling back
-//! on -32022, waiting forever for a silent legacy server, reusing the
-//! probe's id for initialize, C06 (initialized with an id), C14 on the
-//! client side (never checking the negotiated version), and modern `_meta`
-//! missing in the modern era or sent in the legacy one.
+//! Expected behaviour comes from MCP 2026-07-28 basic/versioning and
+//! basic/transports/stdio › Backward Compatibility (probe with
+//! `server/discover`; a recognised modern error such as -32022 means a
+//! modern server: retry with a mutual version, never fall back; any other
+//! error or silence means legacy), 2026-07-28 basic/index › _meta (protocol
+//! version and client capabilities on every modern request) and 2025-11-25
+//! basic/lifecycle (initialize, then initialized without an id; the client
+//! disconnects when it can't speak the server's counter-offer). Mistakes it
+//! catches: keying the fallback on one error code, falling back on -32022,
+//! waiting forever for a silent legacy server, reusing the probe's id for
+//! initialize, C06 (initialized with an id), C14 on the client side (never
+//! checking the negotiated version), modern `_meta` missing in the modern
+//! era or sent in the legacy one, and a malformed answer taken for one.
+//!
+//! Rules → case:
+//! - 2026-07-28 basic/index › _meta: required fields "MUST be included on
+//!   every request" → probe first, modern server: stay modern, -32022: retry
+//!   at shared, slow modern server.
+//! - 2026-07-28 stdio › Backward Compatibility: "Do not fall back to
+//!   initialize" on a recognised modern error → -32022: retry at shared,
+//!   -32022: nothing shared, slow modern server; "The fallback MUST NOT be
+//!   keyed to one specific error code" → -32601 / -32602 / any other error:
+//!   fall back; silence → silence: fall back in time.
+//! - 2025-11-25 basic/lifecycle › Initialization: "The client MUST initiate
+//!   this phase by sending an initialize request containing" a supported
+//!   version, capabilities and client info → every fallback case; "the
+//!   client MUST send an initialized notification" → the same, and
+//!   log before the result; "The initialization phase MUST be the first
+//!   interaction" (after the probe) → a tools/list before initialize fails
+//!   every fallback case.
+//! - 2025-11-25 basic/lifecycle › Version Negotiation: "the client MUST send
+//!   a protocol version it supports" → -32022: legacy version; "Both parties
+//!   MUST respect the negotiated protocol version" → counter-offer accepted;
+//!   the client SHOULD disconnect on a version it can't speak → counter-offer
+//!   refused.
+//! - 2025-11-25 basic/index › Requests: an id is never reused → the reuse
+//!   checks in every case that sends two requests.
+//! - 2025-11-25 basic/index › Notifications: "Notifications MUST NOT include
+//!   an ID" → initialized with an id fails every fallback case.
+//! - JSON-RPC 2.0 §5 and 2025-11-25 / 2026-07-28 basic/index › Responses (one
+//!   of result and error, jsonrpc "2.0", the request's id, an integer code and
+//!   a message) → malformed answer: not modern, malformed answer: not legacy;
+//!   a second answer to the probe is not initialize's → malformed answer: not
+//!   modern.
+//!
+//! Not tested here, with the reason: 2026-07-28 stdio "The client MUST NOT
+//! write JSON-RPC responses" (a modern server sends no requests on stdio, so
+//! there is nothing to answer; a legacy server's ping is answered, as
+//! 2025-11-25 asks); "Clients MUST correlate" subscription notifications (no
+//! subscription here; 08 covers it); UTF-8 and one line per message (the
+//! harness does the framing; 05 covers it).
 
 mod legacy;
+mod malformed;
 
 use std::time::Duration;
 
@@ -89,6 +129,18 @@ pub static CHECKER: Checker = Checker {
             about: "an implementation-defined error (-32000) means legacy as well",
             args: &[],
             run: fallback_other_error,
+        },
+        Case {
+            name: "malformed answer: not modern",
+            about: "answers to the probe that carry a result but break the response rules (both members, a wrong or missing jsonrpc, an id of a forbidden type) are skipped: the -32601 after them means legacy, and a second answer to the probe is not initialize's",
+            args: &[],
+            run: malformed::not_modern,
+        },
+        Case {
+            name: "malformed answer: not legacy",
+            about: "answers to the probe that are error-ish but break the response rules (both members, neither, an error without an integer code or a string message) are skipped: the DiscoverResult after them means modern",
+            args: &[],
+            run: malformed::not_legacy,
         },
         Case {
             name: "log before the result",

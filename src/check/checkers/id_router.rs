@@ -3,16 +3,52 @@
 //!
 //! Expected behaviour comes from JSON-RPC 2.0 §4–§5 and MCP 2025-11-25
 //! basic/index (ids unique and never reused within a session; notifications
-//! never answered), basic/utilities/ping (answer `{}`), and the legacy rule
-//! that each direction has its own id space. Mistakes it catches: C02 (null
-//! id), C24 (late responses), matching by arrival order, answering
-//! notifications, and taking a server's request for a response.
+//! never answered; the response rules), basic/utilities/ping (answer `{}`),
+//! and the legacy rule that each direction has its own id space. Mistakes it
+//! catches: C02 (null id), C24 (late responses), matching by arrival order,
+//! answering notifications, taking a server's request for a response, and
+//! taking a malformed response for an answer.
+//!
+//! Rules (2025-11-25 basic/index unless named) → case:
+//! - "Requests MUST include a string or integer ID" (› Requests) → two calls,
+//!   two ids (each call is held to the request shape).
+//! - "the ID MUST NOT be null" (› Requests) → two calls, two ids (sending);
+//!   invalid lines dropped (receiving: a null-id request is not a ping).
+//! - "The request ID MUST NOT have been previously used by the requestor
+//!   within the same session" (› Requests) → ids never reused.
+//! - "Result responses MUST include the same ID as the request they
+//!   correspond to" (› Responses) → out-of-order responses, orphan logged and
+//!   dropped (ids match exactly, type included), malformed responses invalid
+//!   (a null, absent, array, object, boolean or fractional id).
+//! - "Error responses MUST include the same ID … (except … the ID could not be
+//!   read)" → error reaches its call; invalid lines dropped (a null-id error
+//!   is an orphan).
+//! - "Error responses MUST include an `error` field with a `code` and
+//!   `message`"; "Error codes MUST be integers" (› Responses) → malformed
+//!   responses invalid.
+//! - JSON-RPC 2.0 §5: `jsonrpc` "MUST be exactly \"2.0\""; "Either the result
+//!   member or error member MUST be included, but both members MUST NOT be
+//!   included" → malformed responses invalid.
+//! - "The receiver MUST NOT send a response" to a notification
+//!   (› Notifications) → notification not answered.
+//! - A request from the server is answered with its own id
+//!   (basic/utilities/ping: "The receiver MUST respond promptly with an empty
+//!   response") → server request is not a response.
+//! - A second response for an id already answered is not delivered again
+//!   (2025-11-25 basic/utilities/cancellation › Timing: the late response
+//!   races) → orphan logged and dropped.
+//!
+//! Not tested here, with the reason: "Notifications MUST NOT include an ID"
+//! (the router sends no notifications; 01 holds encode_notification to it);
+//! "JSON-RPC messages MUST be UTF-8 encoded" (the harness reads lines as
+//! text before the router sees them; 05 holds the codec to it).
 
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::malformed;
 use crate::check::toolkit::compare::same;
 use crate::check::toolkit::harness::{self, ask, harness_kind, reply};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
@@ -65,6 +101,12 @@ pub static CHECKER: Checker = Checker {
             about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response",
             args: &[],
             run: server_request,
+        },
+        Case {
+            name: "malformed responses invalid",
+            about: "a response with c1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as invalid, and c1 stays in flight",
+            args: &[],
+            run: malformed_responses,
         },
         Case {
             name: "invalid lines dropped",
@@ -403,5 +445,50 @@ fn invalid_lines(s: &mut Session) -> CaseResult {
         &id,
         &tools,
         "after all that, c1's response still reaches c1",
+    )
+}
+
+fn malformed_responses(s: &mut Session) -> CaseResult {
+    let (_, id) = call(
+        s,
+        "c1",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
+    )?;
+    let shapes = malformed::responses(&id, result_text, |label| json!({"code": -32603, "message": label}));
+    for m in &shapes {
+        let got = deliver(s, &m.frame.to_string())?;
+        let as_what = match harness_kind(&got) {
+            Some("invalid") => continue,
+            Some("reply") if got.get("result").is_some() => "routed to c1 as its result",
+            Some("reply") => "routed to c1 as its error",
+            Some("orphan") => "dropped as an orphan, as if it were a well-formed response for another call",
+            _ => "not reported as invalid",
+        };
+        return Err(Failure::mismatch(
+            format!(
+                "a response with {} was {as_what}. It is no response at all: {}. Report it as Routed::Invalid (logged and dropped) and keep c1 in flight",
+                m.label, m.rule
+            ),
+            json!({"harness": "invalid", "reason": "(any reason)"}),
+            got,
+        ));
+    }
+    let got = ask(s, json!({"harness": "in_flight"}))?.value;
+    if got["calls"].as_array().is_none_or(|c| c.len() != 1) {
+        return Err(Failure::mismatch(
+            "after the malformed responses c1 should still be in flight: none of them answered it",
+            json!({"harness": "in_flight", "calls": [[id, "c1"]]}),
+            got,
+        ));
+    }
+    let result = result_text("5");
+    expect_reply(
+        s,
+        &response(&id, result.clone()),
+        "c1",
+        &id,
+        &result,
+        "c1's own well-formed response, after the malformed ones, reaches c1",
     )
 }

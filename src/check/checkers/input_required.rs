@@ -11,7 +11,42 @@
 //! is in flight). Mistakes it catches: retrying with the same id, losing or
 //! re-encoding `requestState`, inventing one, changing the arguments,
 //! looping without end, treating a result without `resultType` as pending,
-//! and taking the server's request for the response to the call.
+//! taking the server's request for the response to the call, and taking a
+//! malformed response for the answer.
+//!
+//! Rules → case:
+//! - mrtr › Client Requirements: "the client MUST construct the requested
+//!   inputs before retrying" → one round of input; "the client MUST echo back
+//!   the exact value" of requestState, "MUST NOT include one" when none came
+//!   → requestState echoed, one round of input; "The JSON-RPC id MUST be
+//!   different between the initial request and the retry" → one round of
+//!   input, requestState echoed.
+//! - 2026-07-28 basic/index › Result Responses: "clients MUST treat an absent
+//!   resultType as complete" → absent resultType: done; "A resultType of any
+//!   value unrecognized by the client MUST be considered invalid" → unknown
+//!   resultType: error.
+//! - 2025-11-25 client/elicitation › Capabilities: "Clients that support
+//!   elicitation MUST declare the elicitation capability" → one round of
+//!   input (the call's _meta).
+//! - 2025-11-25 basic/index › Responses: a response carries the id of the
+//!   request it answers → legacy: answer the server (the server's id, not
+//!   the call's).
+//! - JSON-RPC 2.0 §5 and basic/index › Responses (exactly one of result and
+//!   error, jsonrpc "2.0", the request's id, an integer code and a string
+//!   message) → malformed responses skipped; a second response to the first
+//!   call is not the retry's → the same.
+//! - A bound on rounds (the spec lets a server ask again; a client must not
+//!   loop forever) → rounds are bounded; an input the handler can't give →
+//!   unknown input method.
+//!
+//! Not tested here, with the reason: "inputRequests and requestState … MUST
+//! NOT be used for any other request" (the harness runs one call at a time);
+//! the elicitation UI rules ("Provide UI that makes it clear which server is
+//! requesting information", review before sending) are about a person in
+//! front of a screen, not the wire; "Clients MUST treat requests without a
+//! mode field as form mode" (the handler here is the harness's, fixed).
+
+mod malformed;
 
 use std::time::Duration;
 
@@ -66,6 +101,12 @@ pub static CHECKER: Checker = Checker {
             about: "an input request the handler cannot answer ends the call with an error, without a retry",
             args: &["--era", "modern"],
             run: unknown_method,
+        },
+        Case {
+            name: "malformed responses skipped",
+            about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is skipped, and a second response to the first call is not the retry's",
+            args: &["--era", "modern"],
+            run: malformed::skipped,
         },
         Case {
             name: "legacy: answer the server",

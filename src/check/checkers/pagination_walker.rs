@@ -5,13 +5,43 @@
 //! Expected behaviour comes from MCP 2026-07-28 server/utilities/pagination
 //! (cursors are opaque and passed back exactly; only an absent `nextCursor`
 //! ends a list, `""` included; -32602 for a cursor the server no longer
-//! accepts), the cache fields of list results (`ttlMs`, absent meaning 0)
-//! and basic/patterns/subscriptions (`subscriptions/listen`, the
+//! accepts), server/utilities/caching (`ttlMs`, absent meaning 0) and
+//! basic/patterns/subscriptions (`subscriptions/listen`, the
 //! acknowledgement first, notifications tagged with the subscription id).
 //! Mistakes it catches: stopping at an empty-string cursor, re-encoding or
 //! trimming a cursor, walking again without end after -32602, never
-//! reusing or never refreshing the cache, and taking any list-changed
-//! notification as ours.
+//! reusing or never refreshing the cache, taking any list-changed
+//! notification as ours, and taking a malformed response for a page.
+//!
+//! Rules (2026-07-28) → case:
+//! - pagination: "Clients MUST treat cursors as opaque tokens … an empty
+//!   string is a valid cursor and thus MUST NOT be treated as the end of
+//!   results" → three pages, cursors verbatim; "clients MUST NOT assume a
+//!   fixed page size" → the same (pages of 3, 2 and 1).
+//! - pagination › Overview and basic/index › _meta: "Every request MUST
+//!   include" the protocol version and client capabilities → every
+//!   tools/list request, in every case.
+//! - pagination › Error Handling: an invalid cursor SHOULD get -32602 → -32602:
+//!   walk again once, -32602 twice: give up (a walk that never ends is the
+//!   C25 bug).
+//! - caching: fresh for ttlMs, absent ttlMs means 0 (SHOULDs) → fresh cache
+//!   serves, stale cache refetches, absent ttlMs means 0.
+//! - subscriptions: the acknowledgement comes first; "clients MUST use this
+//!   field [subscriptionId] to correlate notifications" → listen: ours
+//!   invalidates.
+//! - JSON-RPC 2.0 §5 and basic/index › Responses (exactly one of result and
+//!   error, jsonrpc "2.0", the request's id, an integer code and a string
+//!   message) → malformed pages skipped; a second response to page 1 is not
+//!   page 2's → the same.
+//!
+//! Not tested here, with the reason: caching "Clients MUST NOT serve a cached
+//! response for a request whose method or parameters differ" (the harness
+//! lists one thing, tools, with no parameters; there is no second key to
+//! mix up); results of multi round-trip retries "MUST NOT be cached" (no
+//! retry here; 10 has them); a negative ttlMs read as 0 (a SHOULD, and the
+//! server MUST NOT send one).
+
+mod malformed;
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +66,12 @@ pub static CHECKER: Checker = Checker {
             about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order",
             args: &[],
             run: three_pages,
+        },
+        Case {
+            name: "malformed pages skipped",
+            about: "a response with page 1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is skipped, and a second response to page 1 is not page 2's",
+            args: &[],
+            run: malformed::skipped,
         },
         Case {
             name: "-32602: walk again once",

@@ -7,10 +7,46 @@
 //! basic/utilities/cancellation (`notifications/cancelled` with the
 //! `requestId`; `initialize` MUST NOT be cancelled; late responses are
 //! ignored) and basic/lifecycle › Timeouts (progress MAY reset the timeout,
-//! a maximum SHOULD hold), the same on stdio in 2026-07-28. Mistakes it
-//! catches: a reused or missing progress token, progress that repeats or
-//! goes back passed on, cancelling twice or never, a timeout that progress
-//! extends without end, and cancelling `initialize`.
+//! a maximum SHOULD hold), the same on stdio in 2026-07-28
+//! (basic/patterns/progress and cancellation). Mistakes it catches: a
+//! reused or missing progress token, progress that repeats or goes back
+//! passed on, cancelling twice or never, a timeout that progress extends
+//! without end, cancelling `initialize`, and taking a malformed response
+//! for the call's answer.
+//!
+//! Rules (2025-11-25 unless named) → case:
+//! - progress: "Progress tokens MUST be a string or integer value"; "MUST be
+//!   unique across all active requests" → a fresh token per call (and every
+//!   case reads the token).
+//! - progress: "The progress value MUST increase with each notification";
+//!   "Progress notifications MUST only reference tokens that were provided in
+//!   an active request" (the receiver holds the sender to both) → bad
+//!   progress not passed on, a finished call's token.
+//! - cancellation: "Cancellation notifications MUST only reference requests
+//!   that … are believed to still be in-progress" → timeout: one cancel
+//!   (names the request, once), legacy cancel; 2026-07-28 stdio: "the client
+//!   MUST send a notifications/cancelled notification referencing the
+//!   request's ID" → timeout: one cancel.
+//! - cancellation: "The initialize request MUST NOT be cancelled by clients"
+//!   → initialize never cancelled.
+//! - cancellation › Timing: "Both parties MUST handle these race conditions
+//!   gracefully" (a late response is ignored) → timeout: one cancel, progress
+//!   resets idle, not the cap, legacy cancel.
+//! - basic/lifecycle › Timeouts: a maximum SHOULD hold whatever progress
+//!   comes → progress resets idle, not the cap.
+//! - JSON-RPC 2.0 §5 and basic/index › Responses (exactly one of result and
+//!   error, jsonrpc "2.0", a string or integer id, an integer code and a
+//!   string message) → malformed responses: violations; a second response to
+//!   call 1 does not end call 2 → the same.
+//! - basic/index › Notifications: "Notifications MUST NOT include an ID" →
+//!   every case that reads a cancel.
+//!
+//! Not tested here, with the reason: "Progress notifications MUST stop after
+//! completion" and "Servers … MUST NOT send any further messages" for a
+//! cancelled request bind the server, not this client; task-augmented
+//! requests and `tasks/cancel` are outside the course.
+
+mod malformed;
 
 use std::time::{Duration, Instant};
 
@@ -46,6 +82,18 @@ pub static CHECKER: Checker = Checker {
             about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on",
             args: &["--era", "modern"],
             run: bad_progress,
+        },
+        Case {
+            name: "a finished call's token",
+            about: "progress for call 1's token that arrives during call 2 is a violation, not call 2's progress",
+            args: &["--era", "modern", "--calls", "2"],
+            run: finished_token,
+        },
+        Case {
+            name: "malformed responses: violations",
+            about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as a violation and the call keeps waiting; a second response to call 1 does not end call 2",
+            args: &["--era", "modern", "--calls", "2"],
+            run: malformed::violations,
         },
         Case {
             name: "timeout: one cancel",
@@ -223,6 +271,38 @@ fn bad_progress(s: &mut Session) -> CaseResult {
         json!({"passed on": [2.0, 3.0], "violations": 3}),
         json!({"passed on": passed, "violations": violations}),
     ))
+}
+
+fn finished_token(s: &mut Session) -> CaseResult {
+    let (id1, token1) = call_request(s, "tools/call", true)?;
+    respond(s, &id1, tool_result())?;
+    reports_until_outcome(s, "tools/call")?;
+    let (id2, token2) = call_request(s, "tools/call", true)?;
+    if token2 == token1 {
+        return Err(Failure::new(format!(
+            "both calls carry the progress token {token1}: every call needs a fresh one"
+        )));
+    }
+    progress(s, &token1, 1.0)?;
+    respond(s, &id2, tool_result())?;
+    let (seen, _) = reports_until_outcome(s, "tools/call")?;
+    if seen.iter().any(|r| harness_kind(r) == Some("progress")) {
+        return Err(Failure::mismatch(
+            format!(
+                "progress for {token1}, the token of call 1, which was already answered, reached on_progress during call 2. \"Progress notifications MUST only reference tokens that were provided in an active request\" (2025-11-25 basic/utilities/progress › Behavior Requirements): only the running call's own token ({token2}) counts; report the rest through on_violation"
+            ),
+            json!([{"harness": "violation", "call": 2, "…": "…"}]),
+            Value::Array(seen),
+        ));
+    }
+    if !seen.iter().any(|r| harness_kind(r) == Some("violation")) {
+        return Err(Failure::mismatch(
+            format!("progress for {token1}, a finished call's token, is a violation: report it through on_violation"),
+            json!([{"harness": "violation", "call": 2, "…": "…"}]),
+            Value::Array(seen),
+        ));
+    }
+    Ok(())
 }
 
 /// Waits for the one cancel of request `id`, sent no sooner than `after`

@@ -8,6 +8,27 @@
 //! (a read taken for one message; large messages), C16 (CRLF), C18
 //! (pretty-printing, a raw newline inside a frame), C15 (a junk line ends
 //! decoding), C21 (a batch accepted after 2025-06-18).
+//!
+//! Rules (2025-11-25 basic/transports) → case:
+//! - "JSON-RPC messages MUST be UTF-8 encoded" → bad line, then on (a line
+//!   that is not UTF-8 is reported, not decoded).
+//! - "Messages are delimited by newlines, and MUST NOT contain embedded
+//!   newlines" → two frames in one read, a line split across reads, split at
+//!   every byte, large frame (decoding by line, not by read); encode: one
+//!   line (writing).
+//! - The newline is the delimiter, a `\r` before it is not part of the
+//!   message (CRLF from Windows peers, C16) → CRLF accepted.
+//! - "The server MUST NOT write anything to its stdout that is not a valid
+//!   MCP message" (so a line that is not one is the peer's fault, not the end
+//!   of the stream) → bad line, then on.
+//! - 2025-06-18 changelog: JSON-RPC batching removed → batch rejected.
+//!
+//! Not tested here, with the reason: "The client MUST NOT write anything to
+//! the server's stdin that is not a valid MCP message" and the server's
+//! stdout rule bind whole programs, and this exercise is a codec with no
+//! process of its own (the server exercises, 03, 07 and 11, are held to
+//! them: every line they write is parsed as a frame); "The server MAY write
+//! UTF-8 strings to its stderr" is a permission.
 
 use serde_json::{Value, json};
 

@@ -1,7 +1,10 @@
 //! The checker as the server of a learner's client: client exercises are
 //! given a server command, which the checker answers through a relay
 //! ([`super::Shape::Client`]). It reads the frames the client sends, the
-//! report lines the client prints, and answers its requests.
+//! report lines the client prints, and answers its requests; [`malformed`]
+//! holds the responses that are no answer at all.
+
+pub(crate) mod malformed;
 
 use std::time::Duration;
 

@@ -31,6 +31,12 @@ pub(super) fn initialize_at(s: &mut Session, after: &str, probe_id: &Value, vers
     let next = frame_or(s, "the fallback to initialize", |reason| {
         format!("{reason}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)")
     })?;
+    check_initialize(next, after, probe_id, version)
+}
+
+/// Checks that `next` is the fallback `initialize` at `version`; returns
+/// its id.
+pub(super) fn check_initialize(next: Value, after: &str, probe_id: &Value, version: &str) -> Result<Value, Failure> {
     if next.get("method") == Some(&json!("server/discover")) {
         return Err(Failure::showing(
             format!(
