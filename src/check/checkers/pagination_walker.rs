@@ -226,7 +226,7 @@ fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
 /// Listing `call` must come from the cache: its report arrives, and no
 /// request comes before it. `why` says why the cache should serve.
 fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
-    let until = Instant::now() + Duration::from_secs(2);
+    let until = Instant::now() + s.slack(Duration::from_secs(2));
     while Instant::now() < until {
         if let Some(request) = s.recv_within(Duration::from_millis(10))? {
             return Err(Failure::showing(

@@ -261,7 +261,7 @@ fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, b
             after.as_millis()
         )));
     }
-    if waited > before {
+    if waited > s.slack(before) {
         return Err(Failure::new(format!(
             "the cancel came after {} ms, well past the {} ms it should have taken",
             waited.as_millis(),
@@ -332,7 +332,7 @@ fn cap_holds(s: &mut Session) -> CaseResult {
             .recv_within(Duration::from_millis(150))
             .map_err(|e| stopped(e.into()))?
         {
-            None if since.elapsed() < Duration::from_millis(2500) => continue,
+            None if since.elapsed() < s.slack(Duration::from_millis(2500)) => continue,
             None => {
                 return Err(Failure::new(
                     "steady progress kept the call alive for 2.5 s, past its 1 s cap. Progress MAY reset the idle timeout, but a maximum SHOULD hold however much progress comes (2025-11-25 basic/lifecycle › Timeouts): keep the cap as a separate deadline",

@@ -29,7 +29,7 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
     match s.recv() {
         Ok(got) => Ok(got.value),
         Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
-            let report = s.recv_output(Duration::from_millis(500))?.map(|r| r.value);
+            let report = s.recv_output(s.slack(Duration::from_millis(500)))?.map(|r| r.value);
             Err(match (report, stop) {
                 (Some(r), _) if harness_kind(&r) == Some("panic") => panic_failure(&r),
                 (Some(r), _) if harness_kind(&r) == Some("failed") => stalled(Failure::new(format!(
@@ -78,7 +78,7 @@ pub(crate) fn report(s: &mut Session) -> Result<Value, Failure> {
 
 /// Like [`report`], with `missing` as the reason when no report comes.
 pub(crate) fn report_or(s: &mut Session, missing: &str) -> Result<Value, Failure> {
-    match s.recv_output(Duration::from_secs(2))? {
+    match s.recv_output(s.slack(Duration::from_secs(2)))? {
         Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
         Some(r) => Ok(r.value),
         None => Err(Failure::new(missing)),

@@ -229,8 +229,9 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
     let quick = c.send(s, "tools/call", json!({"name": "reverse", "arguments": {"text": "on"}}))?;
     let mut answered_quick = false;
     // The rest of the countdown would take 4 steps; wait past them.
-    let until = sent + Duration::from_millis(5 * STEP_MS + 300);
-    while let Some(got) = s.recv_within(until.saturating_duration_since(Instant::now()))? {
+    let until = sent + s.slack(Duration::from_millis(5 * STEP_MS + 300));
+    let in_flight = s.slack(Duration::from_millis(STEP_MS / 2));
+    while let Some(got) = s.recv_until(until)? {
         let frame = got.value;
         if frame.get("id") == Some(&quick) && frame.get("method").is_none() {
             let text = frame.pointer("/result/content/0/text").cloned().unwrap_or(Value::Null);
@@ -246,7 +247,7 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
         }
         // A progress already on its way when the cancel was sent is the
         // normal race (› Timing Considerations).
-        if is_progress(&frame) && sent.elapsed() < Duration::from_millis(STEP_MS / 2) {
+        if is_progress(&frame) && sent.elapsed() < in_flight {
             continue;
         }
         let blocked = !answered_quick && (is_progress(&frame) || frame.get("id") == Some(&id));

@@ -210,9 +210,9 @@ pub(super) fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
         &id,
         json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [mcp::LEGACY], "requested": mcp::MODERN}}),
     )?;
-    let got = s.recv_within(Duration::from_millis(1500))?;
+    let got = s.recv_within(s.slack(Duration::from_millis(1500)))?;
     let Some(got) = got else {
-        let report = s.recv_output(Duration::from_millis(200))?.map(|r| r.value);
+        let report = s.recv_output(s.slack(Duration::from_millis(200)))?.map(|r| r.value);
         let rule = "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility)";
         let reason = match &report {
             Some(r) if harness_kind(r) == Some("panic") => return Err(panic_failure(r)),
