@@ -5,7 +5,7 @@
 use mcplings::check::Status;
 
 use crate::common::summary;
-use crate::helpers::{WALKER, assert_caught, assert_failed, check_mutant};
+use crate::helpers::{WALKER, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 const NEXT_CURSOR_ARM: &str = "                Some(next) => cursor = Some(next.to_string()),\n";
 
@@ -22,13 +22,14 @@ fn m08_stops_at_an_empty_cursor() {
     let end_find = "                None => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
     let end_replace = "                _ => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
     let replace = "                Some(next) if !next.is_empty() => cursor = Some(next.to_string()),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-empty-cursor-ends",
         &[
             ("src/lib.rs", NEXT_CURSOR_ARM, replace),
             ("src/lib.rs", end_find, end_replace),
         ],
+        &["three pages, cursors verbatim"],
     );
     assert_caught(&report);
     assert_failed(
@@ -46,10 +47,11 @@ fn m08_stops_at_an_empty_cursor() {
 #[test]
 fn m08_cursor_url_encoded() {
     let replace = "                Some(next) => cursor = Some(next.replace('+', \"%2B\")),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-cursor-encoded",
         &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+        &["three pages, cursors verbatim"],
     );
     assert_caught(&report);
     assert_failed(
@@ -66,7 +68,12 @@ fn m08_cursor_url_encoded() {
 #[test]
 fn m08_no_restart_after_invalid_cursor() {
     let replace = "        let (tools, ttl) = self.walk(peer)?;\n";
-    let report = check_mutant(WALKER, "mutant-08-no-restart", &[("src/lib.rs", RESTART_ONCE, replace)]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-no-restart",
+        &[("src/lib.rs", RESTART_ONCE, replace)],
+        &["-32602: walk again once"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -106,7 +113,12 @@ fn m08_restarts_forever() {
 /// No cache: every listing walks the pages.
 #[test]
 fn m08_no_cache() {
-    let report = check_mutant(WALKER, "mutant-08-no-cache", &[("src/lib.rs", CACHE_CHECK, "")]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-no-cache",
+        &[("src/lib.rs", CACHE_CHECK, "")],
+        &["fresh cache serves"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -175,7 +187,12 @@ fn m08_absent_ttl_kept_forever() {
 #[test]
 fn m08_any_list_changed_invalidates() {
     let replace = "        let ours = self.subscription.is_some();\n";
-    let report = check_mutant(WALKER, "mutant-08-any-list-changed", &[("src/lib.rs", OURS, replace)]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-any-list-changed",
+        &[("src/lib.rs", OURS, replace)],
+        &["listen: ours invalidates"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -195,10 +212,11 @@ fn m08_on_message_ignores_everything() {
         "{OURS}        if message.get(\"method\").and_then(Value::as_str) == Some(\"notifications/tools/list_changed\") && ours {{\n            self.cache = None;\n        }} else {{\n            eprintln!(\"ignored: {{message}}\");\n        }}\n"
     );
     let replace = "        eprintln!(\"ignored: {message}\");\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-on-message-ignores",
         &[("src/lib.rs", &find, replace)],
+        &["listen: ours invalidates"],
     );
     assert_caught(&report);
     assert_failed(
@@ -214,7 +232,12 @@ fn m08_on_message_ignores_everything() {
 fn m08_listen_does_not_wait_for_the_acknowledgement() {
     let find = "        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
     let replace = "        if true {\n            self.subscription = Some(id);\n            return Ok(());\n        }\n        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
-    let report = check_mutant(WALKER, "mutant-08-listen-no-ack", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-listen-no-ack",
+        &[("src/lib.rs", find, replace)],
+        &["listen: ours invalidates"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -228,10 +251,11 @@ fn m08_listen_does_not_wait_for_the_acknowledgement() {
 #[test]
 fn m08_cursor_trimmed() {
     let replace = "                Some(next) => cursor = Some(next.trim().to_string()),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-cursor-trimmed",
         &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+        &["three pages, cursors verbatim"],
     );
     assert_caught(&report);
     assert_failed(
