@@ -103,8 +103,10 @@ fn m08_restarts_forever() {
         &["the cursor was refused on the fresh walk too", "not walk a third time"],
     );
     let case = report.cases.iter().find(|c| c.name == "-32602 twice: give up").unwrap();
+    // Windows stretch on a loaded machine (check::session::slack), so does this bound.
+    let scale = mcplings::check::session::slack::scale();
     assert!(
-        case.duration_ms < 4000,
+        case.duration_ms < (4000.0 * scale) as u64,
         "the case took {} ms (the case timeout is 5 s)",
         case.duration_ms
     );

@@ -70,7 +70,7 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "listen: ours invalidates",
             about: "the walker opens subscriptions/listen, waits for the acknowledgement, ignores a list_changed for another subscription and drops its cache on one for its own",
-            args: &["--listen", "--wait-ms", "500"],
+            args: &["--listen", "--wait-ms", "300"],
             run: listen,
         },
     ],
@@ -300,10 +300,12 @@ fn give_up(s: &mut Session) -> CaseResult {
             got,
         ));
     }
+    // A request now may have been sent before the report (two channels):
+    // either way it is a third walk.
     no_request(
         s,
         Duration::from_millis(100),
-        "list_tools gave up but the walker still sent a request",
+        "the cursor was refused on the fresh walk too, and the walker still sent a request: list_tools should give up with an error now, not walk a third time",
     )
 }
 

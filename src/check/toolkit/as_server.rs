@@ -29,7 +29,13 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
     match s.recv() {
         Ok(got) => Ok(got.value),
         Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
-            let report = s.recv_output(s.slack(Duration::from_millis(500)))?.map(|r| r.value);
+            // A handler's question ("asked") is no outcome: read past it.
+            let report = loop {
+                match s.recv_output(s.slack(Duration::from_millis(500)))? {
+                    Some(r) if harness_kind(&r.value) == Some("asked") => continue,
+                    other => break other.map(|r| r.value),
+                }
+            };
             Err(match (report, stop) {
                 (Some(r), _) if harness_kind(&r) == Some("panic") => panic_failure(&r),
                 (Some(r), _) if harness_kind(&r) == Some("failed") => stalled(Failure::new(format!(
