@@ -246,14 +246,22 @@ fn run_case(
     stop: Arc<AtomicBool>,
 ) -> (CaseReport, bool) {
     let started = Instant::now();
+    // One scale for the program's time arguments and the checker's bounds.
+    let scale = session::slack::scale();
+    let args = session::slack::scale_args(case.args, scale);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let session = match checker.shape {
-        checkers::Shape::Program => Session::spawn(exe, case.args, exercise.timeout, Some(stop)),
+        checkers::Shape::Program => Session::spawn(exe, &args, exercise.timeout, Some(stop)),
         checkers::Shape::Client => match options.relay.clone().map_or_else(std::env::current_exe, Ok) {
-            Ok(relay) => Session::spawn_client(exe, case.args, &relay, exercise.timeout, Some(stop)),
+            Ok(relay) => Session::spawn_client(exe, &args, &relay, exercise.timeout, Some(stop)),
             Err(e) => Err(Stop::Io(format!("cannot find the mcplings binary to relay with: {e}"))),
         },
-        checkers::Shape::Http => Session::spawn_http(exe, case.args, exercise.timeout, Some(stop)),
+        checkers::Shape::Http => Session::spawn_http(exe, &args, exercise.timeout, Some(stop)),
     };
+    let session = session.map(|mut s| {
+        s.set_scale(scale);
+        s
+    });
     let (mut result, finished) = match session {
         Ok(mut session) => {
             let result = (case.run)(&mut session);

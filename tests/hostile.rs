@@ -743,8 +743,7 @@ fn mcplings(root: &Path) -> assert_cmd::Command {
 /// time, says so plainly, exits 1, and leaves neither process behind.
 #[test]
 fn cli_check_of_a_spinning_server_with_a_grandchild() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let pids = tempfile::tempdir().unwrap();
     let (pid, grandchild) = (pids.path().join("pid"), pids.path().join("grandchild"));
     let program = format!(
@@ -790,8 +789,7 @@ fn cli_check_of_a_spinning_server_with_a_grandchild() {
 /// Through the CLI, in words: a 100 MB stdout flood is reported as such.
 #[test]
 fn cli_check_of_a_flooding_server_in_words() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let program = "use std::io::Write;\nfn main() {\n    let chunk = vec![b'x'; 1 << 20];\n    let mut out = std::io::stdout().lock();\n    for _ in 0..100 { if out.write_all(&chunk).is_err() { break; } }\n}\n";
     std::fs::write(course.path().join("exercises").join(GATE).join("src/main.rs"), program).unwrap();
     let out = mcplings(course.path()).args(["check", "03"]).output().unwrap();

@@ -81,6 +81,69 @@ pub fn course_copy() -> TempDir {
     tmp
 }
 
+/// The course as [`course_copy`] makes it, at one stable folder
+/// (`target/test-courses/course`) with the build lock held, for tests that
+/// build: a file is rewritten only when its text differs from the shipped
+/// one, and files the last test added (progress, edits) are removed, so
+/// every test starts from the shipped course while cargo finds the crates
+/// it built last time (and last run) fresh.
+pub struct BuiltCourse {
+    _lock: MutexGuard<'static, ()>,
+    dir: PathBuf,
+}
+
+impl BuiltCourse {
+    /// The course's root.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// Takes the build lock and resets the shared course folder (see
+/// [`BuiltCourse`]).
+pub fn built_course() -> BuiltCourse {
+    let lock = build_lock();
+    let root = root();
+    let mut files = Vec::new();
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        files.push((PathBuf::from(file), fs::read(root.join(file)).unwrap()));
+    }
+    for dir in ["src", "lessons", "exercises", "solutions"] {
+        read_tree(&root.join(dir), Path::new(dir), &mut files);
+    }
+    let mut stubs = Vec::new();
+    for part in fs::read_dir(root.join("lessons")).unwrap().flatten() {
+        if part.path().join("stubs").is_dir() {
+            read_tree(&part.path().join("stubs"), Path::new("exercises"), &mut stubs);
+        }
+    }
+    for (path, bytes) in stubs {
+        match files.iter_mut().find(|(p, _)| *p == path) {
+            Some(file) => file.1 = bytes,
+            None => files.push((path, bytes)),
+        }
+    }
+    let dir = course_target_dir().join("course");
+    sync_tree(&dir, &files);
+    BuiltCourse { _lock: lock, dir }
+}
+
+/// Writes `bytes` to `path` unless it holds them already (keeping its
+/// time, which cargo's freshness check reads).
+pub fn write_if_changed(path: &Path, bytes: &[u8]) {
+    if fs::read(path).ok().as_deref() != Some(bytes) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    }
+}
+
+/// Every file under `dir`, as (its path relative to `dir`, its bytes).
+pub fn tree_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    read_tree(dir, Path::new(""), &mut files);
+    files
+}
+
 /// One textual edit: in `file` (relative to the crate, e.g. `src/lib.rs`),
 /// replace `find`, which must occur exactly once, with `replace`.
 pub type Patch<'a> = (&'a str, &'a str, &'a str);
@@ -167,16 +230,12 @@ fn read_tree(from: &Path, prefix: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) {
 /// files (and their times, which cargo's freshness check reads) alone.
 fn sync_tree(dir: &Path, files: &[(PathBuf, Vec<u8>)]) {
     for (path, bytes) in files {
-        let target = dir.join(path);
-        if fs::read(&target).ok().as_deref() != Some(bytes.as_slice()) {
-            fs::create_dir_all(target.parent().unwrap()).unwrap();
-            fs::write(&target, bytes).unwrap_or_else(|e| panic!("write {}: {e}", target.display()));
-        }
+        write_if_changed(&dir.join(path), bytes);
     }
     let mut present = Vec::new();
     read_tree(dir, Path::new(""), &mut present);
     for (path, _) in present {
-        if !files.iter().any(|(p, _)| *p == path) && path != Path::new("Cargo.lock") {
+        if !files.iter().any(|(p, _)| *p == path) {
             let _ = fs::remove_file(dir.join(path));
         }
     }

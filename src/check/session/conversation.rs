@@ -180,6 +180,14 @@ impl Session {
         slack::stretch(bound, self.scale)
     }
 
+    /// Sets the session's scale (the one its program's time arguments were
+    /// stretched by, [`slack::scale_args`]) and stretches the deadline by it.
+    pub fn set_scale(&mut self, scale: f64) {
+        let started = self.deadline - slack::stretch(self.timeout, self.scale);
+        self.scale = scale;
+        self.deadline = started + slack::stretch(self.timeout, scale);
+    }
+
     /// The loopback port of an HTTP server session.
     pub fn port(&self) -> Option<u16> {
         self.port

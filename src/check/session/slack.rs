@@ -14,8 +14,11 @@
 //! 100 ms, to keep a client's idle timer alive) stays exact: load can only
 //! make a wrong program look right there, never a right one wrong, and a
 //! stretched pace would itself break a right program. A **lower bound**
-//! (the program acted too early: a cancel before its timeout ran out) is
-//! never stretched either: load only makes a program later.
+//! (the program acted too early) is stretched only when it is tied to a
+//! timer the case gave the program: the time after an argument ending in
+//! `-ms` (`--idle-ms 300`) is stretched by the same scale when the case
+//! starts ([`scale_args`]), so the program's timers and the checker's
+//! bounds on them (`s.slack(...)`) keep their ratio.
 //!
 //! The scale: `MCPLINGS_TIME_SCALE` when set (a number ≥ 1, for CI, say
 //! `MCPLINGS_TIME_SCALE=3`), otherwise the 1-minute load average per core
@@ -52,6 +55,22 @@ pub fn from_load(load: f64, cores: f64) -> f64 {
     (load / cores.max(1.0)).clamp(1.0, MAX_SCALE)
 }
 
+/// A case's arguments with every time it gives the program (the number
+/// after an argument ending in `-ms`, such as `--idle-ms 300`) stretched by
+/// `scale`: the program's own timers stretch with the checker's windows,
+/// so a bound tied to them (`s.slack(...)`) keeps its meaning.
+pub fn scale_args(args: &[&str], scale: f64) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(args.len());
+    for (i, arg) in args.iter().enumerate() {
+        let timed = i > 0 && args[i - 1].starts_with("--") && args[i - 1].ends_with("-ms");
+        match arg.parse::<u64>() {
+            Ok(ms) if timed => out.push(stretch(Duration::from_millis(ms), scale).as_millis().to_string()),
+            _ => out.push(arg.to_string()),
+        }
+    }
+    out
+}
+
 /// `bound` stretched by `scale`.
 pub fn stretch(bound: Duration, scale: f64) -> Duration {
     bound.mul_f64(scale.max(1.0))
@@ -68,5 +87,9 @@ mod tests {
         assert_eq!(from_load(40.0, 2.0), MAX_SCALE);
         assert_eq!(stretch(Duration::from_millis(300), 2.5), Duration::from_millis(750));
         assert_eq!(stretch(Duration::from_millis(300), 0.5), Duration::from_millis(300));
+        assert_eq!(
+            scale_args(&["--era", "legacy", "--idle-ms", "300", "--calls", "2"], 2.0),
+            ["--era", "legacy", "--idle-ms", "600", "--calls", "2"]
+        );
     }
 }
