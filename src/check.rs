@@ -206,7 +206,9 @@ pub fn check(
     };
     match (skip, &built.executable) {
         (None, Some(exe)) => {
-            let run = |index: usize| run_case(checker, &checker.cases[selected[index]], exe, exercise, options);
+            let run = |index: usize, stop: Arc<AtomicBool>| {
+                run_case(checker, &checker.cases[selected[index]], exe, exercise, options, stop)
+            };
             let cancel = options.cancel.as_deref();
             let cases = Cases {
                 count: selected.len(),
@@ -232,23 +234,34 @@ pub fn check(
     report
 }
 
-/// Runs one case in a fresh process; also says whether it hung (timed out).
+/// Runs one case in a fresh process, which `stop` ends early (the check's
+/// cancel, or a hang in an earlier case); also says whether it hung (timed
+/// out).
 fn run_case(
     checker: &checkers::Checker,
     case: &checkers::Case,
     exe: &Path,
     exercise: &Exercise,
     options: &Options,
+    stop: Arc<AtomicBool>,
 ) -> (CaseReport, bool) {
     let started = Instant::now();
+    // One scale for the program's time arguments and the checker's bounds.
+    let scale = session::slack::scale();
+    let args = session::slack::scale_args(case.args, scale);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let session = match checker.shape {
-        checkers::Shape::Program => Session::spawn(exe, case.args, exercise.timeout, options.cancel.clone()),
+        checkers::Shape::Program => Session::spawn(exe, &args, exercise.timeout, Some(stop)),
         checkers::Shape::Client => match options.relay.clone().map_or_else(std::env::current_exe, Ok) {
-            Ok(relay) => Session::spawn_client(exe, case.args, &relay, exercise.timeout, options.cancel.clone()),
+            Ok(relay) => Session::spawn_client(exe, &args, &relay, exercise.timeout, Some(stop)),
             Err(e) => Err(Stop::Io(format!("cannot find the mcplings binary to relay with: {e}"))),
         },
-        checkers::Shape::Http => Session::spawn_http(exe, case.args, exercise.timeout, options.cancel.clone()),
+        checkers::Shape::Http => Session::spawn_http(exe, &args, exercise.timeout, Some(stop)),
     };
+    let session = session.map(|mut s| {
+        s.set_scale(scale);
+        s
+    });
     let (mut result, finished) = match session {
         Ok(mut session) => {
             let result = (case.run)(&mut session);

@@ -3,9 +3,11 @@
 //! Every test that writes files or progress runs on its own copy of the
 //! course in a tempdir (`--root`), building into one shared folder under
 //! the target dir (`common::course_target_dir`), never the learner's own.
-//! Tests that build hold `common::build_lock()` from before their copy is
-//! made until after it is deleted: cargo keys its records by package name,
-//! so two live copies would be taken one for the other.
+//! Tests that build share one copy at a stable place
+//! (`common::built_course()`, reset to the shipped course for each test,
+//! with the build lock held): cargo keys its records by package name, so
+//! two live copies would be taken one for the other, and a stable copy
+//! lets a warm run find its crates built.
 
 mod common;
 
@@ -192,8 +194,7 @@ fn lesson_9_does_not_exist() {
 
 #[test]
 fn check_of_the_stub_fails_with_a_json_report() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let r = at(course.path(), &["check", "01", "--json"]);
     assert_eq!(r.code, 1, "{r:?}");
     let report = r.json();
@@ -290,8 +291,7 @@ fn check_of_the_stub_fails_with_a_json_report() {
 
 #[test]
 fn check_of_the_solution_passes() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let r = at(course.path(), &["check", "01", "--solution", "--json"]);
     assert_eq!(r.code, 0, "{r:?}");
     let report = r.json();
@@ -314,8 +314,7 @@ fn check_of_the_solution_passes() {
 
 #[test]
 fn check_accepts_the_slug_and_the_full_id() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     for name in ["encode-frames", "01-encode-frames"] {
         let r = at(course.path(), &["check", name, "--solution", "--json"]);
         assert_eq!(r.code, 0, "check {name}: {r:?}");
@@ -347,19 +346,20 @@ fn check_with_solution_and_path_is_a_usage_error() {
 /// for the exercise's, or the other way round.
 #[test]
 fn a_path_copy_with_the_same_package_name_does_not_shadow_the_exercise() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     // A fixed place outside any workspace, so its dependencies compile once,
-    // not on every run.
+    // not on every run; files rewritten only when changed, so a warm run
+    // finds it built.
     let copy = std::env::temp_dir().join("mcplings-test-path-copy-of-01");
-    let _ = fs::remove_dir_all(&copy);
-    common::copy_tree(&course.path().join("exercises").join(ENCODE), &copy);
-    fs::copy(course.path().join("Cargo.lock"), copy.join("Cargo.lock")).unwrap();
-    fs::copy(
-        course.path().join("solutions").join(ENCODE).join("src/lib.rs"),
-        copy.join("src/lib.rs"),
-    )
-    .unwrap();
+    for (path, bytes) in common::tree_files(&course.path().join("exercises").join(ENCODE)) {
+        common::write_if_changed(&copy.join(path), &bytes);
+    }
+    common::write_if_changed(
+        &copy.join("Cargo.lock"),
+        &fs::read(course.path().join("Cargo.lock")).unwrap(),
+    );
+    let solution = fs::read(course.path().join("solutions").join(ENCODE).join("src/lib.rs")).unwrap();
+    common::write_if_changed(&copy.join("src/lib.rs"), &solution);
     assert_eq!(at(course.path(), &["check", "01"]).code, 1, "the stub fails first");
     let r = at(course.path(), &["check", "01", "--path", copy.to_str().unwrap()]);
     assert_eq!(r.code, 0, "the copy holds the solution: {r:?}");
@@ -370,8 +370,7 @@ fn a_path_copy_with_the_same_package_name_does_not_shadow_the_exercise() {
 
 #[test]
 fn check_of_a_path_records_no_progress() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let find = "pub fn encode_notification(method: &str, params: Option<Value>) -> String {\n    let mut frame = Map::new();\n";
     let replace = format!("{find}    frame.insert(\"id\".into(), Value::Null);\n");
     let crate_dir = common::mutant(ENCODE, "cli-mutant-01-null-id", &[("src/lib.rs", find, &replace)]);
@@ -397,8 +396,7 @@ fn check_of_a_path_records_no_progress() {
 
 #[test]
 fn a_passing_check_marks_the_exercise_done() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let root = course.path();
     fs::copy(
         root.join("solutions").join(ENCODE).join("src/lib.rs"),
@@ -525,8 +523,7 @@ fn quiz_explains_a_wrong_answer_and_scores_first_tries_only() {
 
 #[test]
 fn verify_passes_on_the_shipped_course() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let r = at(course.path(), &["verify"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("passed, 0 failed"), "{r:?}");
@@ -595,8 +592,7 @@ fn bare_mcplings_without_a_terminal_points_to_list() {
 /// without `version`) is told where, in the plain report and in --json.
 #[test]
 fn a_frame_that_breaks_the_schema_is_named_by_its_path() {
-    let _build = common::build_lock();
-    let course = common::course_copy();
+    let course = common::built_course();
     let gate = course.path().join("exercises/03-handshake-gate");
     for file in ["src/lib.rs", "src/main.rs"] {
         fs::copy(

@@ -1,21 +1,34 @@
 //! Running a check's cases: a pool of `at_once` threads, each case in a
 //! process of its own ([`super::session::Session`] shares nothing between
 //! cases), reported in course order whatever order they end in.
+//!
+//! Each case gets a stop flag of its own, which its session watches: the
+//! check's cancel sets every case's flag; a hang (the case ran into its
+//! deadline) sets the flags of the cases after it in course order, and
+//! those are reported as not run, as if the cases had run one at a time.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
-use super::{CaseReport, Event};
+use super::{CaseReport, Event, Status};
 
-/// How many of a check's cases run at once. 1: one after another. Each
-/// case owns its process, its pipes and its deadline, so more is possible
-/// (the pool keeps course order); the speed issue decides when.
-pub const CASES_AT_ONCE: usize = 1;
+/// How many of a check's cases run at once. Cases mostly wait (on the
+/// program, on silence windows), so more than the cores pays: a check's
+/// wall time is about its longest case. Windows stretch with the load
+/// (`session/slack.rs`), so a crowded machine stays right, only slower.
+pub const CASES_AT_ONCE: usize = 4;
 
 pub(super) const CANCELLED: &str = "not run: the check was cancelled";
 const HUNG: &str = "not run: an earlier case hung; fix that one first";
 
-/// Runs one case (by its index): its report and whether it hung.
-pub(super) type RunCase<'a> = dyn Fn(usize) -> (CaseReport, bool) + Sync + 'a;
+/// How often the pool looks at the check's cancel flag while cases run.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// Runs one case (by its index) with the flag that stops it: its report
+/// and whether it hung.
+pub(super) type RunCase<'a> = dyn Fn(usize, Arc<AtomicBool>) -> (CaseReport, bool) + Sync + 'a;
 /// The report of a case that was not run (by its index), with a reason.
 pub(super) type NotRun<'a> = dyn Fn(usize, &str) -> CaseReport + Sync + 'a;
 
@@ -23,65 +36,93 @@ pub(super) type NotRun<'a> = dyn Fn(usize, &str) -> CaseReport + Sync + 'a;
 pub(super) struct Cases<'a> {
     pub(super) count: usize,
     pub(super) at_once: usize,
-    /// Set to stop: cases not started yet are not run.
+    /// Set to stop: cases not started yet are not run, running ones stop.
     pub(super) cancel: Option<&'a AtomicBool>,
+}
+
+/// What a worker tells the pool.
+enum Done {
+    Started(usize),
+    Finished(usize, Box<CaseReport>, bool),
 }
 
 impl Cases<'_> {
     /// Runs every case and returns their reports in course order, calling
     /// `on_event` in course order too, as a run one after another would: a
     /// case's start, then its end, then the next case's. A case not started
-    /// when the check is cancelled, or when a case has hung, is not run.
+    /// when the check is cancelled is not run; every case after one that
+    /// hung is reported as not run (and stopped if it was running).
     pub(super) fn run(&self, run: &RunCase, not_run: &NotRun, on_event: &mut dyn FnMut(Event)) -> Vec<CaseReport> {
-        let hung = AtomicBool::new(false);
-        let mut reports = Vec::with_capacity(self.count);
-        if self.at_once <= 1 {
-            for index in 0..self.count {
-                let report = self.one(index, &hung, run, not_run, &mut || on_event(Event::CaseStarted(index)));
-                on_event(Event::CaseFinished(index, Box::new(report.clone())));
-                reports.push(report);
-            }
-            return reports;
-        }
-        enum Done {
-            Started(usize),
-            Finished(usize, Box<CaseReport>),
-        }
+        let stops: Vec<Arc<AtomicBool>> = (0..self.count).map(|_| Arc::new(AtomicBool::new(false))).collect();
         let next = AtomicUsize::new(0);
+        // The first case (in course order) that hung; `count` when none.
+        let hung_at = AtomicUsize::new(self.count);
+        let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        let mut reports = Vec::with_capacity(self.count);
         std::thread::scope(|scope| {
             let (tx, rx) = std::sync::mpsc::channel();
-            for _ in 0..self.at_once.min(self.count) {
+            for _ in 0..self.at_once.clamp(1, self.count.max(1)) {
                 let tx = tx.clone();
-                let (next, hung) = (&next, &hung);
+                let (next, hung_at, stops) = (&next, &hung_at, &stops);
                 scope.spawn(move || {
                     loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let index = next.fetch_add(1, Ordering::SeqCst);
                         if index >= self.count {
                             break;
                         }
-                        let report = self.one(index, hung, run, not_run, &mut || {
+                        let (report, hung) = if cancelled() {
+                            (not_run(index, CANCELLED), false)
+                        } else if hung_at.load(Ordering::SeqCst) < index {
+                            (not_run(index, HUNG), false)
+                        } else {
                             let _ = tx.send(Done::Started(index));
-                        });
-                        let _ = tx.send(Done::Finished(index, Box::new(report)));
+                            let (report, hung) = run(index, stops[index].clone());
+                            if hung {
+                                hung_at.fetch_min(index, Ordering::SeqCst);
+                                stops[index + 1..].iter().for_each(|s| s.store(true, Ordering::Relaxed));
+                            }
+                            (report, hung)
+                        };
+                        let _ = tx.send(Done::Finished(index, Box::new(report), hung));
                     }
                 });
             }
             drop(tx);
             let mut started = vec![false; self.count];
-            let mut finished: Vec<Option<CaseReport>> = vec![None; self.count];
+            let mut finished: Vec<Option<(CaseReport, bool)>> = vec![None; self.count];
             let mut announced = false;
-            for done in rx {
-                match done {
-                    Done::Started(i) => started[i] = true,
-                    Done::Finished(i, report) => finished[i] = Some(*report),
+            let mut hung = false;
+            let mut stopped = false;
+            loop {
+                match rx.recv_timeout(CANCEL_POLL) {
+                    Ok(Done::Started(i)) => started[i] = true,
+                    Ok(Done::Finished(i, report, case_hung)) => finished[i] = Some((*report, case_hung)),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if cancelled() {
+                            stops.iter().for_each(|s| s.store(true, Ordering::Relaxed));
+                        }
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
                 }
                 while reports.len() < self.count {
                     let i = reports.len();
-                    if started[i] && !announced {
+                    if started[i] && !announced && !hung && !stopped {
                         on_event(Event::CaseStarted(i));
                         announced = true;
                     }
-                    let Some(report) = finished[i].take() else { break };
+                    let Some((report, case_hung)) = finished[i].take() else {
+                        break;
+                    };
+                    // After a hang or a cancel, what ran alongside is not
+                    // shown, as if the cases had run one at a time.
+                    let report = match (hung, stopped) {
+                        (true, _) => not_run(i, HUNG),
+                        (_, true) => not_run(i, CANCELLED),
+                        _ => report,
+                    };
+                    hung |= case_hung;
+                    stopped |= report.status == Status::NotRun && cancelled();
                     on_event(Event::CaseFinished(i, Box::new(report.clone())));
                     reports.push(report);
                     announced = false;
@@ -89,30 +130,6 @@ impl Cases<'_> {
             }
         });
         reports
-    }
-
-    /// Runs case `index` unless the check was cancelled or a case hung;
-    /// `started` is called just before it runs.
-    fn one(
-        &self,
-        index: usize,
-        hung: &AtomicBool,
-        run: &RunCase,
-        not_run: &NotRun,
-        started: &mut dyn FnMut(),
-    ) -> CaseReport {
-        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return not_run(index, CANCELLED);
-        }
-        if hung.load(Ordering::Relaxed) {
-            return not_run(index, HUNG);
-        }
-        started();
-        let (report, case_hung) = run(index);
-        if case_hung {
-            hung.store(true, Ordering::Relaxed);
-        }
-        report
     }
 }
 
@@ -122,10 +139,10 @@ mod tests {
     use std::time::Instant;
 
     /// Events as `s0`, `f0` (started, finished) and the reports' reasons.
-    fn run_cases(cases: &Cases, run: &RunCase) -> (Vec<String>, Vec<String>) {
+    fn run_cases(cases: &Cases, run: &(dyn Fn(usize) -> (CaseReport, bool) + Sync)) -> (Vec<String>, Vec<String>) {
         let not_run = |i: usize, reason: &str| CaseReport::not_run(&i.to_string(), "", reason);
         let mut events = Vec::new();
-        let reports = cases.run(run, &not_run, &mut |event| match event {
+        let reports = cases.run(&|i, _| run(i), &not_run, &mut |event| match event {
             Event::CaseStarted(i) => events.push(format!("s{i}")),
             Event::CaseFinished(i, _) => events.push(format!("f{i}")),
             Event::Built(_) => {}

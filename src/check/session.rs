@@ -13,6 +13,9 @@
 //!   the server. [`Session::spawn_http`] starts an HTTP server on a free
 //!   loopback port. Every line either way is recorded in a transcript
 //!   (`transcript.rs`) with its direction, its JSON-RPC id and its time.
+//! - `slack.rs`: how much upper time bounds stretch on a loaded machine
+//!   (`MCPLINGS_TIME_SCALE`, else the load average per core); the session
+//!   applies it to its deadline and every window it waits.
 //! - `stop.rs`: why a conversation stopped early ([`Stop`]), with the plain
 //!   reason a learner reads.
 //! - `pipes.rs`: a child's pipes, each served by a thread: a [`Writer`], a
@@ -38,6 +41,7 @@ mod pipes;
 mod process;
 mod reading;
 mod relay;
+pub mod slack;
 mod stop;
 mod transcript;
 

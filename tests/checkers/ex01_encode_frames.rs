@@ -66,10 +66,11 @@ fn m01_notification_with_null_params() {
 fn m01_request_with_null_params() {
     let find = "    if let Some(params) = params {\n        frame.insert(\"params\".into(), params);\n    }\n    Value::Object(frame).to_string()\n}\n\n/// A success response";
     let replace = "    frame.insert(\"params\".into(), json!(params));\n    Value::Object(frame).to_string()\n}\n\n/// A success response";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ENCODE,
         "mutant-01-request-null-params",
         &[("src/lib.rs", find, replace)],
+        &["request frame"],
     );
     assert_caught(&report);
     assert_failed(&report, "request frame", &["should leave the params member out"]);
@@ -133,13 +134,14 @@ fn m01_pretty_printed_frames() {
         "    serde_json::to_string_pretty(&Value::Object(frame)).unwrap()\n}\n\n/// A success response";
     let result_find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}).to_string()";
     let result_replace = "serde_json::to_string_pretty(&json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result})).unwrap()";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ENCODE,
         "mutant-01-pretty",
         &[
             ("src/lib.rs", request_find, request_replace),
             ("src/lib.rs", result_find, result_replace),
         ],
+        &["request frame", "one frame, one line"],
     );
     assert_caught(&report);
     assert_failed(&report, "request frame", &["spans several lines", "to_string_pretty"]);
@@ -158,13 +160,14 @@ fn m01_encoder_adds_its_own_newline() {
     let error_replace = "format!(\"{}\\n\", json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error}))";
     let result_find = "json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}).to_string()";
     let result_replace = "format!(\"{}\\n\", json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": result}))";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ENCODE,
         "mutant-01-own-newline",
         &[
             ("src/lib.rs", error_find, error_replace),
             ("src/lib.rs", result_find, result_replace),
         ],
+        &["error response", "ids echoed exactly"],
     );
     assert_caught(&report);
     assert_failed(
@@ -214,7 +217,12 @@ fn m01_success_response_with_null_error() {
 fn m01_error_data_outside_the_error_object() {
     let find = "    if let Some(data) = data {\n        error.insert(\"data\".into(), data);\n    }\n    json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error}).to_string()";
     let replace = "    let mut frame = json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"error\": error});\n    if let Some(data) = data {\n        frame[\"data\"] = data;\n    }\n    frame.to_string()";
-    let report = check_mutant(ENCODE, "mutant-01-data-outside-error", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        ENCODE,
+        "mutant-01-data-outside-error",
+        &[("src/lib.rs", find, replace)],
+        &["error response"],
+    );
     assert_caught(&report);
     assert_failed(&report, "error response", &["data goes inside the error object"]);
 }
@@ -253,7 +261,12 @@ fn m01_null_id_request_classified_as_notification() {
 fn m01_batch_classified_as_its_first_message() {
     let find = "Value::Array(_) => return invalid(\"a batch: batches were removed in 2025-06-18\"),";
     let replace = "Value::Array(items) => return items.first().map(|first| classify(&first.to_string())).unwrap_or_else(|| invalid(\"an empty batch\")),";
-    let report = check_mutant(ENCODE, "mutant-01-batch", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        ENCODE,
+        "mutant-01-batch",
+        &[("src/lib.rs", find, replace)],
+        &["invalid lines are named"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -268,10 +281,11 @@ fn m01_batch_classified_as_its_first_message() {
 fn m01_error_without_id_classified_invalid() {
     let find = "None | Some(Value::Null) => Kind::Error { id: None, code },";
     let replace = "None | Some(Value::Null) => invalid(\"an error response needs the id of the request it answers\"),";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ENCODE,
         "mutant-01-error-without-id-invalid",
         &[("src/lib.rs", find, replace)],
+        &["null id is not a notification"],
     );
     assert_caught(&report);
     assert_failed(
@@ -285,7 +299,12 @@ fn m01_error_without_id_classified_invalid() {
 #[test]
 fn m01_classify_skips_the_version_check() {
     let find = "    if obj.get(\"jsonrpc\") != Some(&json!(\"2.0\")) {\n        return invalid(\"jsonrpc must be \\\"2.0\\\"\");\n    }\n";
-    let report = check_mutant(ENCODE, "mutant-01-no-version-check", &[("src/lib.rs", find, "")]);
+    let report = check_mutant_on(
+        ENCODE,
+        "mutant-01-no-version-check",
+        &[("src/lib.rs", find, "")],
+        &["invalid lines are named"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -304,10 +323,11 @@ const ACCEPT_MATCH: &str =
 #[test]
 fn m01_accept_response_crashes_on_an_orphan() {
     let replace = "    let method = in_flight.remove(&id).expect(\"a response for an unknown id\");\n    match Some(method) {\n        Some(method) => Accepted::Matched { id, method },\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ENCODE,
         "mutant-01-orphan-crash",
         &[("src/lib.rs", ACCEPT_MATCH, replace)],
+        &["orphan logged and dropped"],
     );
     assert_caught(&report);
     assert_failed(
@@ -326,7 +346,12 @@ fn m01_accept_response_crashes_on_an_orphan() {
 fn m01_accept_response_drops_orphans_silently() {
     let find =
         "            eprintln!(\"dropping a response for id {}: no call with that id is in flight\", id.to_json());\n";
-    let report = check_mutant(ENCODE, "mutant-01-silent-orphan", &[("src/lib.rs", find, "")]);
+    let report = check_mutant_on(
+        ENCODE,
+        "mutant-01-silent-orphan",
+        &[("src/lib.rs", find, "")],
+        &["orphan logged and dropped"],
+    );
     assert_failed(
         &report,
         "orphan logged and dropped",
@@ -339,10 +364,11 @@ fn m01_accept_response_guesses_a_call_for_an_orphan() {
     let replace = format!(
         "    let id = if in_flight.contains_key(&id) {{ id }} else {{ in_flight.keys().min_by_key(|k| k.to_json().to_string()).cloned().unwrap_or(id) }};\n{ACCEPT_MATCH}"
     );
-    let report = check_mutant(
+    let report = check_mutant_on(
         ENCODE,
         "mutant-01-orphan-guess",
         &[("src/lib.rs", ACCEPT_MATCH, &replace)],
+        &["orphan logged and dropped"],
     );
     assert_caught(&report);
     assert_failed(

@@ -9,7 +9,12 @@ use crate::helpers::{ROUTER, assert_caught, assert_failed, check_mutant, check_m
 #[test]
 fn m02_router_drops_orphans_silently() {
     let find = "                eprintln!(\"dropping a response for id {}: no call with that id is in flight\", id.to_json());\n";
-    let report = check_mutant(ROUTER, "mutant-02-silent-orphan", &[("src/lib.rs", find, "")]);
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-silent-orphan",
+        &[("src/lib.rs", find, "")],
+        &["orphan logged and dropped"],
+    );
     assert_failed(&report, "orphan logged and dropped", &["dropped without a word"]);
 }
 
@@ -18,7 +23,7 @@ const ROUTER_LOOKUP: &str = "        match self.in_flight.remove(&id) {\n";
 /// Responses delivered by arrival order (FIFO) instead of by id.
 #[test]
 fn m02_delivers_by_arrival_order() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         ROUTER,
         "mutant-02-fifo",
         &[
@@ -38,6 +43,7 @@ fn m02_delivers_by_arrival_order() {
                 "        let oldest = if self.order.is_empty() { None } else { Some(self.order.remove(0)) };\n        match oldest.and_then(|o| self.in_flight.remove(&o)) {\n",
             ),
         ],
+        &["out-of-order responses"],
     );
     assert_caught(&report);
     assert_failed(
@@ -57,10 +63,11 @@ fn m02_delivers_by_arrival_order() {
 fn m02_answers_notifications() {
     let find = "                None => Routed::Notification { method: method.to_string(), params: frame.get(\"params\").cloned() },\n";
     let replace = "                None => Routed::Answer(json!({\"jsonrpc\": \"2.0\", \"id\": null, \"result\": {}}).to_string()),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ROUTER,
         "mutant-02-answers-notifications",
         &[("src/lib.rs", find, replace)],
+        &["notification not answered"],
     );
     assert_caught(&report);
     assert_failed(
@@ -110,10 +117,11 @@ const NEXT_ID: &str = "        self.next_id += 1;\n        let id = Id::Int(self
 #[test]
 fn m02_id_from_the_number_of_calls_in_flight() {
     let replace = "        let id = Id::Int(self.in_flight.len() as i64 + 1);\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ROUTER,
         "mutant-02-id-in-flight-count",
         &[("src/lib.rs", NEXT_ID, replace)],
+        &["ids never reused"],
     );
     assert_caught(&report);
     assert_failed(
@@ -156,7 +164,12 @@ fn m02_id_reused_after_its_call_was_answered() {
 #[test]
 fn m02_delivers_a_duplicate_response_again() {
     let replace = "        match self.in_flight.get(&id).cloned() {\n";
-    let report = check_mutant(ROUTER, "mutant-02-no-remove", &[("src/lib.rs", ROUTER_LOOKUP, replace)]);
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-no-remove",
+        &[("src/lib.rs", ROUTER_LOOKUP, replace)],
+        &["orphan logged and dropped"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -170,10 +183,11 @@ fn m02_delivers_a_duplicate_response_again() {
 fn m02_null_id_request_taken_for_a_notification() {
     let find = "            return match frame.get(\"id\") {\n";
     let replace = "            return match frame.get(\"id\").filter(|id| !id.is_null()) {\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ROUTER,
         "mutant-02-null-id-notification",
         &[("src/lib.rs", find, replace)],
+        &["invalid lines dropped"],
     );
     assert_caught(&report);
     assert_failed(
@@ -189,7 +203,12 @@ fn m02_call_writes_null_params() {
     let find =
         "        if let Some(params) = params {\n            frame.insert(\"params\".into(), params);\n        }\n";
     let replace = "        frame.insert(\"params\".into(), json!(params));\n";
-    let report = check_mutant(ROUTER, "mutant-02-null-params", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-null-params",
+        &[("src/lib.rs", find, replace)],
+        &["two calls, two ids"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,

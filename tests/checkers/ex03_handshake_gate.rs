@@ -71,7 +71,12 @@ fn m03_echoes_any_version() {
 #[test]
 fn m03_refuses_an_unknown_version() {
     let replace = "        if !SUPPORTED_VERSIONS.contains(&requested) {\n            return Err((INVALID_PARAMS, format!(\"Unsupported protocol version: {requested}\")));\n        }\n        let version = requested;\n";
-    let report = check_mutant(GATE, "mutant-03-reject-version", &[("src/lib.rs", NEGOTIATE, replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-reject-version",
+        &[("src/lib.rs", NEGOTIATE, replace)],
+        &["unknown version: counter-offer", "retired version: counter-offer"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -89,7 +94,7 @@ fn m03_refuses_an_unknown_version() {
 /// refuses every early request).
 #[test]
 fn m03_ping_refused_before_initialize() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         GATE,
         "mutant-03-ping-after-refusal",
         &[
@@ -100,6 +105,7 @@ fn m03_ping_refused_before_initialize() {
                 &format!("            (\"ping\", _) => Ok(json!({{}})),\n{SERVE_ARM}"),
             ),
         ],
+        &["ping before initialize"],
     );
     assert_caught(&report);
     assert_failed(
@@ -113,10 +119,11 @@ fn m03_ping_refused_before_initialize() {
 #[test]
 fn m03_silent_to_early_requests() {
     let replace = "            (_, Phase::AwaitingInitialize) => return None,\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         GATE,
         "mutant-03-early-silence",
         &[("src/lib.rs", EARLY_REFUSAL_ARM, replace)],
+        &["early request refused"],
     );
     assert_caught(&report);
     assert_failed(
@@ -132,7 +139,12 @@ fn m03_silent_to_early_requests() {
 /// No phase check: requests before initialize are served.
 #[test]
 fn m03_serves_early_requests() {
-    let report = check_mutant(GATE, "mutant-03-early-served", &[("src/lib.rs", EARLY_REFUSAL_ARM, "")]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-early-served",
+        &[("src/lib.rs", EARLY_REFUSAL_ARM, "")],
+        &["early request refused"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -150,10 +162,11 @@ fn m03_answers_unknown_notifications() {
     let find =
         "                return None;\n            }\n            (Some(method), Some(id)) => (method, id.clone()),\n";
     let replace = "                if method == \"notifications/initialized\" {\n                    return None;\n                }\n                return Some(refuse(&Value::Null, METHOD_NOT_FOUND, &format!(\"Method not found: {method}\")));\n            }\n            (Some(method), Some(id)) => (method, id.clone()),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         GATE,
         "mutant-03-answers-notifications",
         &[("src/lib.rs", find, replace)],
+        &["notifications not answered"],
     );
     assert_caught(&report);
     assert_failed(
@@ -171,7 +184,12 @@ fn m03_initialized_with_an_id_taken_for_the_notification() {
     let replace = format!(
         "        if method == \"notifications/initialized\" {{\n            if self.phase == Phase::AwaitingInitialized {{\n                self.phase = Phase::Ready;\n            }}\n            return None;\n        }}\n{find}"
     );
-    let report = check_mutant(GATE, "mutant-03-initialized-with-id", &[("src/lib.rs", find, &replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-initialized-with-id",
+        &[("src/lib.rs", find, &replace)],
+        &["initialized with an id"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -186,7 +204,12 @@ fn m03_initialized_with_an_id_taken_for_the_notification() {
 fn m03_second_initialize_renegotiates() {
     let find = "            (\"initialize\", Phase::AwaitingInitialize) => self.initialize(params),\n";
     let replace = "            (\"initialize\", _) => self.initialize(params),\n";
-    let report = check_mutant(GATE, "mutant-03-reinitialize", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-reinitialize",
+        &[("src/lib.rs", find, replace)],
+        &["second initialize answered"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -203,10 +226,11 @@ fn m03_second_initialize_renegotiates() {
 fn m03_second_initialize_ignored() {
     let find = "            (\"initialize\", _) => Err((INVALID_REQUEST, \"Invalid Request: the session is already initialized\".to_string())),\n";
     let replace = "            (\"initialize\", _) => return None,\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         GATE,
         "mutant-03-second-initialize-ignored",
         &[("src/lib.rs", find, replace)],
+        &["second initialize answered"],
     );
     assert_caught(&report);
     assert_failed(
@@ -222,7 +246,12 @@ fn m03_serves_resources_it_did_not_advertise() {
     let find = "        \"tools/call\" => call_tool(params),\n";
     let replace =
         "        \"tools/call\" => call_tool(params),\n        \"resources/list\" => Ok(json!({\"resources\": []})),\n";
-    let report = check_mutant(GATE, "mutant-03-serves-resources", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-serves-resources",
+        &[("src/lib.rs", find, replace)],
+        &["serves what it advertised"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -236,7 +265,12 @@ fn m03_serves_resources_it_did_not_advertise() {
 fn m03_advertises_resources_it_does_not_serve() {
     let find = "            \"capabilities\": {\"tools\": {}},\n";
     let replace = "            \"capabilities\": {\"tools\": {}, \"resources\": {}},\n";
-    let report = check_mutant(GATE, "mutant-03-advertises-resources", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-advertises-resources",
+        &[("src/lib.rs", find, replace)],
+        &["initialize echoes 2025-11-25"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -252,7 +286,7 @@ fn m03_advertises_resources_it_does_not_serve() {
 /// spins forever once its client closes stdin.
 #[test]
 fn m03_spins_at_end_of_input() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         GATE,
         "mutant-03-spin-at-eof",
         &[(
@@ -260,6 +294,7 @@ fn m03_spins_at_end_of_input() {
             "            Ok(0) => break,\n",
             "            Ok(0) => continue,\n",
         )],
+        &["exits when stdin closes"],
     );
     assert_caught(&report);
     assert_failed(
@@ -275,7 +310,12 @@ fn m03_spins_at_end_of_input() {
 fn m03_debug_println_on_stdout() {
     let find = "    pub fn handle(&mut self, message: &Value) -> Option<Value> {\n";
     let replace = format!("{find}        println!(\"handle got: {{message}}\");\n");
-    let report = check_mutant(GATE, "mutant-03-println", &[("src/lib.rs", find, &replace)]);
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-println",
+        &[("src/lib.rs", find, &replace)],
+        &["initialize echoes 2025-11-25"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,

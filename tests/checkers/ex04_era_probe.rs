@@ -54,10 +54,11 @@ fn m04_fallback_keyed_to_method_not_found() {
 #[test]
 fn m04_falls_back_on_unsupported_version() {
     let replace = "if error_code(&answer).is_some() {";
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-fallback-on-32022",
         &[("src/lib.rs", FALLBACK_TEST, replace)],
+        &["-32022: retry at shared", "-32022: nothing shared"],
     );
     assert_caught(&report);
     assert_failed(
@@ -141,7 +142,12 @@ fn m04_probe_timeout_is_fatal() {
 fn m04_initialize_reuses_the_probe_id() {
     let find = "                send(peer, &request(id, \"initialize\", Some(params)))?;\n";
     let replace = format!("                let id = id - 1;\n{find}");
-    let report = check_mutant(PROBE, "mutant-04-reused-id", &[("src/lib.rs", find, &replace)]);
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-reused-id",
+        &[("src/lib.rs", find, &replace)],
+        &["-32601: fall back"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -155,7 +161,12 @@ fn m04_initialize_reuses_the_probe_id() {
 fn m04_initialized_sent_with_an_id() {
     let find = "    send(peer, &json!({\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}))?;\n";
     let replace = "    send(peer, &request(next_id, \"notifications/initialized\", None))?;\n";
-    let report = check_mutant(PROBE, "mutant-04-initialized-with-id", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-initialized-with-id",
+        &[("src/lib.rs", find, replace)],
+        &["-32601: fall back"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -201,7 +212,12 @@ fn m04_never_checks_the_counter_offer() {
 #[test]
 fn m04_meta_without_client_capabilities() {
     let find = "        meta.insert(META_CLIENT_CAPABILITIES.into(), json!({}));\n";
-    let report = check_mutant(PROBE, "mutant-04-no-capabilities", &[("src/lib.rs", find, "")]);
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-no-capabilities",
+        &[("src/lib.rs", find, "")],
+        &["probe first"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -217,10 +233,11 @@ fn m04_meta_without_client_capabilities() {
 #[test]
 fn m04_modern_meta_in_the_legacy_era() {
     let replace = "            Era::Legacy => Some(with_meta(params, &self.version, &self.client_info)),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-meta-in-legacy",
         &[("src/lib.rs", LEGACY_ARM, replace)],
+        &["-32601: fall back"],
     );
     assert_caught(&report);
     assert_failed(
@@ -233,10 +250,11 @@ fn m04_modern_meta_in_the_legacy_era() {
 /// The modern `_meta` only on the probe: later modern requests go without.
 #[test]
 fn m04_no_meta_after_discovery() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-no-meta-after-discover",
         &[("src/lib.rs", MODERN_ARM, "            Era::Modern => params,\n")],
+        &["modern server: stay modern"],
     );
     assert_caught(&report);
     assert_failed(
@@ -253,7 +271,7 @@ fn m04_no_meta_after_discovery() {
 /// newest.
 #[test]
 fn m04_probes_with_the_oldest_version() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-probe-oldest",
         &[(
@@ -261,6 +279,7 @@ fn m04_probes_with_the_oldest_version() {
             "config.modern_versions.first().cloned()",
             "config.modern_versions.last().cloned()",
         )],
+        &["-32022: retry at shared"],
     );
     assert_caught(&report);
     assert_failed(
@@ -279,10 +298,11 @@ fn m04_probes_with_the_oldest_version() {
 fn m04_nothing_shared_falls_back() {
     let find = "        None => Err(ConnectError::Incompatible { offered }),\n";
     let replace = "        None => Ok(Step::Initialize(LEGACY_VERSIONS[0].to_string())),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-nothing-shared-fallback",
         &[("src/lib.rs", find, replace)],
+        &["-32022: nothing shared"],
     );
     assert_caught(&report);
     assert_failed(
@@ -301,10 +321,11 @@ fn m04_nothing_shared_falls_back() {
 fn m04_wait_for_takes_the_first_message() {
     let find =
         "        match (message.get(\"method\").and_then(Value::as_str), message.get(\"id\")) {\n            // Only";
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-first-message",
         &[("src/lib.rs", find, &format!("        return Ok(message);\n{find}"))],
+        &["log before the result"],
     );
     assert_caught(&report);
     assert_failed(
@@ -323,10 +344,11 @@ fn m04_wait_for_takes_the_first_message() {
 fn m04_legacy_version_in_supported_ignored() {
     let find = "    match LEGACY_VERSIONS.iter().find(|v| offered.iter().any(|o| o == *v)) {\n";
     let replace = "    match None::<&&str> {\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         PROBE,
         "mutant-04-legacy-listed-ignored",
         &[("src/lib.rs", find, replace)],
+        &["-32022: legacy version"],
     );
     assert_caught(&report);
     assert_failed(
@@ -345,7 +367,12 @@ fn m04_legacy_version_in_supported_ignored() {
 fn m04_no_new_probe_after_initialize_refused() {
     let find = "                if error_code(&answer) == Some(UNSUPPORTED_PROTOCOL_VERSION) && !reprobed {\n";
     let replace = "                if false && !reprobed {\n";
-    let report = check_mutant(PROBE, "mutant-04-no-reprobe", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-no-reprobe",
+        &[("src/lib.rs", find, replace)],
+        &["slow modern server"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,

@@ -8,7 +8,12 @@ use crate::helpers::{HTTP, assert_caught, assert_failed, check_mutant, check_mut
 fn m06_notification_answered_with_200() {
     let find = "        return HttpResponse::empty(202);\n";
     let replace = "        return HttpResponse::json(200, &json!({\"jsonrpc\": \"2.0\", \"result\": {}}));\n";
-    let report = check_mutant(HTTP, "mutant-06-notification-200", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-notification-200",
+        &[("src/lib.rs", find, replace)],
+        &["notification: 202"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -20,7 +25,7 @@ fn m06_notification_answered_with_200() {
 /// GET served like POST (a legacy GET stream that 2026-07-28 removed).
 #[test]
 fn m06_get_allowed() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         HTTP,
         "mutant-06-get",
         &[(
@@ -28,6 +33,7 @@ fn m06_get_allowed() {
             "    if request.method != \"POST\" {\n",
             "    if request.method == \"DELETE\" {\n",
         )],
+        &["only POST /mcp"],
     );
     assert_caught(&report);
     assert_failed(&report, "only POST /mcp", &["GET /mcp should get 405"]);
@@ -56,7 +62,12 @@ fn m06_headers_trusted() {
 fn m06_meta_not_required() {
     let find = "    if let Err(reason) = check_meta(&message) {\n";
     let replace = "    if let Err(reason) = Ok::<(), String>(()) {\n";
-    let report = check_mutant(HTTP, "mutant-06-meta-trusted", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-meta-trusted",
+        &[("src/lib.rs", find, replace)],
+        &["_meta fields required"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -71,7 +82,7 @@ fn m06_meta_not_required() {
 /// Mcp-Name checked for presence only.
 #[test]
 fn m06_name_not_compared() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         HTTP,
         "mutant-06-name",
         &[(
@@ -79,6 +90,7 @@ fn m06_name_not_compared() {
             "        if name != body_name {\n",
             "        if name.is_empty() {\n",
         )],
+        &["Mcp-Name must match"],
     );
     assert_caught(&report);
     assert_failed(
@@ -91,7 +103,7 @@ fn m06_name_not_compared() {
 /// The base64 sentinel compared undecoded.
 #[test]
 fn m06_base64_not_decoded() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         HTTP,
         "mutant-06-no-base64",
         &[(
@@ -99,6 +111,7 @@ fn m06_base64_not_decoded() {
             "let Some(name) = decode_header_value(header) else",
             "let Some(name) = Some(header.to_string()) else",
         )],
+        &["base64 Mcp-Name decoded"],
     );
     assert_caught(&report);
     assert_failed(&report, "base64 Mcp-Name decoded", &["is \"echo\" once decoded"]);
@@ -107,7 +120,7 @@ fn m06_base64_not_decoded() {
 /// The Origin header ignored (DNS rebinding).
 #[test]
 fn m06_origin_ignored() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         HTTP,
         "mutant-06-origin",
         &[(
@@ -115,6 +128,7 @@ fn m06_origin_ignored() {
             "        && !is_local_origin(origin)\n",
             "        && origin.is_empty()\n",
         )],
+        &["foreign Origin: 403"],
     );
     assert_caught(&report);
     assert_failed(
@@ -129,7 +143,12 @@ fn m06_origin_ignored() {
 fn m06_unsupported_version_with_status_200() {
     let find = "        return HttpResponse::json(400, &error_response(Some(id), UNSUPPORTED_PROTOCOL_VERSION,";
     let replace = "        return HttpResponse::json(200, &error_response(Some(id), UNSUPPORTED_PROTOCOL_VERSION,";
-    let report = check_mutant(HTTP, "mutant-06-status-200", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-status-200",
+        &[("src/lib.rs", find, replace)],
+        &["unsupported version"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -141,7 +160,7 @@ fn m06_unsupported_version_with_status_200() {
 /// An unknown method answered 200 with a JSON-RPC error.
 #[test]
 fn m06_unknown_method_with_status_200() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         HTTP,
         "mutant-06-unknown-200",
         &[(
@@ -149,6 +168,7 @@ fn m06_unknown_method_with_status_200() {
             "        _ => HttpResponse::json(404,",
             "        _ => HttpResponse::json(200,",
         )],
+        &["unknown method: 404"],
     );
     assert_caught(&report);
     assert_failed(&report, "unknown method: 404", &["HTTP status is 200, not 404"]);
@@ -164,10 +184,11 @@ fn m06_response_before_progress() {
         "            stream.push_str(&sse_event(&response));\n",
         "",
     );
-    let report = check_mutant(
+    let report = check_mutant_on(
         HTTP,
         "mutant-06-response-first",
         &[("src/lib.rs", find, replace), drop_last],
+        &["progress as an SSE stream"],
     );
     assert_caught(&report);
     assert_failed(

@@ -13,10 +13,11 @@ const UNKNOWN_TOOL_ARM: &str = "        other => Err(RpcError::invalid_params(fo
 #[test]
 fn m07_unknown_tool_as_a_tool_error() {
     let replace = "        other => Ok(tool_error(format!(\"Unknown tool: {other}\"))),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         TOOLS,
         "mutant-07-unknown-tool-iserror",
         &[("src/lib.rs", UNKNOWN_TOOL_ARM, replace)],
+        &["unknown tool: -32602"],
     );
     assert_caught(&report);
     assert_failed(
@@ -35,10 +36,11 @@ fn m07_unknown_tool_as_a_tool_error() {
 #[test]
 fn m07_unknown_tool_as_method_not_found() {
     let replace = "        other => Err(RpcError { code: -32601, message: format!(\"Method not found: {other}\") }),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         TOOLS,
         "mutant-07-unknown-tool-32601",
         &[("src/lib.rs", UNKNOWN_TOOL_ARM, replace)],
+        &["unknown tool: -32602"],
     );
     assert_caught(&report);
     assert_failed(
@@ -79,7 +81,12 @@ fn m07_out_of_range_as_a_protocol_error() {
 fn m07_content_not_a_list() {
     let find = "            Some(who) => json!({\"content\": [text(format!(\"Hello, {who}!\"))]}),\n";
     let replace = "            Some(who) => json!({\"content\": text(format!(\"Hello, {who}!\"))}),\n";
-    let report = check_mutant(TOOLS, "mutant-07-content-object", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-content-object",
+        &[("src/lib.rs", find, replace)],
+        &["greet: text"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -93,7 +100,12 @@ fn m07_content_not_a_list() {
 fn m07_structured_content_without_its_mirror() {
     let find = "                    Ok(json!({\"content\": [text(structured.to_string())], \"structuredContent\": structured}))\n";
     let replace = "                    Ok(json!({\"content\": [text(format!(\"The sum is {sum}.\"))], \"structuredContent\": structured}))\n";
-    let report = check_mutant(TOOLS, "mutant-07-no-mirror", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-no-mirror",
+        &[("src/lib.rs", find, replace)],
+        &["add: structured + mirror"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -157,7 +169,12 @@ fn m07_invalid_cursor_served_as_the_first_page() {
 fn m07_missing_resource_as_empty_contents() {
     let find = "                return Err(RpcError { code, message: format!(\"Resource not found: {uri}\") });\n";
     let replace = "                let _ = code;\n                return Ok(json!({\"contents\": []}));\n";
-    let report = check_mutant(TOOLS, "mutant-07-empty-contents", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-empty-contents",
+        &[("src/lib.rs", find, replace)],
+        &["missing resource (legacy)", "missing resource (modern)"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -280,7 +297,12 @@ fn m07_finish_without_cache_fields() {
 fn m07_missing_prompt_argument_filled_in() {
     let find = "    let Some(body) = arguments.get(\"text\").and_then(Value::as_str) else {\n        return Err(RpcError::invalid_params(\"Missing required argument: text\"));\n    };\n";
     let replace = "    let body = arguments.get(\"text\").and_then(Value::as_str).unwrap_or(\"undefined\");\n";
-    let report = check_mutant(TOOLS, "mutant-07-prompt-undefined", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-prompt-undefined",
+        &[("src/lib.rs", find, replace)],
+        &["prompt and its argument"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -299,7 +321,12 @@ fn m07_blob_served_as_text() {
         "\"file:///images/pixel.png\" => json!({\"uri\": uri, \"mimeType\": \"image/png\", \"blob\": PIXEL_PNG}),";
     let replace =
         "\"file:///images/pixel.png\" => json!({\"uri\": uri, \"mimeType\": \"image/png\", \"text\": PIXEL_PNG}),";
-    let report = check_mutant(TOOLS, "mutant-07-blob-as-text", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-blob-as-text",
+        &[("src/lib.rs", find, replace)],
+        &["resources: text, blob, template"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,

@@ -22,13 +22,14 @@ fn m08_stops_at_an_empty_cursor() {
     let end_find = "                None => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
     let end_replace = "                _ => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
     let replace = "                Some(next) if !next.is_empty() => cursor = Some(next.to_string()),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-empty-cursor-ends",
         &[
             ("src/lib.rs", NEXT_CURSOR_ARM, replace),
             ("src/lib.rs", end_find, end_replace),
         ],
+        &["three pages, cursors verbatim"],
     );
     assert_caught(&report);
     assert_failed(
@@ -46,10 +47,11 @@ fn m08_stops_at_an_empty_cursor() {
 #[test]
 fn m08_cursor_url_encoded() {
     let replace = "                Some(next) => cursor = Some(next.replace('+', \"%2B\")),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-cursor-encoded",
         &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+        &["three pages, cursors verbatim"],
     );
     assert_caught(&report);
     assert_failed(
@@ -66,7 +68,12 @@ fn m08_cursor_url_encoded() {
 #[test]
 fn m08_no_restart_after_invalid_cursor() {
     let replace = "        let (tools, ttl) = self.walk(peer)?;\n";
-    let report = check_mutant(WALKER, "mutant-08-no-restart", &[("src/lib.rs", RESTART_ONCE, replace)]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-no-restart",
+        &[("src/lib.rs", RESTART_ONCE, replace)],
+        &["-32602: walk again once"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -96,8 +103,10 @@ fn m08_restarts_forever() {
         &["the cursor was refused on the fresh walk too", "not walk a third time"],
     );
     let case = report.cases.iter().find(|c| c.name == "-32602 twice: give up").unwrap();
+    // Windows stretch on a loaded machine (check::session::slack), so does this bound.
+    let scale = mcplings::check::session::slack::scale();
     assert!(
-        case.duration_ms < 4000,
+        case.duration_ms < (4000.0 * scale) as u64,
         "the case took {} ms (the case timeout is 5 s)",
         case.duration_ms
     );
@@ -106,7 +115,12 @@ fn m08_restarts_forever() {
 /// No cache: every listing walks the pages.
 #[test]
 fn m08_no_cache() {
-    let report = check_mutant(WALKER, "mutant-08-no-cache", &[("src/lib.rs", CACHE_CHECK, "")]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-no-cache",
+        &[("src/lib.rs", CACHE_CHECK, "")],
+        &["fresh cache serves"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -175,7 +189,12 @@ fn m08_absent_ttl_kept_forever() {
 #[test]
 fn m08_any_list_changed_invalidates() {
     let replace = "        let ours = self.subscription.is_some();\n";
-    let report = check_mutant(WALKER, "mutant-08-any-list-changed", &[("src/lib.rs", OURS, replace)]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-any-list-changed",
+        &[("src/lib.rs", OURS, replace)],
+        &["listen: ours invalidates"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -195,10 +214,11 @@ fn m08_on_message_ignores_everything() {
         "{OURS}        if message.get(\"method\").and_then(Value::as_str) == Some(\"notifications/tools/list_changed\") && ours {{\n            self.cache = None;\n        }} else {{\n            eprintln!(\"ignored: {{message}}\");\n        }}\n"
     );
     let replace = "        eprintln!(\"ignored: {message}\");\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-on-message-ignores",
         &[("src/lib.rs", &find, replace)],
+        &["listen: ours invalidates"],
     );
     assert_caught(&report);
     assert_failed(
@@ -214,7 +234,12 @@ fn m08_on_message_ignores_everything() {
 fn m08_listen_does_not_wait_for_the_acknowledgement() {
     let find = "        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
     let replace = "        if true {\n            self.subscription = Some(id);\n            return Ok(());\n        }\n        loop {\n            let message = peer.recv(self.timeout).map_err(WalkError::Gone)?;\n            let method = message.get(\"method\").and_then(Value::as_str);\n            if method == Some(\"notifications/subscriptions/acknowledged\")";
-    let report = check_mutant(WALKER, "mutant-08-listen-no-ack", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-listen-no-ack",
+        &[("src/lib.rs", find, replace)],
+        &["listen: ours invalidates"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -228,10 +253,11 @@ fn m08_listen_does_not_wait_for_the_acknowledgement() {
 #[test]
 fn m08_cursor_trimmed() {
     let replace = "                Some(next) => cursor = Some(next.trim().to_string()),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         WALKER,
         "mutant-08-cursor-trimmed",
         &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+        &["three pages, cursors verbatim"],
     );
     assert_caught(&report);
     assert_failed(

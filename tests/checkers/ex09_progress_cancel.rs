@@ -2,7 +2,7 @@
 //! timeouts and cancels.
 //! Each solution's unmutated control is in `controls`.
 
-use crate::helpers::{SUPERVISOR, assert_caught, assert_failed, check_mutant, check_mutant_on};
+use crate::helpers::{SUPERVISOR, assert_caught, assert_failed, check_mutant_on};
 
 const SET_TOKEN: &str = "        meta[\"progressToken\"] = token.clone();\n";
 
@@ -20,7 +20,12 @@ const CANCEL: &str = "let cancel = json!({\"jsonrpc\": \"2.0\", \"method\": \"no
 fn m09_same_token_for_every_call() {
     let find = "        let token = json!(format!(\"progress-{}\", self.next_token));\n";
     let replace = "        let token = json!(\"progress\");\n";
-    let report = check_mutant(SUPERVISOR, "mutant-09-same-token", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-same-token",
+        &[("src/lib.rs", find, replace)],
+        &["a fresh token per call"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -36,7 +41,12 @@ fn m09_same_token_for_every_call() {
 /// with.
 #[test]
 fn m09_no_progress_token() {
-    let report = check_mutant(SUPERVISOR, "mutant-09-no-token", &[("src/lib.rs", SET_TOKEN, "")]);
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-no-token",
+        &[("src/lib.rs", SET_TOKEN, "")],
+        &["a fresh token per call"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -49,10 +59,11 @@ fn m09_no_progress_token() {
 /// this call's `on_progress`.
 #[test]
 fn m09_progress_token_not_checked() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         SUPERVISOR,
         "mutant-09-token-unchecked",
         &[("src/lib.rs", TOKEN_CHECK, "                    if false {\n")],
+        &["bad progress not passed on"],
     );
     assert_caught(&report);
     assert_failed(
@@ -71,7 +82,12 @@ fn m09_progress_token_not_checked() {
 fn m09_repeated_progress_passed_on() {
     let find = "                    } else if last.is_some_and(|l| value <= l) {\n";
     let replace = "                    } else if last.is_some_and(|l| value < l) {\n";
-    let report = check_mutant(SUPERVISOR, "mutant-09-non-strict", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-non-strict",
+        &[("src/lib.rs", find, replace)],
+        &["bad progress not passed on"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -87,17 +103,18 @@ fn m09_repeated_progress_passed_on() {
 /// cancelled at its first idle timeout.
 #[test]
 fn m09_progress_does_not_reset_idle() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         SUPERVISOR,
         "mutant-09-idle-not-reset",
         &[("src/lib.rs", IDLE_RESET, "")],
+        &["progress resets idle, not the cap"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
         "progress resets idle, not the cap",
         &[
-            "although progress came every 150 ms",
+            "although progress came every 50 ms",
             "Each valid progress notification restarts the idle timer",
         ],
     );
@@ -110,19 +127,20 @@ fn m09_progress_resets_the_cap_too() {
     let cap_find = "        let cap = started + limits.cap;\n";
     let cap_replace = "        let mut cap = started + limits.cap;\n";
     let reset = format!("{IDLE_RESET}                        cap = Instant::now() + limits.cap;\n");
-    let report = check_mutant(
+    let report = check_mutant_on(
         SUPERVISOR,
         "mutant-09-cap-reset",
         &[
             ("src/lib.rs", cap_find, cap_replace),
             ("src/lib.rs", IDLE_RESET, &reset),
         ],
+        &["progress resets idle, not the cap"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
         "progress resets idle, not the cap",
-        &["past its 1 s cap", "keep the cap as a separate deadline"],
+        &["past its 0.7 s cap", "keep the cap as a separate deadline"],
     );
 }
 
@@ -130,10 +148,11 @@ fn m09_progress_resets_the_cap_too() {
 #[test]
 fn m09_cancel_sent_twice() {
     let replace = format!("{SEND_CANCEL}{SEND_CANCEL}");
-    let report = check_mutant(
+    let report = check_mutant_on(
         SUPERVISOR,
         "mutant-09-cancel-twice",
         &[("src/lib.rs", SEND_CANCEL, &replace)],
+        &["timeout: one cancel"],
     );
     assert_caught(&report);
     assert_failed(
@@ -150,7 +169,12 @@ fn m09_cancel_sent_twice() {
 /// on working for nobody.
 #[test]
 fn m09_no_cancel_at_the_timeout() {
-    let report = check_mutant(SUPERVISOR, "mutant-09-no-cancel", &[("src/lib.rs", SEND_CANCEL, "")]);
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-no-cancel",
+        &[("src/lib.rs", SEND_CANCEL, "")],
+        &["timeout: one cancel"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -163,10 +187,11 @@ fn m09_no_cancel_at_the_timeout() {
 #[test]
 fn m09_cancel_names_the_token() {
     let replace = CANCEL.replace("\"requestId\": id", "\"requestId\": token");
-    let report = check_mutant(
+    let report = check_mutant_on(
         SUPERVISOR,
         "mutant-09-cancel-wrong-id",
         &[("src/lib.rs", CANCEL, &replace)],
+        &["timeout: one cancel"],
     );
     assert_caught(&report);
     assert_failed(
@@ -183,7 +208,12 @@ fn m09_cancel_names_the_token() {
 #[test]
 fn m09_initialize_cancelled() {
     let find = "                    if method == \"initialize\" {\n                        return Ok(Outcome::TimedOut { cancelled: false });\n                    }\n";
-    let report = check_mutant(SUPERVISOR, "mutant-09-cancel-initialize", &[("src/lib.rs", find, "")]);
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-cancel-initialize",
+        &[("src/lib.rs", find, "")],
+        &["initialize never cancelled"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -199,10 +229,11 @@ fn m09_cancel_sent_with_an_id() {
         "\"jsonrpc\": \"2.0\", \"method\"",
         "\"jsonrpc\": \"2.0\", \"id\": self.next_id, \"method\"",
     );
-    let report = check_mutant(
+    let report = check_mutant_on(
         SUPERVISOR,
         "mutant-09-cancel-with-id",
         &[("src/lib.rs", CANCEL, &replace)],
+        &["timeout: one cancel"],
     );
     assert_caught(&report);
     assert_failed(

@@ -14,10 +14,11 @@ const SEND_REPLY: &str = "                    peer.send(&reply).map_err(CallErro
 /// The retry sent with the id of the call it retries.
 #[test]
 fn m10_retry_reuses_the_id() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         ASKING,
         "mutant-10-same-id",
         &[("src/lib.rs", "        self.next_id += 1;\n", "")],
+        &["one round of input"],
     );
     assert_caught(&report);
     assert_failed(
@@ -30,7 +31,12 @@ fn m10_retry_reuses_the_id() {
 /// requestState dropped on the retry: the server loses its place.
 #[test]
 fn m10_request_state_dropped() {
-    let report = check_mutant(ASKING, "mutant-10-state-dropped", &[("src/lib.rs", ECHO_STATE, "")]);
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-state-dropped",
+        &[("src/lib.rs", ECHO_STATE, "")],
+        &["requestState echoed"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -47,10 +53,11 @@ fn m10_request_state_dropped() {
 fn m10_request_state_invented() {
     let replace =
         "            params[\"requestState\"] = result.get(\"requestState\").cloned().unwrap_or(json!(\"\"));\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ASKING,
         "mutant-10-state-invented",
         &[("src/lib.rs", ECHO_STATE, replace)],
+        &["one round of input"],
     );
     assert_caught(&report);
     assert_failed(
@@ -67,10 +74,11 @@ fn m10_request_state_invented() {
 #[test]
 fn m10_request_state_trimmed() {
     let replace = "            if let Some(state) = result.get(\"requestState\") {\n                params[\"requestState\"] = json!(state.as_str().unwrap_or_default().trim());\n            }\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ASKING,
         "mutant-10-state-trimmed",
         &[("src/lib.rs", ECHO_STATE, replace)],
+        &["requestState echoed"],
     );
     assert_caught(&report);
     assert_failed(
@@ -85,7 +93,12 @@ fn m10_request_state_trimmed() {
 fn m10_answers_merged_into_the_arguments() {
     let find = "            params = json!({\"name\": name, \"arguments\": arguments});\n";
     let replace = "            params = json!({\"name\": name, \"arguments\": Value::Object(responses.clone())});\n";
-    let report = check_mutant(ASKING, "mutant-10-arguments-changed", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-arguments-changed",
+        &[("src/lib.rs", find, replace)],
+        &["one round of input"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -99,10 +112,11 @@ fn m10_answers_merged_into_the_arguments() {
 #[test]
 fn m10_absent_result_type_retried() {
     let replace = "                Some(\"complete\") => return Ok(result),\n                None | Some(\"input_required\") => {}\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ASKING,
         "mutant-10-absent-type-retried",
         &[("src/lib.rs", RESULT_TYPE_ARMS, replace)],
+        &["absent resultType: done"],
     );
     assert_caught(&report);
     assert_failed(
@@ -141,7 +155,12 @@ fn m10_no_round_limit() {
 fn m10_unknown_input_method_skipped() {
     let find = "                let answer = handler(method, input.get(\"params\").unwrap_or(&Value::Null)).ok_or_else(|| CallError::UnknownInputMethod(method.to_string()))?;\n                responses.insert(key.clone(), answer);\n";
     let replace = "                if let Some(answer) = handler(method, input.get(\"params\").unwrap_or(&Value::Null)) {\n                    responses.insert(key.clone(), answer);\n                }\n";
-    let report = check_mutant(ASKING, "mutant-10-unknown-skipped", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-unknown-skipped",
+        &[("src/lib.rs", find, replace)],
+        &["unknown input method"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -159,7 +178,12 @@ fn m10_unknown_input_method_skipped() {
 #[test]
 fn m10_legacy_server_request_taken_for_the_response() {
     let replace = "                (_, Some(got)) if *got == id => {\n";
-    let report = check_mutant(ASKING, "mutant-10-legacy-id-only", &[("src/lib.rs", ANSWER, replace)]);
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-legacy-id-only",
+        &[("src/lib.rs", ANSWER, replace)],
+        &["legacy: answer the server"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -176,10 +200,11 @@ fn m10_legacy_server_request_taken_for_the_response() {
 #[test]
 fn m10_legacy_server_request_unanswered() {
     let replace = "                    eprintln!(\"not answered: {reply}\");\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         ASKING,
         "mutant-10-legacy-unanswered",
         &[("src/lib.rs", SEND_REPLY, replace)],
+        &["legacy: answer the server"],
     );
     assert_caught(&report);
     assert_failed(
@@ -195,7 +220,12 @@ fn m10_legacy_server_request_unanswered() {
 fn m10_no_elicitation_capability() {
     let find = "                \"io.modelcontextprotocol/clientCapabilities\": capabilities(),\n";
     let replace = "                \"io.modelcontextprotocol/clientCapabilities\": {},\n";
-    let report = check_mutant(ASKING, "mutant-10-no-capability", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-no-capability",
+        &[("src/lib.rs", find, replace)],
+        &["one round of input"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,

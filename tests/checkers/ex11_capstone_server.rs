@@ -19,7 +19,12 @@ fn m11_progress_tagged_with_the_request_id() {
     let find = "return self.countdown(&id, steps, params.pointer(\"/_meta/progressToken\").cloned(), era, out),";
     let replace =
         "return self.countdown(&id, steps, params.pointer(\"/_meta/progressToken\").map(|_| id.clone()), era, out),";
-    let report = check_mutant(CAPSTONE, "mutant-11-token-is-id", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-token-is-id",
+        &[("src/lib.rs", find, replace)],
+        &["progress (legacy)"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -32,10 +37,11 @@ fn m11_progress_tagged_with_the_request_id() {
 #[test]
 fn m11_progress_that_repeats() {
     let replace = "let params = json!({\"progressToken\": token, \"progress\": 1, \"total\": steps, \"message\": format!(\"step {step} of {steps}\")});";
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-progress-repeats",
         &[("src/lib.rs", PROGRESS_PARAMS, replace)],
+        &["progress (legacy)"],
     );
     assert_caught(&report);
     assert_failed(
@@ -53,10 +59,11 @@ fn m11_progress_after_the_response() {
     let replace = "            out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": finish(era, \"tools/call\", features::countdown_result(steps))}));\n            for step in 1..=steps {\n                std::thread::sleep(Duration::from_millis(STEP_MS));\n";
     let end_find = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n";
     let end_replace = "                let _ = result;\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-progress-after-result",
         &[("src/lib.rs", find, replace), ("src/lib.rs", end_find, end_replace)],
+        &["progress (legacy)"],
     );
     assert_caught(&report);
     assert_failed(
@@ -74,7 +81,12 @@ fn m11_progress_after_the_response() {
 fn m11_progress_without_a_token() {
     let find = "params.pointer(\"/_meta/progressToken\").cloned(), era, out),";
     let replace = "Some(params.pointer(\"/_meta/progressToken\").cloned().unwrap_or(json!(0))), era, out),";
-    let report = check_mutant(CAPSTONE, "mutant-11-unasked-progress", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-unasked-progress",
+        &[("src/lib.rs", find, replace)],
+        &["no token, no progress"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -86,10 +98,11 @@ fn m11_progress_without_a_token() {
 /// notifications/cancelled ignored: the countdown runs on and answers.
 #[test]
 fn m11_cancellation_ignored() {
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-cancel-ignored",
         &[("src/lib.rs", CANCEL_REMOVE, "let stopped = false;")],
+        &["cancel (legacy)", "cancel (modern)"],
     );
     assert_caught(&report);
     assert_failed(
@@ -114,7 +127,12 @@ fn m11_cancellation_ignored() {
 fn m11_cancelled_request_answered_with_code_0() {
     let find = "            return;\n                }\n                if let Some(token) = &token {";
     let replace = "            out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"error\": {\"code\": 0, \"message\": \"Request cancelled\"}}));\n                    return;\n                }\n                if let Some(token) = &token {";
-    let report = check_mutant(CAPSTONE, "mutant-11-cancel-code-0", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-cancel-code-0",
+        &[("src/lib.rs", find, replace)],
+        &["cancel (legacy)"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -134,10 +152,11 @@ fn m11_countdown_blocks_the_loop() {
     let replace = "        (move || {\n";
     let end_find = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n            }\n        });\n";
     let end_replace = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n            }\n        })();\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-blocking",
         &[("src/lib.rs", find, replace), ("src/lib.rs", end_find, end_replace)],
+        &["progress (modern)", "cancel (legacy)", "cancel (modern)"],
     );
     assert_caught(&report);
     assert_failed(
@@ -196,7 +215,12 @@ fn m11_modern_result_without_result_type() {
 fn m11_capabilities_not_checked_per_request() {
     let find = "                if !meta.and_then(|m| m.get(META_CAPABILITIES)).is_some_and(Value::is_object) {\n";
     let replace = "                if false {\n";
-    let report = check_mutant(CAPSTONE, "mutant-11-stale-caps", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-stale-caps",
+        &[("src/lib.rs", find, replace)],
+        &["no stale _meta"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,
@@ -213,7 +237,12 @@ fn m11_capabilities_not_checked_per_request() {
 fn m11_version_echoed() {
     let find = "let version = if LEGACY_VERSIONS.contains(&requested) { requested } else { LEGACY_VERSIONS[0] };";
     let replace = "let version = requested;";
-    let report = check_mutant(CAPSTONE, "mutant-11-echo-version", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-echo-version",
+        &[("src/lib.rs", find, replace)],
+        &["counter-offer"],
+    );
     assert_caught(&report);
     assert_failed(&report, "counter-offer", &["was echoed back", "Version Negotiation"]);
 }
@@ -223,10 +252,11 @@ fn m11_version_echoed() {
 fn m11_notification_answered() {
     let find = "            return self.notification(method, &params);\n";
     let replace = "            self.notification(method, &params);\n            return out.send(json!({\"jsonrpc\": \"2.0\", \"result\": {}}));\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-notification-answered",
         &[("src/lib.rs", find, replace)],
+        &["handshake (legacy)"],
     );
     assert_caught(&report);
     assert_failed(
@@ -244,10 +274,11 @@ fn m11_notification_answered() {
 fn m11_unknown_tool_as_a_tool_error() {
     let find = "        other => Err(RpcError::invalid_params(format!(\"Unknown tool: {other}\"))),\n";
     let replace = "        other => Ok(Call::Done(tool_error(format!(\"Unknown tool: {other}\")))),\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-unknown-tool",
         &[("src/features.rs", find, replace)],
+        &["unknown tool: -32602"],
     );
     assert_caught(&report);
     assert_failed(
@@ -262,10 +293,11 @@ fn m11_unknown_tool_as_a_tool_error() {
 fn m11_legacy_not_found_code_in_the_modern_era() {
     let find = "            Era::Modern => -32602,\n";
     let replace = "            Era::Modern => RESOURCE_NOT_FOUND,\n";
-    let report = check_mutant(
+    let report = check_mutant_on(
         CAPSTONE,
         "mutant-11-modern-32002",
         &[("src/features.rs", find, replace)],
+        &["resource (modern)"],
     );
     assert_caught(&report);
     assert_failed(
@@ -280,7 +312,12 @@ fn m11_legacy_not_found_code_in_the_modern_era() {
 fn m11_debug_print_on_stdout() {
     let find = "        let params = message.get(\"params\").cloned().unwrap_or_else(|| json!({}));\n";
     let replace = "        println!(\"got {method}\");\n        let params = message.get(\"params\").cloned().unwrap_or_else(|| json!({}));\n";
-    let report = check_mutant(CAPSTONE, "mutant-11-stdout-junk", &[("src/lib.rs", find, replace)]);
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-stdout-junk",
+        &[("src/lib.rs", find, replace)],
+        &["handshake (legacy)"],
+    );
     assert_caught(&report);
     assert_failed(
         &report,

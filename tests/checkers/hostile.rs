@@ -38,13 +38,15 @@ fn hostile_function_loops_forever() {
         summary(&report)
     );
     let hung = &report.cases[0];
+    // The session stretches its deadline on a loaded machine (session/slack.rs).
+    let scale = mcplings::check::session::slack::scale();
     assert!(
-        hung.duration_ms >= 2900 && hung.duration_ms < 6000,
+        hung.duration_ms >= 2900 && hung.duration_ms < (6000.0 * scale) as u64,
         "the hung case took {} ms",
         hung.duration_ms
     );
     assert!(
-        checking < Duration::from_secs(6),
+        checking < Duration::from_secs(6).mul_f64(scale),
         "checking (without the build) took {checking:?}"
     );
     for case in &report.cases[1..] {

@@ -81,24 +81,100 @@ pub fn course_copy() -> TempDir {
     tmp
 }
 
+/// The course as [`course_copy`] makes it, at one stable folder
+/// (`target/test-courses/course`) with the build lock held, for tests that
+/// build: a file is rewritten only when its text differs from the shipped
+/// one, and files the last test added (progress, edits) are removed, so
+/// every test starts from the shipped course while cargo finds the crates
+/// it built last time (and last run) fresh.
+pub struct BuiltCourse {
+    _lock: MutexGuard<'static, ()>,
+    dir: PathBuf,
+}
+
+impl BuiltCourse {
+    /// The course's root.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// Takes the build lock and resets the shared course folder (see
+/// [`BuiltCourse`]).
+pub fn built_course() -> BuiltCourse {
+    let lock = build_lock();
+    let root = root();
+    let mut files = Vec::new();
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        files.push((PathBuf::from(file), fs::read(root.join(file)).unwrap()));
+    }
+    for dir in ["src", "lessons", "exercises", "solutions"] {
+        read_tree(&root.join(dir), Path::new(dir), &mut files);
+    }
+    let mut stubs = Vec::new();
+    for part in fs::read_dir(root.join("lessons")).unwrap().flatten() {
+        if part.path().join("stubs").is_dir() {
+            read_tree(&part.path().join("stubs"), Path::new("exercises"), &mut stubs);
+        }
+    }
+    for (path, bytes) in stubs {
+        match files.iter_mut().find(|(p, _)| *p == path) {
+            Some(file) => file.1 = bytes,
+            None => files.push((path, bytes)),
+        }
+    }
+    let dir = course_target_dir().join("course");
+    sync_tree(&dir, &files);
+    BuiltCourse { _lock: lock, dir }
+}
+
+/// Writes `bytes` to `path` unless it holds them already (keeping its
+/// time, which cargo's freshness check reads).
+pub fn write_if_changed(path: &Path, bytes: &[u8]) {
+    if fs::read(path).ok().as_deref() != Some(bytes) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    }
+}
+
+/// Every file under `dir`, as (its path relative to `dir`, its bytes).
+pub fn tree_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    read_tree(dir, Path::new(""), &mut files);
+    files
+}
+
 /// One textual edit: in `file` (relative to the crate, e.g. `src/lib.rs`),
 /// replace `find`, which must occur exactly once, with `replace`.
 pub type Patch<'a> = (&'a str, &'a str, &'a str);
 
-/// A scratch crate made from `solutions/<exercise>`: its `Cargo.toml` with
+/// A mutant crate: a folder of its own under `target/test-mutants/crates/`,
+/// named after its package, kept between runs.
+pub struct Mutant {
+    dir: PathBuf,
+}
+
+impl Mutant {
+    /// The crate's folder.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// A mutant crate made from `solutions/<exercise>`: its `Cargo.toml` with
 /// the package renamed to `package` (unique per mutant, so binaries in the
 /// shared target dir never collide) and made a workspace of its own, its
 /// `src/`, and the root `Cargo.lock`; then `patches` applied in order.
 ///
+/// The crate lives at a stable path, `target/test-mutants/crates/<package>`,
+/// and a file is written only when its text changed, so a warm `cargo test`
+/// finds every mutant built already and cargo skips it (a fresh temp dir
+/// each run would be a new package to cargo: a rebuild per mutant per run).
+///
 /// Panics unless every `find` occurs exactly once in its file, so a mutant
 /// can never silently turn into the unmutated solution.
-pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
+pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
     let solution = root().join("solutions").join(exercise);
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!("{package}-"))
-        .tempdir()
-        .unwrap();
-    let dir = tmp.path();
     let manifest = fs::read_to_string(solution.join("Cargo.toml")).unwrap();
     let old_name = format!("name = \"solution-{exercise}\"");
     assert_eq!(
@@ -110,20 +186,59 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> TempDir {
     // Its own workspace (not a member of any checkout around it), with the
     // course's dependency profile so compiled dependencies are shared.
     manifest.push_str("\n[workspace]\n\n[profile.dev.package.\"*\"]\ndebug = false\n");
-    fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    copy_tree(&solution.join("src"), &dir.join("src"));
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
+        (PathBuf::from("Cargo.toml"), manifest.into_bytes()),
+        (
+            PathBuf::from("Cargo.lock"),
+            fs::read(root().join("Cargo.lock")).unwrap(),
+        ),
+    ];
+    read_tree(&solution.join("src"), Path::new("src"), &mut files);
     for (file, find, replace) in patches {
-        let path = dir.join(file);
-        let source = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{package}: cannot read {file}: {e}"));
+        let (_, bytes) = files
+            .iter_mut()
+            .find(|(path, _)| path == Path::new(file))
+            .unwrap_or_else(|| panic!("{package}: no file {file} in solutions/{exercise}"));
+        let source = String::from_utf8(std::mem::take(bytes)).unwrap();
         let count = source.matches(find).count();
         assert_eq!(
             count, 1,
             "{package}: the text to patch must occur exactly once in {file} (from solutions/{exercise}), found {count} times:\n{find}"
         );
-        fs::write(&path, source.replacen(find, replace, 1)).unwrap();
+        *bytes = source.replacen(find, replace, 1).into_bytes();
     }
-    tmp
+    let dir = target_dir().join("test-mutants").join("crates").join(package);
+    sync_tree(&dir, &files);
+    Mutant { dir }
+}
+
+/// Every file under `from`, as (its path under `prefix`, its bytes).
+fn read_tree(from: &Path, prefix: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) {
+    for entry in fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display())) {
+        let entry = entry.unwrap();
+        let path = prefix.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            read_tree(&entry.path(), &path, files);
+        } else {
+            files.push((path, fs::read(entry.path()).unwrap()));
+        }
+    }
+}
+
+/// Makes `dir` hold exactly `files`: writes those whose bytes differ (or
+/// are missing) and removes files that are not listed, leaving unchanged
+/// files (and their times, which cargo's freshness check reads) alone.
+fn sync_tree(dir: &Path, files: &[(PathBuf, Vec<u8>)]) {
+    for (path, bytes) in files {
+        write_if_changed(&dir.join(path), bytes);
+    }
+    let mut present = Vec::new();
+    read_tree(dir, Path::new(""), &mut present);
+    for (path, _) in present {
+        if !files.iter().any(|(p, _)| *p == path) {
+            let _ = fs::remove_file(dir.join(path));
+        }
+    }
 }
 
 /// Checks the crate in `dir` against `exercise`'s checker.

@@ -14,7 +14,7 @@ use crate::{Era, RpcError};
 /// The longest countdown, in steps.
 pub const MAX_STEPS: i64 = 10;
 /// How long each countdown step takes, in milliseconds.
-pub const STEP_MS: u64 = 200;
+pub const STEP_MS: u64 = 100;
 /// The one resource's URI.
 pub const ABOUT_URI: &str = "notes://capstone/about";
 /// The one resource's text.
@@ -33,7 +33,7 @@ pub fn tools() -> Vec<Value> {
         }),
         json!({
             "name": "countdown",
-            "description": "Counts down, one step every 200 ms, reporting progress when asked to.",
+            "description": "Counts down, one step every 100 ms, reporting progress when asked to.",
             "inputSchema": {"type": "object", "properties": {"steps": {"type": "integer", "minimum": 1, "maximum": MAX_STEPS}}, "required": ["steps"]}
         }),
     ]

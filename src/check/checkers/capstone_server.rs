@@ -217,8 +217,8 @@ pub static CHECKER: Checker = Checker {
 const TOOL_NAMES: [&str; 3] = ["reverse", "word_count", "countdown"];
 const ABOUT_URI: &str = "notes://capstone/about";
 const ABOUT_TEXT: &str = "The mcplings capstone server: three tools, one resource, one prompt, two eras.";
-/// How long a countdown step takes, in milliseconds (the task's 200).
-const STEP_MS: u64 = 200;
+/// How long a countdown step takes, in milliseconds (the task's 100).
+const STEP_MS: u64 = 100;
 
 /// Fails when the program writes anything within `window`; `what` names
 /// what was just sent, for the reason.

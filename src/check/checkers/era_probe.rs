@@ -379,7 +379,7 @@ fn incompatible(
     why: &str,
     silent: &str,
 ) -> Result<Value, Failure> {
-    let got = s.recv_output(Duration::from_secs(2))?;
+    let got = s.recv_output(s.slack(Duration::from_secs(2)))?;
     if let Some(frame) = s.recv_within(Duration::from_millis(100))? {
         let reason = sent(&frame.value);
         return Err(Failure::showing(reason, frame.value));

@@ -360,7 +360,7 @@ fn bounded(s: &mut Session) -> CaseResult {
 /// The first report that is not a handler question, if any.
 fn report_after_questions(s: &mut Session) -> Result<Option<Value>, Failure> {
     loop {
-        match s.recv_output(Duration::from_secs(2))? {
+        match s.recv_output(s.slack(Duration::from_secs(2)))? {
             Some(got) if harness_kind(&got.value) == Some("asked") => continue,
             Some(got) if harness_kind(&got.value) == Some("panic") => return Err(harness::panic_failure(&got.value)),
             other => return Ok(other.map(|g| g.value)),

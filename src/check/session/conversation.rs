@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::pipes::{Capture, Limits, Lines, Writer, Written, read_lines};
 use super::process::Process;
+use super::slack;
 use super::stop::Stop;
 use super::transcript::{Transcript, entry_kind};
 use crate::check::report::{Direction, EntryKind, TranscriptEntry};
@@ -53,6 +54,8 @@ pub struct Session {
     pub(super) quiet_since: Option<Instant>,
     /// The loopback port an HTTP server was told to listen on.
     pub(super) port: Option<u16>,
+    /// How much upper time bounds stretch in this session ([`slack::scale`]).
+    pub(super) scale: f64,
 }
 
 /// What is left of a session once it is over.
@@ -138,7 +141,8 @@ impl Session {
     }
 
     /// A session over a started `process`: frames go to `stdin` and come
-    /// from `stdout`; the deadline is `timeout` from now.
+    /// from `stdout`; the deadline is `timeout` from now, stretched by the
+    /// machine's load ([`slack::scale`]).
     pub(super) fn new(
         process: Process,
         stdin: Option<Box<dyn std::io::Write + Send>>,
@@ -148,6 +152,7 @@ impl Session {
         cancel: Option<Arc<AtomicBool>>,
     ) -> Session {
         let started = Instant::now();
+        let scale = slack::scale();
         Session {
             process,
             stdin: stdin.map(Writer::spawn),
@@ -156,13 +161,31 @@ impl Session {
             output: None,
             stderr,
             transcript: Transcript::new(started),
-            deadline: started + timeout,
+            deadline: started + slack::stretch(timeout, scale),
             timeout,
             stdout_lines: 0,
             cancel,
             quiet_since: None,
             port: None,
+            scale,
         }
+    }
+
+    /// `bound`, a time by which something must happen (a reply expected
+    /// within a window, a cancel due by then), stretched by the machine's
+    /// load. The session's own deadline is stretched already; silence
+    /// windows, paces and lower bounds (the program acted too early) never
+    /// are. See `slack.rs`.
+    pub fn slack(&self, bound: Duration) -> Duration {
+        slack::stretch(bound, self.scale)
+    }
+
+    /// Sets the session's scale (the one its program's time arguments were
+    /// stretched by, [`slack::scale_args`]) and stretches the deadline by it.
+    pub fn set_scale(&mut self, scale: f64) {
+        let started = self.deadline - slack::stretch(self.timeout, self.scale);
+        self.scale = scale;
+        self.deadline = started + slack::stretch(self.timeout, scale);
     }
 
     /// The loopback port of an HTTP server session.
@@ -244,9 +267,10 @@ impl Session {
         Stop::Exited(self.process.wait_within(Duration::from_millis(300)))
     }
 
-    /// Waits up to `within` for the program to exit; its status if it did.
+    /// Waits up to `within` (stretched by load) for the program to exit;
+    /// its status if it did.
     pub fn exited_within(&mut self, within: Duration) -> Option<ExitStatus> {
-        self.process.wait_within(within)
+        self.process.wait_within(self.slack(within))
     }
 
     /// Bytes the program has written to stderr so far.
@@ -254,10 +278,11 @@ impl Session {
         self.stderr.total()
     }
 
-    /// Waits up to `within` for stderr to grow past `len` bytes; true when
-    /// it did. (Only *that* something was logged is judged, never what.)
+    /// Waits up to `within` (stretched by load) for stderr to grow past
+    /// `len` bytes; true when it did. (Only *that* something was logged is
+    /// judged, never what.)
     pub fn stderr_grew(&self, len: usize, within: Duration) -> bool {
-        let until = Instant::now() + within;
+        let until = Instant::now() + self.slack(within);
         loop {
             if self.stderr_len() > len {
                 return true;

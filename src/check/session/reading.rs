@@ -34,8 +34,17 @@ impl Session {
     /// Waits `window` for more output. `Ok(None)` when nothing arrived (the
     /// program is quietly waiting, as it should when it has nothing to say),
     /// `Ok(Some(_))` with the line it wrote instead.
+    ///
+    /// The window is exact: a silence window or a pace. A window in which
+    /// something is *expected* is stretched by the caller, with
+    /// [`Session::slack`] (see `slack.rs`).
     pub fn recv_within(&mut self, window: Duration) -> Result<Option<Received>, Stop> {
-        let until = (Instant::now() + window).min(self.deadline);
+        self.recv_until(Instant::now() + window)
+    }
+
+    /// [`Session::recv_within`] up to an instant rather than for a window.
+    pub fn recv_until(&mut self, until: Instant) -> Result<Option<Received>, Stop> {
+        let until = until.min(self.deadline);
         match self.next_line(until) {
             Ok((bytes, truncated)) => self.take_line(bytes, truncated).map(Some),
             Err(Stop::Timeout(_)) if Instant::now() < self.deadline => Ok(None),
@@ -125,7 +134,7 @@ impl Session {
     }
 
     /// Reads the next JSON line a client printed on its own stdout (its
-    /// report), waiting up to `window`. Lines that are not JSON are
+    /// report), waiting up to `window` (exact, as for `recv_within`). Lines that are not JSON are
     /// recorded and skipped: a client's stdout is not a protocol channel.
     /// `Ok(None)` when nothing arrived in time or the client closed its
     /// stdout; always `Ok(None)` for a program that is not a client.
@@ -193,7 +202,10 @@ impl Session {
                     if self.process.exited().is_none() && self.process.try_exit().is_some() {
                         self.quiet_since = Some(Instant::now());
                     }
-                    if self.quiet_since.is_some_and(|at| at.elapsed() >= EXIT_GRACE) {
+                    if self
+                        .quiet_since
+                        .is_some_and(|at| at.elapsed() >= self.slack(EXIT_GRACE))
+                    {
                         return Err(Stop::Exited(self.process.exited()));
                     }
                 }

@@ -21,6 +21,8 @@ use super::conversation::Session;
 use super::conversation::{owned, start};
 #[cfg(unix)]
 use super::pipes::{Capture, Limits, Lines, read_lines};
+#[cfg(unix)]
+use super::slack;
 use super::stop::Stop;
 
 /// How long a client that exited is given for the relay it launched to
@@ -70,7 +72,8 @@ impl Session {
         if let Some(stderr) = process.take_stderr() {
             captured.read(stderr);
         }
-        let deadline = Instant::now() + timeout;
+        let scale = slack::scale();
+        let deadline = Instant::now() + slack::stretch(timeout, scale);
         let mut exited_at: Option<Instant> = None;
         let stream = loop {
             match listener.accept() {
@@ -88,7 +91,7 @@ impl Session {
             if exited_at.is_none() && process.try_exit().is_some() {
                 exited_at = Some(Instant::now());
             }
-            if exited_at.is_some_and(|at| at.elapsed() > RELAY_GRACE) {
+            if exited_at.is_some_and(|at| at.elapsed() > slack::stretch(RELAY_GRACE, scale)) {
                 break None;
             }
             if Instant::now() >= deadline {

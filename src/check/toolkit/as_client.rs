@@ -61,7 +61,7 @@ pub(crate) fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
 /// The next line within [`ANSWER_WITHIN`], or `None` when the server is
 /// quietly waiting. A server that has exited is a stop, not silence.
 pub(crate) fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
-    match s.recv_within(ANSWER_WITHIN)? {
+    match s.recv_within(s.slack(ANSWER_WITHIN))? {
         Some(got) => Ok(Some(got)),
         None => match s.exited_within(Duration::ZERO) {
             Some(status)

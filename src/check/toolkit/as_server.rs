@@ -32,7 +32,13 @@ pub(crate) fn frame_or(s: &mut Session, next: &str, on_stall: impl FnOnce(String
     match s.recv() {
         Ok(got) => Ok(got.value),
         Err(stop @ (Stop::Exited(_) | Stop::Timeout(_))) => {
-            let report = s.recv_output(Duration::from_millis(500))?.map(|r| r.value);
+            // A handler's question ("asked") is no outcome: read past it.
+            let report = loop {
+                match s.recv_output(s.slack(Duration::from_millis(500)))? {
+                    Some(r) if harness_kind(&r.value) == Some("asked") => continue,
+                    other => break other.map(|r| r.value),
+                }
+            };
             Err(match (report, stop) {
                 (Some(r), _) if harness_kind(&r) == Some("panic") => panic_failure(&r),
                 (Some(r), _) if harness_kind(&r) == Some("failed") => stalled(Failure::new(format!(
@@ -81,7 +87,7 @@ pub(crate) fn report(s: &mut Session) -> Result<Value, Failure> {
 
 /// Like [`report`], with `missing` as the reason when no report comes.
 pub(crate) fn report_or(s: &mut Session, missing: &str) -> Result<Value, Failure> {
-    match s.recv_output(Duration::from_secs(2))? {
+    match s.recv_output(s.slack(Duration::from_secs(2)))? {
         Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
         Some(r) => Ok(r.value),
         None => Err(Failure::new(missing)),

@@ -198,7 +198,7 @@ pub(super) fn silence(s: &mut Session) -> CaseResult {
     let probed = Instant::now();
     let init = fallback_initialize(s, "after 300 ms without an answer", &id)?;
     let waited = probed.elapsed();
-    if waited < Duration::from_millis(200) {
+    if waited < s.slack(Duration::from_millis(200)) {
         return Err(Failure::new(format!(
             "initialize came {} ms after the probe, before its timeout (300 ms here). Wait for the probe's answer until config.probe_timeout; a client that doesn't wait speaks both eras at once",
             waited.as_millis()
@@ -216,9 +216,9 @@ pub(super) fn unsupported_but_legacy(s: &mut Session) -> CaseResult {
         &id,
         json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": [mcp::LEGACY], "requested": mcp::MODERN}}),
     )?;
-    let got = s.recv_within(Duration::from_millis(1500))?;
+    let got = s.recv_within(s.slack(Duration::from_millis(1500)))?;
     let Some(got) = got else {
-        let report = s.recv_output(Duration::from_millis(200))?.map(|r| r.value);
+        let report = s.recv_output(s.slack(Duration::from_millis(200)))?.map(|r| r.value);
         let rule = "the server lists 2025-11-25, which this client speaks: it is a dual-era server, and initialize at 2025-11-25 is the retry the -32022 asks for (\"retry with a supported version\", 2026-07-28 basic/versioning › Backward Compatibility)";
         let reason = match &report {
             Some(r) if harness_kind(r) == Some("panic") => return Err(panic_failure(r)),
