@@ -288,7 +288,7 @@ fn check_stub(
     // One folder for every scratch stub: their package names differ, and a
     // scratch dir is gone before the next one is built.
     let options = Options {
-        target_dir: Some(check::target_dir(&course.root).join("mcplings-verify")),
+        target_dir: Some(check::target_dir(&course.root).join(check::disk::VERIFY_BUILDS)),
         ..options.clone()
     };
     Ok(check::check(
