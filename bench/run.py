@@ -18,13 +18,23 @@ Prints medians over N runs (default 10) of:
       after it;
   (c) save-to-result in the workbook's watch mode: the time from saving
       exercise 01 (the solution, then the stub, in turn) to the screen
-      showing the new verdict, beside `mcplings check 01` after the same
-      saves; the difference is what the app adds (debounce, drawing);
+      showing the new verdict, beside rustlings 6.5.0 doing the same in its
+      watch mode on `intro2` (a passing, then a failing file), the two
+      interleaved save by save on the same kind of pseudo-terminal, and
+      their ratio; and `mcplings check 01` after the same saves: the
+      difference is what the app adds (debounce, drawing);
   (d) `mcplings --help`, and the workbook's first frame (from starting the
       process to the map on screen);
   (e) `mcplings verify` for the whole course, once; the workbook's peak
       resident memory over a session (map, exercise, checks), and its CPU
-      use while idle on the map for 30 s.
+      use while idle on the map for 30 s;
+  (f) every exercise's warm `mcplings check NN --solution`, wall time, the
+      median of three runs after one that builds.
+
+`--only cf` runs some of them. rustlings is installed on first use with
+`cargo install rustlings --version 6.5.0 --locked --root
+target/bench-tools`, and runs in a scratch workspace made by `rustlings
+init`.
 
 It works on a scratch copy of the course with a target dir of its own, so
 your exercises, your progress and your build stay as they are. The app
@@ -45,6 +55,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 MCPLINGS = REPO / "target" / "release" / "mcplings"
+RUSTLINGS_VERSION = "6.5.0"
+RUSTLINGS = REPO / "target" / "bench-tools" / "bin" / "rustlings"
+# intro2 as shipped (it does not compile), and as fixed.
+RUSTLINGS_FAILING = 'fn main() {\n    // TODO: Fix the code to print "Hello world!".\n    printline!("Hello world!");\n}\n'
+RUSTLINGS_PASSING = 'fn main() {\n    println!("Hello world!");\n}\n'
 # Set in main: the scratch course and its environment.
 ROOT = Path()
 ENV = dict(os.environ)
@@ -83,11 +98,33 @@ def with_pyte():
 
 def none_pass(text):
     """The cases pane says no case of exercise 01 passes."""
-    return re.search(r"\b0/11 pass\b", text) is not None
+    return re.search(r"\b0/\d+ pass\b", text) is not None
 
 
 def all_pass(text):
     return "every case passes" in text
+
+
+def rustlings_workspace(scratch):
+    """A scratch rustlings workspace with `intro2` current (installing
+    rustlings first if it is not in target/bench-tools); returns the
+    workspace and intro2's file."""
+    if not RUSTLINGS.exists():
+        subprocess.run(["cargo", "install", "rustlings", "--version", RUSTLINGS_VERSION, "--locked",
+                        "--root", str(REPO / "target" / "bench-tools")], check=True)
+    subprocess.run([RUSTLINGS, "init"], cwd=scratch, input=b"\n", check=True, stdout=subprocess.DEVNULL)
+    workspace = Path(scratch) / "rustlings"
+    # The state file: intro1 done, intro2 current (no welcome screen).
+    (workspace / ".rustlings-state.txt").write_text("DON'T EDIT THIS FILE!\n\nintro2\n\nintro1\n")
+    return workspace, workspace / "exercises" / "00_intro" / "intro2.rs"
+
+
+def rustlings_passes(text):
+    return "Exercise done" in text
+
+
+def rustlings_fails(text):
+    return "printline" in text and "Exercise done" not in text
 
 
 def tui_first_check(scratch):
@@ -108,9 +145,11 @@ def tui_first_check(scratch):
     return prebuild, first
 
 
-def tui_figures(runs, exercise, original, solution):
+def tui_figures(runs, exercise, original, solution, scratch):
     """(c), (d)'s first frame and (e)'s memory and idle CPU, from the app."""
     from tui import Tui
+
+    workspace, intro2 = rustlings_workspace(scratch)
 
     title = "mcplings · Model Context Protocol"
     first = []
@@ -132,14 +171,30 @@ def tui_figures(runs, exercise, original, solution):
     app.wait_for(lambda text: "01 encode-frames" in text, timeout=10)
     app.keys("c")
     app.wait_for(none_pass, timeout=120)
-    saves = []
-    for n in range(runs):
-        # Alternate: the solution passes every case, the stub none.
-        exercise.write_text(solution + f"\n// bench save {n}\n")
-        saves.append(app.wait_for(all_pass, timeout=120))
-        exercise.write_text(original + f"\n// bench save {n}\n")
-        saves.append(app.wait_for(none_pass, timeout=120))
+    rustlings = Tui([RUSTLINGS], workspace, ENV)
+    rustlings.wait_for(rustlings_fails, timeout=600)
+    # Each app: (its file, the passing and failing text, when each shows).
+    apps = {
+        "mcplings": (app, exercise, (solution, all_pass), (original, none_pass)),
+        "rustlings": (rustlings, intro2, (RUSTLINGS_PASSING, rustlings_passes), (RUSTLINGS_FAILING, rustlings_fails)),
+    }
+    saves = {name: [] for name in apps}
+    # One round to warm up, then `runs` rounds; each round saves a passing
+    # and then a failing file in each app, the apps taking turns to go first.
+    for n in range(runs + 1):
+        order = list(apps) if n % 2 == 0 else list(reversed(apps))
+        for name in order:
+            tui, file, *versions = apps[name]
+            for text, shown in versions:
+                file.write_text(text + f"\n// bench save {n}\n")
+                waited = tui.wait_for(shown, timeout=120)
+                if n > 0:
+                    saves[name].append(waited)
+                # A learner reads the verdict before saving again; rustlings
+                # also ignores saves made while it is still running one.
+                time.sleep(0.5)
     rss = app.peak_rss_kib()
+    rustlings.close()
     app.close()
     exercise.write_text(original)
 
@@ -152,10 +207,22 @@ def tui_figures(runs, exercise, original, solution):
     return first, saves, cli, rss, idle
 
 
+def warm_checks():
+    """(f): each exercise's warm `mcplings check NN --solution`, seconds:
+    the median of three runs after one that builds."""
+    figures = {}
+    for solution in sorted((ROOT / "solutions").iterdir()):
+        number = solution.name[:2]
+        timed([MCPLINGS, "check", number, "--solution"])
+        figures[number] = statistics.median(timed([MCPLINGS, "check", number, "--solution"]) for _ in range(3))
+    return figures
+
+
 def main():
     global ROOT, ENV
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--only", default="abcdef", help="which figures to measure, e.g. `cf` (default: all)")
     args = parser.parse_args()
     with_pyte()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -172,33 +239,44 @@ def main():
         original = exercise.read_text()
         harness = Path(scratch) / "target" / "debug" / "exercise-01-encode-frames"
 
-        # (b) first: the target dir is still empty.
-        b = timed([MCPLINGS, "check", "01"])
-        check, floor = [], []
-        for n in range(args.runs):
-            touch_line(exercise, original, n)
-            check.append(timed([MCPLINGS, "check", "01"]))
-            touch_line(exercise, original, n + 1000)
-            started = time.perf_counter()
-            subprocess.run(["cargo", "build", "-q", "-p", "exercise-01-encode-frames"], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            subprocess.run([harness, "encode"], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            floor.append(time.perf_counter() - started)
-        a_check, a_floor = median_ms(check), median_ms(floor)
-        print(f"(a) warm re-check after a one-line edit: {a_check:.0f} ms; floor (cargo build -p + run): {a_floor:.0f} ms; ratio {a_check / a_floor:.2f}")
-        print(f"(b) first check with an empty target dir: {b * 1000:.0f} ms ({b / (a_check / 1000):.1f}x the warm figure)")
-        prebuild, first_check = tui_first_check(scratch)
-        print(f"(b) in the workbook: the background build after opening takes {prebuild:.1f} s; then the first check of 01: {first_check * 1000:.0f} ms ({first_check / (a_check / 1000):.1f}x the warm figure)")
+        only = set(args.only)
+        if only & set("ab"):
+            # (b) first: the target dir is still empty.
+            b = timed([MCPLINGS, "check", "01"])
+            check, floor = [], []
+            for n in range(args.runs):
+                touch_line(exercise, original, n)
+                check.append(timed([MCPLINGS, "check", "01"]))
+                touch_line(exercise, original, n + 1000)
+                started = time.perf_counter()
+                subprocess.run(["cargo", "build", "-q", "-p", "exercise-01-encode-frames"], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                subprocess.run([harness, "encode"], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                floor.append(time.perf_counter() - started)
+            exercise.write_text(original)
+            a_check, a_floor = median_ms(check), median_ms(floor)
+            print(f"(a) warm re-check after a one-line edit: {a_check:.0f} ms; floor (cargo build -p + run): {a_floor:.0f} ms; ratio {a_check / a_floor:.2f}")
+            print(f"(b) first check with an empty target dir: {b * 1000:.0f} ms ({b / (a_check / 1000):.1f}x the warm figure)")
+            prebuild, first_check = tui_first_check(scratch)
+            print(f"(b) in the workbook: the background build after opening takes {prebuild:.1f} s; then the first check of 01: {first_check * 1000:.0f} ms ({first_check / (a_check / 1000):.1f}x the warm figure)")
 
-        solution = (ROOT / "solutions" / "01-encode-frames" / "src" / "lib.rs").read_text()
-        first, saves, cli, rss, idle = tui_figures(args.runs, exercise, original, solution)
-        print(f"(c) save-to-result in the workbook: {median_ms(saves):.0f} ms; `mcplings check 01` after the same saves: {median_ms(cli):.0f} ms; the app adds {median_ms(saves) - median_ms(cli):.0f} ms")
+        if only & set("cde"):
+            solution = (ROOT / "solutions" / "01-encode-frames" / "src" / "lib.rs").read_text()
+            first, saves, cli, rss, idle = tui_figures(args.runs, exercise, original, solution, scratch)
+            ours, theirs = median_ms(saves["mcplings"]), median_ms(saves["rustlings"])
+            print(f"(c) save to verdict on screen, interleaved, {len(saves['mcplings'])} saves each: mcplings (01) {ours:.0f} ms, rustlings {RUSTLINGS_VERSION} (intro2) {theirs:.0f} ms: ratio {ours / theirs:.2f}")
+            print(f"(c) `mcplings check 01` after the same saves: {median_ms(cli):.0f} ms; the app adds {ours - median_ms(cli):.0f} ms")
+            helps = [timed([MCPLINGS, "--help"]) for _ in range(args.runs)]
+            print(f"(d) mcplings --help: {median_ms(helps):.1f} ms; the workbook's first frame: {median_ms(first):.1f} ms")
+            print(f"(e) the workbook's peak RSS: {rss / 1024:.1f} MiB; its CPU while idle: {idle * 100:.2f} %")
 
-        helps = [timed([MCPLINGS, "--help"]) for _ in range(args.runs)]
-        print(f"(d) mcplings --help: {median_ms(helps):.1f} ms; the workbook's first frame: {median_ms(first):.1f} ms")
+        if "e" in only:
+            e = timed([MCPLINGS, "verify"])
+            print(f"(e) mcplings verify (every exercise's stub and solution): {e:.1f} s")
 
-        e = timed([MCPLINGS, "verify"])
-        print(f"(e) mcplings verify (every exercise's stub and solution): {e:.1f} s; the workbook's peak RSS: {rss / 1024:.1f} MiB; its CPU while idle: {idle * 100:.2f} %")
-
+        if "f" in only:
+            figures = warm_checks()
+            slowest = max(figures, key=figures.get)
+            print("(f) warm `mcplings check NN --solution`, wall: " + ", ".join(f"{n} {s:.2f} s" for n, s in figures.items()) + f"; slowest {slowest}")
 
 if __name__ == "__main__":
     main()

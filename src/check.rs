@@ -9,6 +9,7 @@ pub mod build;
 mod cases;
 pub mod checkers;
 pub mod diff;
+pub mod disk;
 pub mod http;
 pub mod report;
 pub mod schema;
@@ -90,7 +91,8 @@ pub fn target_dir(root: &Path) -> PathBuf {
 }
 
 /// Where a crate outside the workspace (`--path DIR`) is built: a folder of
-/// its own under the shared target dir, named after `dir`.
+/// its own under the shared target dir, named after `dir`. Only the most
+/// recently used few are kept ([`disk::claim_path_target_dir`]).
 ///
 /// Cargo keys its build records by package name and version, not by path:
 /// a copy of `exercises/01-…` built into the same folder as the original
@@ -113,7 +115,7 @@ pub fn path_target_dir(root: &Path, dir: &Path) -> PathBuf {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     target_dir(root)
-        .join("mcplings-path")
+        .join(disk::PATH_BUILDS)
         .join(format!("{}-{hash:016x}", name.trim_matches('-')))
 }
 
@@ -177,7 +179,11 @@ pub fn check(
     };
     let target_dir = match (&options.target_dir, source) {
         (Some(dir), _) => dir.clone(),
-        (None, Source::Path(dir)) => path_target_dir(&course.root, dir),
+        (None, Source::Path(dir)) => {
+            let target_dir = path_target_dir(&course.root, dir);
+            disk::claim_path_target_dir(&target_dir);
+            target_dir
+        }
         (None, _) => target_dir(&course.root),
     };
     let built = build::build(

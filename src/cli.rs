@@ -99,6 +99,10 @@ pub enum Command {
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
     Verify,
+    /// Remove the build output checks made (the exercises' builds, `--path`
+    /// builds, verify's scratch builds); keeps the app's own build, your
+    /// files and your progress. The next check builds what it needs again.
+    Clean,
     /// (Internal) The server command handed to a client exercise: relays
     /// its stdin and stdout to the checker's socket.
     #[command(name = "__relay", hide = true)]
@@ -163,6 +167,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),
+        Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify) => match load(root) {
             Ok(course) => verify::run(&course),
             Err(e) => {

@@ -622,3 +622,34 @@ fn a_frame_that_breaks_the_schema_is_named_by_its_path() {
     let r = at(course.path(), &["check", "03"]);
     assert!(words(&r.stdout).contains(said), "{r:?}");
 }
+
+/// `clean` removes what checks built (the exercises' builds, `--path`
+/// builds, verify's scratch stubs) and keeps the app's own build.
+#[test]
+fn clean_removes_check_builds_and_keeps_the_app() {
+    let target = tempfile::tempdir().unwrap();
+    let files = [
+        "debug/deps/libserde_json.rlib",
+        "mcplings-path/copy-0123456789abcdef/debug/copy",
+        "mcplings-verify/debug/stub-01-encode-frames",
+        "release/mcplings",
+    ];
+    for file in files {
+        let path = target.path().join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, vec![b'x'; 2_000_000]).unwrap();
+    }
+    let mut cmd = mcplings(&common::root());
+    cmd.env("CARGO_TARGET_DIR", target.path()).arg("clean");
+    let r = run(&mut cmd);
+    assert_eq!(r.code, 0, "{r:?}");
+    for dir in ["debug", "mcplings-path", "mcplings-verify"] {
+        assert!(!target.path().join(dir).exists(), "{dir} is left: {r:?}");
+        assert!(r.stdout.contains(&format!("{dir} (2.0 MB)")), "{r:?}");
+    }
+    assert!(r.stdout.contains("freed 6.0 MB"), "{r:?}");
+    assert!(target.path().join("release/mcplings").is_file());
+    let r = run(&mut cmd);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.starts_with("nothing to clean in "), "{r:?}");
+}

@@ -1,4 +1,4 @@
-//! `list`, `lesson`, `check`, `hint` and `reset`.
+//! `list`, `lesson`, `check`, `hint`, `reset` and `clean`.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -243,4 +243,34 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
         files.join(", ")
     );
     Ok(0)
+}
+
+/// `mcplings clean`: removes the build output checks made under the
+/// course's target dir (see [`check::disk::clean`]) and says what it
+/// removed, how much that freed, and what it kept and why.
+pub fn clean(course: &Course) -> Result<u8, String> {
+    let target = check::target_dir(&course.root);
+    let running = std::env::current_exe().ok();
+    let cleaned = check::disk::clean(&target, running.as_deref());
+    let shown = |dir: &std::path::Path| dir.strip_prefix(&course.root).unwrap_or(dir).display().to_string();
+    for (dir, bytes) in &cleaned.removed {
+        println!("removed {} ({})", shown(dir), megabytes(*bytes));
+    }
+    for (dir, reason) in &cleaned.kept {
+        println!("kept {}: {reason}", shown(dir));
+    }
+    if cleaned.removed.is_empty() && cleaned.kept.is_empty() {
+        println!("nothing to clean in {}", shown(&target));
+    } else {
+        println!(
+            "freed {}; the next check builds what it needs again",
+            megabytes(cleaned.bytes())
+        );
+    }
+    Ok(if cleaned.kept.is_empty() { 0 } else { EXIT_FAILED })
+}
+
+/// Bytes as megabytes (10^6), one decimal.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }

@@ -4,8 +4,10 @@
 //! case, the harness (`src/main.rs`, when it is not one of the files the
 //! learner edits) is the same file in both crates, and the exercise is laid
 //! out as CONTRIBUTING.md's "Adding an exercise" asks (both crates are
-//! workspace members, every file the learner edits has its shipped copy,
-//! the README names the exercise).
+//! workspace members with the same manifest but for the package name, a
+//! harness crate compiles the learner's `src/lib.rs` as a module of its
+//! `src/main.rs` and has no library target, every file the learner edits
+//! has its shipped copy, the README names the exercise).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -164,10 +166,13 @@ fn verify_exercise(course: &Course, ex: &Exercise) -> Outcome {
 
 /// What is missing from CONTRIBUTING.md's "Adding an exercise" checklist
 /// for `ex`, as far as files show it: both crates listed in the root
-/// `Cargo.toml`'s `[workspace] members`, the shipped copy of every file the
-/// learner edits under `lessons/<part>/stubs/<id>/`, and the README naming
-/// the exercise. A course without a README (a learner's workspace) skips
-/// that item.
+/// `Cargo.toml`'s `[workspace] members`, their manifests the same but for
+/// the package name, no library target in a crate whose `src/main.rs` is
+/// the harness (see [`harness_manifest_problem`]), the shipped copy of
+/// every file the learner edits under `lessons/<part>/stubs/<id>/`, and the
+/// README naming the exercise. A course without a README (a learner's
+/// workspace) skips that item; a manifest that cannot be read is left to
+/// the build to report.
 fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
     let mut problems = Vec::new();
     let manifest = std::fs::read_to_string(course.root.join("Cargo.toml")).unwrap_or_default();
@@ -184,6 +189,26 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
                 "{}: {crate_dir} is not in the root Cargo.toml's [workspace] members",
                 ex.id
             ));
+        }
+    }
+    let manifests = [ex.dir(&course.root), ex.solution_dir(&course.root)]
+        .map(|dir| std::fs::read_to_string(dir.join("Cargo.toml")).ok());
+    if let [Some(exercise), Some(solution)] = &manifests {
+        let renamed = solution.replacen(
+            &format!("name = \"{}\"", ex.solution_package()),
+            &format!("name = \"{}\"", ex.package()),
+            1,
+        );
+        if *exercise != renamed {
+            problems.push(format!(
+                "{}: exercises/{0}/Cargo.toml and solutions/{0}/Cargo.toml differ apart from the package name",
+                ex.id
+            ));
+        }
+        if !ex.files.iter().any(|f| f == "src/main.rs")
+            && let Some(problem) = harness_manifest_problem(exercise)
+        {
+            problems.push(format!("{}: exercises/{0}/Cargo.toml {problem}", ex.id));
         }
     }
     for file in &ex.files {
@@ -203,6 +228,27 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
         problems.push(format!("{}: README.md does not name the exercise", ex.id));
     }
     problems
+}
+
+/// What is wrong with the manifest of a crate whose `src/main.rs` is the
+/// checker's harness, if anything. Such a crate has no library target
+/// (`autolib = false`, no `[lib]`): the harness compiles the learner's
+/// `src/lib.rs` as a module (`#[path = "lib.rs"] mod learner;`), so a save
+/// rebuilds one crate; with a library as well, cargo would compile the
+/// learner's code twice and rebuild two crates after every save.
+fn harness_manifest_problem(manifest: &str) -> Option<String> {
+    let Ok(table) = toml::from_str::<toml::Table>(manifest) else {
+        return Some("is not valid TOML".to_string());
+    };
+    let autolib = table.get("package").and_then(|p| p.get("autolib"));
+    if table.contains_key("lib") || autolib.and_then(toml::Value::as_bool) != Some(false) {
+        return Some(
+            "has a library target: a harness crate says `autolib = false` and has no [lib], \
+             its src/main.rs compiles src/lib.rs as a module (`#[path = \"lib.rs\"] mod learner;`)"
+                .to_string(),
+        );
+    }
+    None
 }
 
 /// Checks the shipped stub: the learner's crate itself when its files are
@@ -242,7 +288,7 @@ fn check_stub(
     // One folder for every scratch stub: their package names differ, and a
     // scratch dir is gone before the next one is built.
     let options = Options {
-        target_dir: Some(check::target_dir(&course.root).join("mcplings-verify")),
+        target_dir: Some(check::target_dir(&course.root).join(check::disk::VERIFY_BUILDS)),
         ..options.clone()
     };
     Ok(check::check(
@@ -296,6 +342,50 @@ mod tests {
         for ex in &course.exercises {
             assert_eq!(layout_problems(&course, ex), Vec::<String>::new());
         }
+    }
+
+    #[test]
+    fn a_harness_crate_with_a_library_or_a_differing_manifest_is_named() {
+        let mut course = course();
+        let ex = course.exercise("01").unwrap().clone();
+        let scratch = tempfile::tempdir().unwrap();
+        std::fs::copy(course.root.join("Cargo.toml"), scratch.path().join("Cargo.toml")).unwrap();
+        let manifest = |dir: &Path| std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        let (exercise, solution) = (
+            manifest(&ex.dir(&course.root)),
+            manifest(&ex.solution_dir(&course.root)),
+        );
+        course.root = scratch.path().to_path_buf();
+        for dir in [ex.dir(&course.root), ex.solution_dir(&course.root)] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        let write = |exercise: &str, solution: &str| {
+            std::fs::write(ex.dir(&course.root).join("Cargo.toml"), exercise).unwrap();
+            std::fs::write(ex.solution_dir(&course.root).join("Cargo.toml"), solution).unwrap();
+        };
+        let manifest_problems = |course: &Course| -> Vec<String> {
+            layout_problems(course, &ex)
+                .into_iter()
+                .filter(|p| p.contains("Cargo.toml") && !p.contains("[workspace] members"))
+                .collect()
+        };
+        write(&exercise, &solution);
+        assert_eq!(manifest_problems(&course), Vec::<String>::new());
+        // The old layout: the learner's code a library of its own.
+        let with_lib = |m: &str| m.replace("autolib = false\n", "") + "\n[lib]\nname = \"encode_frames\"\n";
+        write(&with_lib(&exercise), &with_lib(&solution));
+        let problems = manifest_problems(&course);
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert!(problems[0].contains("has a library target"), "{}", problems[0]);
+        // A dependency in one crate only.
+        write(&exercise, &format!("{solution}base64 = \"0.22\"\n"));
+        let problems = manifest_problems(&course);
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert!(
+            problems[0].contains("differ apart from the package name"),
+            "{}",
+            problems[0]
+        );
     }
 
     #[test]

@@ -21,7 +21,12 @@ use std::sync::Mutex;
 
 use serde_json::{Value, json};
 
-use id_router as learner;
+// Your `src/lib.rs`, compiled into this program as a module (not a library
+// of its own), so that a save rebuilds one crate, not two. What a stub
+// leaves unused is not a mistake yet: no dead-code warnings for it.
+#[path = "lib.rs"]
+#[allow(dead_code)]
+mod learner;
 use learner::{Routed, Router};
 
 static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);

@@ -20,7 +20,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 
 use serde_json::{Value, json};
-use stdio_codec::{Decoder, FrameError, encode};
+// Your `src/lib.rs`, compiled into this program as a module (not a library
+// of its own), so that a save rebuilds one crate, not two. What a stub
+// leaves unused is not a mistake yet: no dead-code warnings for it.
+#[path = "lib.rs"]
+#[allow(dead_code)]
+mod learner;
+use learner::{Decoder, FrameError, encode};
 
 static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
 

@@ -18,7 +18,13 @@ use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-use input_required::{Client, Era, Peer, PeerError};
+// Your `src/lib.rs`, compiled into this program as a module (not a library
+// of its own), so that a save rebuilds one crate, not two. What a stub
+// leaves unused is not a mistake yet: no dead-code warnings for it.
+#[path = "lib.rs"]
+#[allow(dead_code)]
+mod learner;
+use learner::{Client, Era, Peer, PeerError};
 use serde_json::{Value, json};
 
 static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);

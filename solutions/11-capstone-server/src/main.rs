@@ -15,7 +15,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::mpsc::channel;
 
-use capstone_server::{Outbox, Server};
+// Your `src/lib.rs`, compiled into this program as a module (not a library
+// of its own), so that a save rebuilds one crate, not two. What a stub
+// leaves unused is not a mistake yet: no dead-code warnings for it.
+#[path = "lib.rs"]
+#[allow(dead_code)]
+mod learner;
+// Every public name of your crate, as `crate::…` in your files expects.
+use learner::*;
 use serde_json::{Value, json};
 
 static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
