@@ -184,8 +184,9 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
     );
     let mut manifest = manifest.replace(&old_name, &format!("name = \"{package}\""));
     // Its own workspace (not a member of any checkout around it), with the
-    // course's dependency profile so compiled dependencies are shared.
-    manifest.push_str("\n[workspace]\n\n[profile.dev.package.\"*\"]\ndebug = false\n");
+    // course's profile for exercise crates (no debug info, as in the root
+    // Cargo.toml) so compiled dependencies are shared and links are quick.
+    manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\n");
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
         (PathBuf::from("Cargo.toml"), manifest.into_bytes()),
         (
