@@ -207,6 +207,8 @@ impl Loader<'_> {
         let mut exercises = Vec::new();
         // Exercise id → where it is first defined (`file:line`).
         let mut first_use: HashMap<String, String> = HashMap::new();
+        // Story reference (`owner/repo#N`) → where it is first told (`file:line`).
+        let mut told: HashMap<String, String> = HashMap::new();
         for (i, entry) in file.parts.into_iter().enumerate() {
             let number = *entry.number.get_ref();
             if usize::from(number) != i + 1 {
@@ -261,7 +263,11 @@ impl Loader<'_> {
                     }
                     let has = |f: &str| !missing.contains(&f);
                     if has("lesson.md") {
-                        part.lesson = self.lesson(&dir_rel.join("lesson.md"));
+                        let rel = dir_rel.join("lesson.md");
+                        part.lesson = self.lesson(&rel);
+                        if let Some(lesson) = &part.lesson {
+                            self.stories_told_once(&rel, lesson, &mut told);
+                        }
                     }
                     if has("quiz.toml") {
                         part.quiz = self.quiz(&dir_rel.join("quiz.toml"));
@@ -301,6 +307,31 @@ impl Loader<'_> {
     fn lesson(&mut self, rel: &Path) -> Option<Lesson> {
         let source = self.read(rel)?;
         lesson::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
+    }
+
+    /// A story is told in one story block in the whole course; elsewhere it
+    /// is cited by its number. `told` maps each reference to where it was
+    /// first told, across the lessons loaded so far.
+    fn stories_told_once(&mut self, rel: &Path, lesson: &Lesson, told: &mut HashMap<String, String>) {
+        let stories = lesson.sections.iter().flat_map(|s| &s.blocks).filter_map(|b| match b {
+            lesson::Block::Story(story) => Some(story),
+            _ => None,
+        });
+        for story in stories {
+            match told.get(&story.reference) {
+                Some(first) => self.errors.push(ContentError::at(
+                    rel,
+                    story.line,
+                    format!(
+                        "story {} is told twice: {first} already tells it; tell a story once and cite it by number elsewhere",
+                        story.reference
+                    ),
+                )),
+                None => {
+                    told.insert(story.reference.clone(), format!("{}:{}", rel.display(), story.line));
+                }
+            }
+        }
     }
 
     fn quiz(&mut self, rel: &Path) -> Option<Quiz> {

@@ -8,6 +8,11 @@
 //! of that MCP revision; ```` ```json REVISION wrong ```` marks frames that
 //! break a rule on purpose; ```` ```text ```` (optionally with a revision,
 //! for a transcript) and ```` ```rust ```` hold anything else.
+//!
+//! A real-world bug story is a block quote of its own whose first line is
+//! `> [!story] owner/repo#N`, naming the issue or pull request it tells; the
+//! rest of the quote is the story. Lessons keep stories apart from rules,
+//! and the course tells each story once (see [`super::Course::load`]).
 
 use std::path::Path;
 
@@ -73,8 +78,40 @@ pub enum Block {
     },
     /// A block quote's text.
     Quote(Vec<Inline>),
+    /// A real-world bug story: `> [!story] owner/repo#N` and its text.
+    Story(Story),
     /// A fenced code block.
     Code(CodeBlock),
+}
+
+/// A real-world bug story, told apart from the rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Story {
+    /// What it tells: `owner/repo#N`, an issue or pull request on GitHub.
+    pub reference: String,
+    /// The story's paragraphs.
+    pub paragraphs: Vec<Vec<Inline>>,
+    /// 1-based line of the `> [!story]` line in the lesson file.
+    pub line: usize,
+}
+
+/// The marker that opens a story block.
+pub const STORY_MARKER: &str = "[!story]";
+
+/// Whether `reference` has the form `owner/repo#N`.
+pub fn is_story_reference(reference: &str) -> bool {
+    let Some((repo, number)) = reference.split_once('#') else {
+        return false;
+    };
+    let Some((owner, name)) = repo.split_once('/') else {
+        return false;
+    };
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    word(owner) && word(name) && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
 }
 
 /// A fenced code block.
@@ -157,7 +194,22 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                 if b.item_depth() == 0 {
                     let inlines = std::mem::take(&mut b.inlines);
                     if b.quote > 0 {
-                        b.push(Block::Quote(inlines));
+                        let first = std::mem::take(&mut b.quote_first);
+                        if b.in_story {
+                            if let Some(Block::Story(story)) = b.last_block_mut() {
+                                story.paragraphs.push(inlines);
+                            }
+                        } else if first && starts_story(&inlines) {
+                            match story(inlines, line_of(source, b.quote_start)) {
+                                Ok(story) => {
+                                    b.in_story = true;
+                                    b.push(Block::Story(story));
+                                }
+                                Err(reason) => errors.push(err(b.quote_start, reason)),
+                            }
+                        } else {
+                            b.push(Block::Quote(inlines));
+                        }
                     } else {
                         b.push(Block::Paragraph(inlines));
                     }
@@ -165,8 +217,20 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                     b.add_text(" ");
                 }
             }
-            Event::Start(Tag::BlockQuote(_)) => b.quote += 1,
-            Event::End(TagEnd::BlockQuote(_)) => b.quote -= 1,
+            Event::Start(Tag::BlockQuote(_)) => {
+                if b.quote == 0 {
+                    b.quote_start = range.start;
+                    b.quote_first = true;
+                }
+                b.quote += 1;
+            }
+            Event::End(TagEnd::BlockQuote(_)) => {
+                b.quote -= 1;
+                if b.quote == 0 {
+                    b.in_story = false;
+                    b.quote_first = false;
+                }
+            }
             Event::Start(Tag::List(start)) => {
                 b.flush_item();
                 b.lists.push(ListState { start, items: 0 });
@@ -281,6 +345,36 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
     }
 }
 
+/// Whether a block quote's first paragraph opens a story.
+fn starts_story(inlines: &[Inline]) -> bool {
+    inlines
+        .first()
+        .is_some_and(|i| i.text.trim_start().starts_with(STORY_MARKER))
+}
+
+/// A story from the first paragraph of its quote, which starts with the
+/// marker: the reference is the next word, the rest is the first paragraph.
+fn story(mut inlines: Vec<Inline>, line: usize) -> Result<Story, String> {
+    let first = &mut inlines[0];
+    let rest = first.text.trim_start()[STORY_MARKER.len()..].trim_start().to_string();
+    let (reference, body) = rest.split_once(char::is_whitespace).unwrap_or((rest.as_str(), ""));
+    if !is_story_reference(reference) {
+        return Err(format!(
+            "a story opens with `> {STORY_MARKER} owner/repo#N` (the issue or pull request it tells), not `{reference}`"
+        ));
+    }
+    let reference = reference.to_string();
+    first.text = body.trim_start().to_string();
+    if first.text.is_empty() {
+        inlines.remove(0);
+    }
+    Ok(Story {
+        reference,
+        paragraphs: if inlines.is_empty() { Vec::new() } else { vec![inlines] },
+        line,
+    })
+}
+
 fn code_header(info: &str, line: usize) -> Result<CodeBlock, String> {
     let mut words = info.split_whitespace();
     let lang = words
@@ -340,6 +434,12 @@ struct Builder {
     lists: Vec<ListState>,
     in_item: bool,
     quote: usize,
+    /// Where the outermost open block quote starts (a byte offset).
+    quote_start: usize,
+    /// No paragraph of the open block quote has been read yet.
+    quote_first: bool,
+    /// The open block quote is a story: its paragraphs join the last block.
+    in_story: bool,
     code: Option<CodeBlock>,
 }
 
@@ -362,6 +462,10 @@ impl Builder {
             text: text.to_string(),
             style: self.style,
         });
+    }
+
+    fn last_block_mut(&mut self) -> Option<&mut Block> {
+        self.sections.last_mut()?.blocks.last_mut()
     }
 
     fn push(&mut self, block: Block) {
@@ -460,6 +564,25 @@ mod tests {
             errs[3].starts_with("l.md:15: this code block is never closed"),
             "{errs:?}"
         );
+    }
+
+    #[test]
+    fn a_story_is_a_block_of_its_own() {
+        let l = lesson("# T\n\n## S\n\n> [!story] modelcontextprotocol/python-sdk#2057\n> It broke.\n>\n> Then it was fixed.\n\n> plain quote\n").unwrap();
+        let Block::Story(story) = &l.sections[0].blocks[0] else {
+            panic!("{:?}", l.sections[0].blocks)
+        };
+        assert_eq!(story.reference, "modelcontextprotocol/python-sdk#2057");
+        assert_eq!(story.line, 5);
+        let texts: Vec<String> = story
+            .paragraphs
+            .iter()
+            .map(|p| p.iter().map(|i| i.text.as_str()).collect())
+            .collect();
+        assert_eq!(texts, ["It broke.", "Then it was fixed."]);
+        assert!(matches!(&l.sections[0].blocks[1], Block::Quote(_)));
+        let errs = lesson("# T\n\n## S\n\n> [!story] python-sdk 2057\n> It broke.\n").unwrap_err();
+        assert!(errs[0].starts_with("l.md:5: a story opens with"), "{errs:?}");
     }
 
     #[test]
