@@ -98,7 +98,12 @@ pub enum Command {
     },
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
-    Verify,
+    Verify {
+        /// Print the prose words of each part against its limit instead
+        /// (fails when a part is over).
+        #[arg(long)]
+        stats: bool,
+    },
     /// (Internal) The server command handed to a client exercise: relays
     /// its stdin and stdout to the checker's socket.
     #[command(name = "__relay", hide = true)]
@@ -163,7 +168,8 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),
-        Some(Command::Verify) => match load(root) {
+        Some(Command::Verify { stats }) => match load(root) {
+            Ok(course) if stats => Ok(verify::stats(&course)),
             Ok(course) => verify::run(&course),
             Err(e) => {
                 println!("{e}");

@@ -6,6 +6,9 @@
 //! out as CONTRIBUTING.md's "Adding an exercise" asks (both crates are
 //! workspace members, every file the learner edits has its shipped copy,
 //! the README names the exercise).
+//!
+//! `mcplings verify --stats` prints each part's prose words (words outside
+//! fenced code blocks, stories included) against the part's limit.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -15,6 +18,89 @@ use super::EXIT_FAILED;
 use crate::actions;
 use crate::check::{self, CheckReport, Options, Source, Status};
 use crate::content::{Course, Exercise};
+
+/// Most prose words in the opening, the first section of Part 1.
+pub const OPENING_LIMIT: usize = 700;
+/// Most prose words in Part 1, the opening not counted.
+pub const PART1_LIMIT: usize = 2500;
+/// Most prose words in any other part.
+pub const PART_LIMIT: usize = 4000;
+/// A section with this title (Part 3's) is counted apart and has no limit:
+/// the authorization material may exceed its part's limit.
+pub const UNLIMITED_SECTION: &str = "Authorization";
+
+/// One row of `verify --stats`: what was counted, its words, its limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordCount {
+    /// `Part 1 · JSON-RPC messages`, `Part 1 · opening`, …
+    pub what: String,
+    /// Prose words.
+    pub words: usize,
+    /// The limit, or `None` for a section counted apart.
+    pub limit: Option<usize>,
+}
+
+/// The prose words of every written part against its limit: Part 1's
+/// opening apart, every `## Authorization` section apart and unlimited.
+pub fn word_counts(course: &Course) -> Vec<WordCount> {
+    let mut rows = Vec::new();
+    for part in &course.parts {
+        let Some(lesson) = &part.lesson else { continue };
+        let mut sections: Vec<_> = lesson.sections.iter().collect();
+        let mut limit = PART_LIMIT;
+        if part.number == 1
+            && let Some(i) = sections.iter().position(|s| !s.title.is_empty())
+        {
+            let opening = sections.remove(i);
+            rows.push(WordCount {
+                what: format!("Part 1 · opening ({})", opening.title),
+                words: opening.prose_words(),
+                limit: Some(OPENING_LIMIT),
+            });
+            limit = PART1_LIMIT;
+        }
+        let (apart, counted): (Vec<_>, Vec<_>) = sections.into_iter().partition(|s| s.title == UNLIMITED_SECTION);
+        rows.push(WordCount {
+            what: format!("Part {} · {}", part.number, part.title),
+            words: lesson.title.split_whitespace().count() + counted.iter().map(|s| s.prose_words()).sum::<usize>(),
+            limit: Some(limit),
+        });
+        for section in apart {
+            rows.push(WordCount {
+                what: format!("Part {} · {} (counted apart)", part.number, section.title),
+                words: section.prose_words(),
+                limit: None,
+            });
+        }
+    }
+    rows
+}
+
+/// `verify --stats`: prints [`word_counts`]; 1 when a part is over its limit.
+pub fn stats(course: &Course) -> u8 {
+    println!("prose words per part (outside fenced blocks, stories included):");
+    let rows = word_counts(course);
+    let width = rows.iter().map(|r| r.what.chars().count()).max().unwrap_or(0);
+    let mut over = 0;
+    for row in &rows {
+        let verdict = match row.limit {
+            Some(limit) if row.words > limit => {
+                over += 1;
+                format!("/ {limit:>5}  over by {}", row.words - limit)
+            }
+            Some(limit) => format!("/ {limit:>5}  ok"),
+            None => "  (no limit)".to_string(),
+        };
+        println!("  {:<width$}  {:>5} {verdict}", row.what, row.words);
+    }
+    if over > 0 {
+        println!("verify --stats: {over} over the limit");
+        EXIT_FAILED
+    } else {
+        println!("verify --stats: every part within its limit");
+        0
+    }
+}
 
 /// Runs every proof and prints one line per exercise.
 pub fn run(course: &Course) -> Result<u8, String> {

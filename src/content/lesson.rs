@@ -40,6 +40,32 @@ pub struct Section {
     pub blocks: Vec<Block>,
 }
 
+impl Section {
+    /// Prose words: the words of the heading and of every block outside
+    /// fenced code blocks; a story counts, its reference included.
+    pub fn prose_words(&self) -> usize {
+        let words = |inlines: &[Inline]| {
+            inlines
+                .iter()
+                .map(|i| i.text.as_str())
+                .collect::<String>()
+                .split_whitespace()
+                .count()
+        };
+        let blocks: usize = self
+            .blocks
+            .iter()
+            .map(|block| match block {
+                Block::Heading(inlines) | Block::Paragraph(inlines) | Block::Quote(inlines) => words(inlines),
+                Block::ListItem { content, .. } => words(content),
+                Block::Story(story) => 1 + story.paragraphs.iter().map(|p| words(p)).sum::<usize>(),
+                Block::Code(_) => 0,
+            })
+            .sum();
+        self.title.split_whitespace().count() + blocks
+    }
+}
+
 /// Styling of a run of inline text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct InlineStyle {
@@ -583,6 +609,13 @@ mod tests {
         assert!(matches!(&l.sections[0].blocks[1], Block::Quote(_)));
         let errs = lesson("# T\n\n## S\n\n> [!story] python-sdk 2057\n> It broke.\n").unwrap_err();
         assert!(errs[0].starts_with("l.md:5: a story opens with"), "{errs:?}");
+    }
+
+    #[test]
+    fn prose_words_leave_out_fenced_blocks_and_count_stories() {
+        let l = lesson("# T\n\n## Two words\n\nOne `two` **three**.\n\n- four five\n\n```text\nnot counted at all\n```\n\n> [!story] a/b#1\n> six seven\n").unwrap();
+        // heading 2 + paragraph 3 + item 2 + story (reference 1 + text 2)
+        assert_eq!(l.sections[0].prose_words(), 10);
     }
 
     #[test]
