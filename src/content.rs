@@ -6,6 +6,7 @@ pub mod error;
 pub mod lesson;
 pub mod manifest;
 pub mod quiz;
+pub mod story;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -266,7 +267,7 @@ impl Loader<'_> {
                         let rel = dir_rel.join("lesson.md");
                         part.lesson = self.lesson(&rel);
                         if let Some(lesson) = &part.lesson {
-                            self.stories_told_once(&rel, lesson, &mut told);
+                            self.errors.extend(story::told_once(&rel, lesson, &mut told));
                         }
                     }
                     if has("quiz.toml") {
@@ -307,31 +308,6 @@ impl Loader<'_> {
     fn lesson(&mut self, rel: &Path) -> Option<Lesson> {
         let source = self.read(rel)?;
         lesson::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
-    }
-
-    /// A story is told in one story block in the whole course; elsewhere it
-    /// is cited by its number. `told` maps each reference to where it was
-    /// first told, across the lessons loaded so far.
-    fn stories_told_once(&mut self, rel: &Path, lesson: &Lesson, told: &mut HashMap<String, String>) {
-        let stories = lesson.sections.iter().flat_map(|s| &s.blocks).filter_map(|b| match b {
-            lesson::Block::Story(story) => Some(story),
-            _ => None,
-        });
-        for story in stories {
-            match told.get(&story.reference) {
-                Some(first) => self.errors.push(ContentError::at(
-                    rel,
-                    story.line,
-                    format!(
-                        "story {} is told twice: {first} already tells it; tell a story once and cite it by number elsewhere",
-                        story.reference
-                    ),
-                )),
-                None => {
-                    told.insert(story.reference.clone(), format!("{}:{}", rel.display(), story.line));
-                }
-            }
-        }
     }
 
     fn quiz(&mut self, rel: &Path) -> Option<Quiz> {

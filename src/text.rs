@@ -5,7 +5,9 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson, Story};
+use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
+
+mod story;
 
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,26 +298,8 @@ fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
             lines.extend(wrap(&pieces(content), width, first, rest));
         }
         Block::Code(code) => lay_out_code(code, width, lines),
-        Block::Story(story) => lay_out_story(story, width, lines),
+        Block::Story(story) => story::lay_out_story(story, width, lines),
     }
-}
-
-/// A story is drawn as a box of its own, apart from the rules around it:
-/// a rounded corner with what it tells, a bar down its text, a closing corner.
-fn lay_out_story(story: &Story, width: usize, lines: &mut Vec<Line>) {
-    lines.push(vec![Piece::new(format!("╭─ story · {}", story.reference), Tone::Label)]);
-    for (i, paragraph) in story.paragraphs.iter().enumerate() {
-        if i > 0 {
-            lines.push(vec![Piece::new("│", Tone::Label)]);
-        }
-        lines.extend(wrap(
-            &pieces(paragraph),
-            width,
-            Piece::new("│ ", Tone::Label),
-            Piece::new("│ ", Tone::Label),
-        ));
-    }
-    lines.push(vec![Piece::new("╰─", Tone::Label)]);
 }
 
 /// The label drawn above a code block: `json · 2025-11-25`, or with `· wrong`.

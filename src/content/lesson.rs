@@ -20,6 +20,8 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 
 use super::REVISIONS;
 use super::error::{ContentError, line_of};
+pub use super::story::{STORY_MARKER, Story, is_story_reference};
+use super::story::{starts_story, story};
 
 /// A lesson: a title and its sections in order.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,32 +40,6 @@ pub struct Section {
     pub title: String,
     /// The section's blocks, in order.
     pub blocks: Vec<Block>,
-}
-
-impl Section {
-    /// Prose words: the words of the heading and of every block outside
-    /// fenced code blocks; a story counts, its reference included.
-    pub fn prose_words(&self) -> usize {
-        let words = |inlines: &[Inline]| {
-            inlines
-                .iter()
-                .map(|i| i.text.as_str())
-                .collect::<String>()
-                .split_whitespace()
-                .count()
-        };
-        let blocks: usize = self
-            .blocks
-            .iter()
-            .map(|block| match block {
-                Block::Heading(inlines) | Block::Paragraph(inlines) | Block::Quote(inlines) => words(inlines),
-                Block::ListItem { content, .. } => words(content),
-                Block::Story(story) => 1 + story.paragraphs.iter().map(|p| words(p)).sum::<usize>(),
-                Block::Code(_) => 0,
-            })
-            .sum();
-        self.title.split_whitespace().count() + blocks
-    }
 }
 
 /// Styling of a run of inline text.
@@ -108,36 +84,6 @@ pub enum Block {
     Story(Story),
     /// A fenced code block.
     Code(CodeBlock),
-}
-
-/// A real-world bug story, told apart from the rules.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Story {
-    /// What it tells: `owner/repo#N`, an issue or pull request on GitHub.
-    pub reference: String,
-    /// The story's paragraphs.
-    pub paragraphs: Vec<Vec<Inline>>,
-    /// 1-based line of the `> [!story]` line in the lesson file.
-    pub line: usize,
-}
-
-/// The marker that opens a story block.
-pub const STORY_MARKER: &str = "[!story]";
-
-/// Whether `reference` has the form `owner/repo#N`.
-pub fn is_story_reference(reference: &str) -> bool {
-    let Some((repo, number)) = reference.split_once('#') else {
-        return false;
-    };
-    let Some((owner, name)) = repo.split_once('/') else {
-        return false;
-    };
-    let word = |w: &str| {
-        !w.is_empty()
-            && w.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    };
-    word(owner) && word(name) && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
 }
 
 /// A fenced code block.
@@ -371,36 +317,6 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
     }
 }
 
-/// Whether a block quote's first paragraph opens a story.
-fn starts_story(inlines: &[Inline]) -> bool {
-    inlines
-        .first()
-        .is_some_and(|i| i.text.trim_start().starts_with(STORY_MARKER))
-}
-
-/// A story from the first paragraph of its quote, which starts with the
-/// marker: the reference is the next word, the rest is the first paragraph.
-fn story(mut inlines: Vec<Inline>, line: usize) -> Result<Story, String> {
-    let first = &mut inlines[0];
-    let rest = first.text.trim_start()[STORY_MARKER.len()..].trim_start().to_string();
-    let (reference, body) = rest.split_once(char::is_whitespace).unwrap_or((rest.as_str(), ""));
-    if !is_story_reference(reference) {
-        return Err(format!(
-            "a story opens with `> {STORY_MARKER} owner/repo#N` (the issue or pull request it tells), not `{reference}`"
-        ));
-    }
-    let reference = reference.to_string();
-    first.text = body.trim_start().to_string();
-    if first.text.is_empty() {
-        inlines.remove(0);
-    }
-    Ok(Story {
-        reference,
-        paragraphs: if inlines.is_empty() { Vec::new() } else { vec![inlines] },
-        line,
-    })
-}
-
 fn code_header(info: &str, line: usize) -> Result<CodeBlock, String> {
     let mut words = info.split_whitespace();
     let lang = words
@@ -537,91 +453,4 @@ impl Builder {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lesson(src: &str) -> Result<Lesson, Vec<String>> {
-        parse(Path::new("l.md"), src).map_err(|e| e.iter().map(ToString::to_string).collect())
-    }
-
-    #[test]
-    fn sections_paragraphs_lists_and_frames() {
-        let l = lesson(
-            "# Part 1 · T\n\nIntro `code` and **bold**.\n\n## One\n\n- a\n- b\n  1. x\n\n```json 2025-11-25\n{\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n{\"a\":\n 1}\n```\n\n## Two\n\ntext\n",
-        )
-        .unwrap();
-        assert_eq!(l.title, "Part 1 · T");
-        assert_eq!(l.sections.len(), 3);
-        assert_eq!(l.sections[1].title, "One");
-        let Block::Code(code) = &l.sections[1].blocks[3] else {
-            panic!("{:?}", l.sections[1].blocks)
-        };
-        assert_eq!(code.revision.as_deref(), Some("2025-11-25"));
-        let values = code.json_values().unwrap();
-        assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), vec![12, 13]);
-        assert!(matches!(&l.sections[1].blocks[2], Block::ListItem { depth: 1, marker, .. } if marker == "1."));
-    }
-
-    #[test]
-    fn each_numbered_list_counts_from_its_own_start() {
-        let l = lesson("# T\n\n## S\n\n1. a\n2. b\n\ntext\n\n1. c\n2. d\n   - e\n3. f\n").unwrap();
-        let markers: Vec<&str> = l.sections[0]
-            .blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::ListItem { marker, .. } => Some(marker.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(markers, ["1.", "2.", "1.", "2.", "-", "3."]);
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        let errs = lesson("# T\n\n## S\n\n```json\n{}\n```\n\n```json 2025-11-25\n{\"a\": }\n```\n\n<b>x</b>\n\n```text\nnever closed\n").unwrap_err();
-        assert_eq!(errs.len(), 4, "{errs:?}");
-        assert!(
-            errs[0].starts_with("l.md:5: a json block must name the revision"),
-            "{errs:?}"
-        );
-        assert!(errs[1].starts_with("l.md:10: invalid JSON"), "{errs:?}");
-        assert!(errs[2].starts_with("l.md:13: HTML"), "{errs:?}");
-        assert!(
-            errs[3].starts_with("l.md:15: this code block is never closed"),
-            "{errs:?}"
-        );
-    }
-
-    #[test]
-    fn a_story_is_a_block_of_its_own() {
-        let l = lesson("# T\n\n## S\n\n> [!story] modelcontextprotocol/python-sdk#2057\n> It broke.\n>\n> Then it was fixed.\n\n> plain quote\n").unwrap();
-        let Block::Story(story) = &l.sections[0].blocks[0] else {
-            panic!("{:?}", l.sections[0].blocks)
-        };
-        assert_eq!(story.reference, "modelcontextprotocol/python-sdk#2057");
-        assert_eq!(story.line, 5);
-        let texts: Vec<String> = story
-            .paragraphs
-            .iter()
-            .map(|p| p.iter().map(|i| i.text.as_str()).collect())
-            .collect();
-        assert_eq!(texts, ["It broke.", "Then it was fixed."]);
-        assert!(matches!(&l.sections[0].blocks[1], Block::Quote(_)));
-        let errs = lesson("# T\n\n## S\n\n> [!story] python-sdk 2057\n> It broke.\n").unwrap_err();
-        assert!(errs[0].starts_with("l.md:5: a story opens with"), "{errs:?}");
-    }
-
-    #[test]
-    fn prose_words_leave_out_fenced_blocks_and_count_stories() {
-        let l = lesson("# T\n\n## Two words\n\nOne `two` **three**.\n\n- four five\n\n```text\nnot counted at all\n```\n\n> [!story] a/b#1\n> six seven\n").unwrap();
-        // heading 2 + paragraph 3 + item 2 + story (reference 1 + text 2)
-        assert_eq!(l.sections[0].prose_words(), 10);
-    }
-
-    #[test]
-    fn missing_title_and_sections() {
-        let errs = lesson("just text\n").unwrap_err();
-        assert!(errs[0].contains("l.md:1: a lesson starts with its title"));
-        assert!(errs[1].contains("at least one `##` section"));
-    }
-}
+mod tests;
