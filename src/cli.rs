@@ -98,7 +98,12 @@ pub enum Command {
     },
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
-    Verify,
+    Verify {
+        /// Print the prose words of each part against its limit instead
+        /// (fails when a part is over).
+        #[arg(long)]
+        stats: bool,
+    },
     /// Remove the build output checks made (the exercises' builds, `--path`
     /// builds, verify's scratch builds); keeps the app's own build, your
     /// files and your progress. The next check builds what it needs again.
@@ -168,7 +173,8 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Clean) => commands::clean(&load(root)?),
-        Some(Command::Verify) => match load(root) {
+        Some(Command::Verify { stats }) => match load(root) {
+            Ok(course) if stats => Ok(verify::stats(&course)),
             Ok(course) => verify::run(&course),
             Err(e) => {
                 println!("{e}");

@@ -6,6 +6,7 @@ pub mod error;
 pub mod lesson;
 pub mod manifest;
 pub mod quiz;
+pub mod story;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -207,6 +208,8 @@ impl Loader<'_> {
         let mut exercises = Vec::new();
         // Exercise id → where it is first defined (`file:line`).
         let mut first_use: HashMap<String, String> = HashMap::new();
+        // Story reference (`owner/repo#N`) → where it is first told (`file:line`).
+        let mut told: HashMap<String, String> = HashMap::new();
         for (i, entry) in file.parts.into_iter().enumerate() {
             let number = *entry.number.get_ref();
             if usize::from(number) != i + 1 {
@@ -261,7 +264,11 @@ impl Loader<'_> {
                     }
                     let has = |f: &str| !missing.contains(&f);
                     if has("lesson.md") {
-                        part.lesson = self.lesson(&dir_rel.join("lesson.md"));
+                        let rel = dir_rel.join("lesson.md");
+                        part.lesson = self.lesson(&rel);
+                        if let Some(lesson) = &part.lesson {
+                            self.errors.extend(story::told_once(&rel, lesson, &mut told));
+                        }
                     }
                     if has("quiz.toml") {
                         part.quiz = self.quiz(&dir_rel.join("quiz.toml"));

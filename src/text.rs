@@ -7,6 +7,8 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
 
+mod story;
+
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tone {
@@ -296,6 +298,7 @@ fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
             lines.extend(wrap(&pieces(content), width, first, rest));
         }
         Block::Code(code) => lay_out_code(code, width, lines),
+        Block::Story(story) => story::lay_out_story(story, width, lines),
     }
 }
 

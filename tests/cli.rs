@@ -181,6 +181,40 @@ fn lesson_1_prints_its_title_and_sections() {
 }
 
 #[test]
+fn lesson_1_draws_a_story_as_a_box() {
+    let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "1"]));
+    assert_eq!(r.code, 0, "{r:?}");
+    let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
+    let reference = source
+        .lines()
+        .find_map(|l| l.strip_prefix("> [!story] "))
+        .expect("Part 1 tells a story");
+    let top = format!("╭─ story · {reference}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == top)
+        .unwrap_or_else(|| panic!("no {top:?} in:\n{}", r.stdout));
+    assert!(lines[at + 1].starts_with("│ "), "{:?}", &lines[at..]);
+    assert!(lines[at..].contains(&"╰─"), "the box closes");
+    assert!(!r.stdout.contains("[!story]"), "the marker is not printed");
+}
+
+#[test]
+fn verify_stats_prints_each_part_against_its_limit() {
+    let r = run(bin().args(["--root"]).arg(common::root()).args(["verify", "--stats"]));
+    let out = &r.stdout;
+    assert!(out.contains("Part 1 · opening (What MCP is for)"), "{r:?}");
+    assert!(out.contains("/   700"), "{r:?}");
+    assert!(out.contains("/  2500"), "{r:?}");
+    assert!(out.contains("Part 3 · Authorization (counted apart)"), "{r:?}");
+    assert_eq!(r.code, 0, "every part within its limit: {r:?}");
+    assert!(out.contains("every part within its limit"), "{r:?}");
+    // --stats counts words; it runs no exercise proofs.
+    assert!(!out.contains("verify:"), "{r:?}");
+}
+
+#[test]
 fn lesson_9_does_not_exist() {
     let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "9"]));
     assert_eq!(r.code, 2, "{r:?}");

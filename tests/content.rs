@@ -168,3 +168,30 @@ fn an_option_without_an_explanation_names_the_option() {
     replace_line(root, &file, explanation, &[]);
     assert_reported(root, &file, option, "has no explanation");
 }
+
+#[test]
+fn a_story_told_twice_names_both_places() {
+    let course = common::course_copy();
+    let root = course.path();
+    let first_file = format!("{PART1}/lesson.md");
+    let first = line_after(root, &first_file, 0, |l| l.starts_with("> [!story] "));
+    let story = fs::read_to_string(root.join(&first_file))
+        .unwrap()
+        .lines()
+        .nth(first - 1)
+        .unwrap()
+        .to_string();
+    let reference = story.trim_start_matches("> [!story] ").to_string();
+    let file = format!("{PART2}/lesson.md");
+    let path = root.join(&file);
+    let mut text = fs::read_to_string(&path).unwrap();
+    let line = text.lines().count() + 2;
+    text.push_str(&format!("\n{story}\n> The same story again.\n"));
+    fs::write(&path, text).unwrap();
+    assert_reported(
+        root,
+        &file,
+        line,
+        &format!("story {reference} is told twice: {first_file}:{first} already tells it"),
+    );
+}

@@ -8,6 +8,11 @@
 //! of that MCP revision; ```` ```json REVISION wrong ```` marks frames that
 //! break a rule on purpose; ```` ```text ```` (optionally with a revision,
 //! for a transcript) and ```` ```rust ```` hold anything else.
+//!
+//! A real-world bug story is a block quote of its own whose first line is
+//! `> [!story] owner/repo#N`, naming the issue or pull request it tells; the
+//! rest of the quote is the story. Lessons keep stories apart from rules,
+//! and the course tells each story once (see [`super::Course::load`]).
 
 use std::path::Path;
 
@@ -15,6 +20,8 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 
 use super::REVISIONS;
 use super::error::{ContentError, line_of};
+pub use super::story::{STORY_MARKER, Story, is_story_reference};
+use super::story::{starts_story, story};
 
 /// A lesson: a title and its sections in order.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,6 +80,8 @@ pub enum Block {
     },
     /// A block quote's text.
     Quote(Vec<Inline>),
+    /// A real-world bug story: `> [!story] owner/repo#N` and its text.
+    Story(Story),
     /// A fenced code block.
     Code(CodeBlock),
 }
@@ -157,7 +166,22 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                 if b.item_depth() == 0 {
                     let inlines = std::mem::take(&mut b.inlines);
                     if b.quote > 0 {
-                        b.push(Block::Quote(inlines));
+                        let first = std::mem::take(&mut b.quote_first);
+                        if b.in_story {
+                            if let Some(Block::Story(story)) = b.last_block_mut() {
+                                story.paragraphs.push(inlines);
+                            }
+                        } else if first && starts_story(&inlines) {
+                            match story(inlines, line_of(source, b.quote_start)) {
+                                Ok(story) => {
+                                    b.in_story = true;
+                                    b.push(Block::Story(story));
+                                }
+                                Err(reason) => errors.push(err(b.quote_start, reason)),
+                            }
+                        } else {
+                            b.push(Block::Quote(inlines));
+                        }
                     } else {
                         b.push(Block::Paragraph(inlines));
                     }
@@ -165,8 +189,20 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                     b.add_text(" ");
                 }
             }
-            Event::Start(Tag::BlockQuote(_)) => b.quote += 1,
-            Event::End(TagEnd::BlockQuote(_)) => b.quote -= 1,
+            Event::Start(Tag::BlockQuote(_)) => {
+                if b.quote == 0 {
+                    b.quote_start = range.start;
+                    b.quote_first = true;
+                }
+                b.quote += 1;
+            }
+            Event::End(TagEnd::BlockQuote(_)) => {
+                b.quote -= 1;
+                if b.quote == 0 {
+                    b.in_story = false;
+                    b.quote_first = false;
+                }
+            }
             Event::Start(Tag::List(start)) => {
                 b.flush_item();
                 b.lists.push(ListState { start, items: 0 });
@@ -340,6 +376,12 @@ struct Builder {
     lists: Vec<ListState>,
     in_item: bool,
     quote: usize,
+    /// Where the outermost open block quote starts (a byte offset).
+    quote_start: usize,
+    /// No paragraph of the open block quote has been read yet.
+    quote_first: bool,
+    /// The open block quote is a story: its paragraphs join the last block.
+    in_story: bool,
     code: Option<CodeBlock>,
 }
 
@@ -362,6 +404,10 @@ impl Builder {
             text: text.to_string(),
             style: self.style,
         });
+    }
+
+    fn last_block_mut(&mut self) -> Option<&mut Block> {
+        self.sections.last_mut()?.blocks.last_mut()
     }
 
     fn push(&mut self, block: Block) {
@@ -407,65 +453,4 @@ impl Builder {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lesson(src: &str) -> Result<Lesson, Vec<String>> {
-        parse(Path::new("l.md"), src).map_err(|e| e.iter().map(ToString::to_string).collect())
-    }
-
-    #[test]
-    fn sections_paragraphs_lists_and_frames() {
-        let l = lesson(
-            "# Part 1 · T\n\nIntro `code` and **bold**.\n\n## One\n\n- a\n- b\n  1. x\n\n```json 2025-11-25\n{\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n{\"a\":\n 1}\n```\n\n## Two\n\ntext\n",
-        )
-        .unwrap();
-        assert_eq!(l.title, "Part 1 · T");
-        assert_eq!(l.sections.len(), 3);
-        assert_eq!(l.sections[1].title, "One");
-        let Block::Code(code) = &l.sections[1].blocks[3] else {
-            panic!("{:?}", l.sections[1].blocks)
-        };
-        assert_eq!(code.revision.as_deref(), Some("2025-11-25"));
-        let values = code.json_values().unwrap();
-        assert_eq!(values.iter().map(|v| v.0).collect::<Vec<_>>(), vec![12, 13]);
-        assert!(matches!(&l.sections[1].blocks[2], Block::ListItem { depth: 1, marker, .. } if marker == "1."));
-    }
-
-    #[test]
-    fn each_numbered_list_counts_from_its_own_start() {
-        let l = lesson("# T\n\n## S\n\n1. a\n2. b\n\ntext\n\n1. c\n2. d\n   - e\n3. f\n").unwrap();
-        let markers: Vec<&str> = l.sections[0]
-            .blocks
-            .iter()
-            .filter_map(|b| match b {
-                Block::ListItem { marker, .. } => Some(marker.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(markers, ["1.", "2.", "1.", "2.", "-", "3."]);
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        let errs = lesson("# T\n\n## S\n\n```json\n{}\n```\n\n```json 2025-11-25\n{\"a\": }\n```\n\n<b>x</b>\n\n```text\nnever closed\n").unwrap_err();
-        assert_eq!(errs.len(), 4, "{errs:?}");
-        assert!(
-            errs[0].starts_with("l.md:5: a json block must name the revision"),
-            "{errs:?}"
-        );
-        assert!(errs[1].starts_with("l.md:10: invalid JSON"), "{errs:?}");
-        assert!(errs[2].starts_with("l.md:13: HTML"), "{errs:?}");
-        assert!(
-            errs[3].starts_with("l.md:15: this code block is never closed"),
-            "{errs:?}"
-        );
-    }
-
-    #[test]
-    fn missing_title_and_sections() {
-        let errs = lesson("just text\n").unwrap_err();
-        assert!(errs[0].contains("l.md:1: a lesson starts with its title"));
-        assert!(errs[1].contains("at least one `##` section"));
-    }
-}
+mod tests;

@@ -67,6 +67,11 @@ struct QuizFile {
 struct QuestionEntry {
     id: Spanned<String>,
     prompt: String,
+    /// What the question tests, in a few words (optional for now; read by
+    /// nothing yet).
+    #[serde(default)]
+    #[allow(dead_code)]
+    concept: Option<String>,
     options: Vec<Spanned<ChoiceEntry>>,
 }
 
