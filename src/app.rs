@@ -90,6 +90,10 @@ pub struct App {
     /// Checks started so far; each run is numbered so late events of a
     /// replaced run are ignored.
     runs: u64,
+    /// The seed quiz runs start from ([`App::with_quiz_seed`]).
+    quiz_seed: u64,
+    /// Quiz runs started so far; each gets its own option order.
+    quiz_runs: u64,
     quitting: bool,
 }
 
@@ -110,7 +114,7 @@ impl App {
         App {
             lesson: LessonView::new(part),
             exercise: ExerciseView::new(exercise_index),
-            quiz: QuizView::new(part),
+            quiz: QuizView::new(part, 0),
             course,
             progress,
             prebuilding: false,
@@ -124,8 +128,18 @@ impl App {
             map,
             ticks: 0,
             runs: 0,
+            quiz_seed: 0,
+            quiz_runs: 0,
             quitting: false,
         }
+    }
+
+    /// The same workbook with quiz runs seeded from `seed` (the runtime
+    /// passes [`crate::content::quiz::run_seed`]; tests keep the default 0).
+    pub fn with_quiz_seed(mut self, seed: u64) -> App {
+        self.quiz_seed = seed;
+        self.quiz = QuizView::new(self.quiz.part, seed);
+        self
     }
 
     /// Whether the workbook should close.
@@ -275,7 +289,7 @@ impl App {
             }
             Confirm::RetakeQuiz(part) => {
                 self.progress.quizzes.remove(&part.to_string());
-                self.quiz = QuizView::new(part);
+                self.quiz = self.new_quiz_run(part);
                 vec![Effect::SaveProgress]
             }
             Confirm::ResetProgress => {
@@ -331,7 +345,7 @@ impl App {
             return Vec::new();
         }
         if self.quiz.part != number {
-            self.quiz = QuizView::new(number);
+            self.quiz = self.new_quiz_run(number);
         }
         self.quiz.resume(&self.course, &self.progress);
         self.screen = Screen::Quiz;

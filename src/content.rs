@@ -3,6 +3,7 @@
 //! `file:line: reason`, all at once, so an author fixes them in one pass.
 
 pub mod error;
+pub mod fairness;
 pub mod lesson;
 pub mod manifest;
 pub mod quiz;

@@ -213,7 +213,8 @@ fn quiz_after_a_wrong_answer() {
     press(&mut app, "z");
     let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
-    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    let letter = app.quiz_letter(wrong).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -222,7 +223,8 @@ fn quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "z");
     let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
-    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    let letter = app.quiz_letter(question.correct()).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -349,7 +351,8 @@ fn part2_quiz_after_a_wrong_answer() {
     press(&mut app, "↓z");
     let question = app.course().part(2).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
-    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    let letter = app.quiz_letter(wrong).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -437,7 +440,8 @@ fn part3_quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "↓↓z");
     let question = app.course().part(3).unwrap().quiz.as_ref().unwrap().questions[0].clone();
-    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    let letter = app.quiz_letter(question.correct()).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -465,7 +469,8 @@ fn part4_quiz_after_a_wrong_answer() {
     press(&mut app, "↓↓↓z");
     let question = app.course().part(4).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
-    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    let letter = app.quiz_letter(wrong).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -485,7 +490,8 @@ fn part5_quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "↓↓↓↓z");
     let question = app.course().part(5).unwrap().quiz.as_ref().unwrap().questions[0].clone();
-    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    let letter = app.quiz_letter(question.correct()).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
