@@ -643,3 +643,21 @@ fn a_frame_that_breaks_the_schema_is_named_by_its_path() {
     let r = at(course.path(), &["check", "03"]);
     assert!(words(&r.stdout).contains(said), "{r:?}");
 }
+
+// ---------------------------------------------------------------------------
+// glossary
+// ---------------------------------------------------------------------------
+
+#[test]
+fn glossary_prints_a_term_and_names_the_closest_to_an_unknown_one() {
+    let r = at(&common::root(), &["glossary", "Progress Tokens"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.starts_with("progress token\n"), "{r:?}");
+    assert!(r.stdout.contains("Taught in") && r.stdout.contains("Spec"), "{r:?}");
+    let all = at(&common::root(), &["glossary"]);
+    assert_eq!(all.code, 0, "{all:?}");
+    assert!(all.stdout.lines().all(|l| l.chars().count() <= 80), "{all:?}");
+    let r = at(&common::root(), &["glossary", "tol"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("no term `tol`. Closest: tool"), "{r:?}");
+}

@@ -292,3 +292,19 @@ fn an_explanation_naming_a_letter_is_reported() {
     );
     assert_verify_reports(root, &file, wrong, "names an option by its letter");
 }
+
+#[test]
+fn a_term_used_before_its_section_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    // "cursor" is taught in Part 4; Part 1's quiz may not use it yet.
+    let prompt = line_after(root, &file, 0, |l| l.starts_with("prompt = \""));
+    replace_line(root, &file, prompt, &["prompt = \"Which cursor comes next?\""]);
+    assert_verify_reports(
+        root,
+        &file,
+        prompt,
+        "`cursor` is used before Part 4 § Pagination and caching",
+    );
+}

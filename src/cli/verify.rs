@@ -51,7 +51,10 @@ pub fn run(course: &Course) -> Result<u8, String> {
 /// taught before use): prints each problem and returns the exit code when
 /// any is broken, so the exercises are not built for nothing.
 fn content_rules(course: &Course) -> Option<u8> {
-    let problems = crate::content::fairness::problems(course);
+    let mut problems = crate::content::fairness::problems(course);
+    if let Some(glossary) = &course.glossary {
+        problems.extend(crate::content::glossary::order_problems(course, glossary));
+    }
     println!(
         "content rules ... {}",
         if problems.is_empty() { "ok" } else { "failed" }
