@@ -5,6 +5,7 @@
 //! too (the lesson, the exercise's right pane), for the view to slice.
 
 mod exercise;
+mod glossary;
 mod lesson;
 pub mod map;
 mod message;
@@ -18,6 +19,7 @@ use crate::content::Course;
 use crate::progress::Progress;
 
 pub use exercise::{CheckState, ExerciseView, Pane};
+pub use glossary::GlossaryView;
 pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
 pub use message::{Effect, Msg};
@@ -38,6 +40,8 @@ pub enum Screen {
     Exercise,
     /// A part's quiz.
     Quiz,
+    /// The glossary of terms.
+    Glossary,
 }
 
 /// A question the learner must confirm with `y`.
@@ -85,6 +89,8 @@ pub struct App {
     pub(crate) exercise: ExerciseView,
     /// Quiz state.
     pub(crate) quiz: QuizView,
+    /// Glossary state.
+    pub(crate) glossary: GlossaryView,
     /// Spinner frame counter.
     pub(crate) ticks: u64,
     /// Checks started so far; each run is numbered so late events of a
@@ -115,6 +121,7 @@ impl App {
             lesson: LessonView::new(part),
             exercise: ExerciseView::new(exercise_index),
             quiz: QuizView::new(part, 0),
+            glossary: GlossaryView::default(),
             course,
             progress,
             prebuilding: false,
@@ -273,6 +280,7 @@ impl App {
             Screen::Lesson => self.lesson_key(key),
             Screen::Exercise => self.exercise_key(key),
             Screen::Quiz => self.quiz_key(key),
+            Screen::Glossary => self.glossary_key(key),
         }
     }
 

@@ -243,6 +243,30 @@ fn reset_confirmation() {
 }
 
 #[test]
+fn glossary_from_the_map() {
+    let mut app = app();
+    press(&mut app, "t↓↓");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn glossary_from_a_lesson_at_70x20() {
+    let mut app = app();
+    app.update(Msg::Resize(70, 20));
+    press(&mut app, "\nt");
+    // Far enough down that the list scrolls.
+    press(&mut app, &"j".repeat(20));
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn help_overlay_on_the_glossary() {
+    let mut app = app();
+    press(&mut app, "t?");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
 fn too_small_terminal() {
     let mut app = app();
     app.update(Msg::Resize(40, 12));

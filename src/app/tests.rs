@@ -353,3 +353,33 @@ fn the_exercise_pane_is_laid_out_for_the_width() {
     app.update(Msg::Resize(130, 40));
     assert!(app.exercise.lines.len() < narrow, "wider, so fewer lines");
 }
+
+#[test]
+fn the_glossary_opens_from_map_and_lesson_and_goes_back_or_to_a_section() {
+    let mut app = app();
+    app.update(key('t'));
+    assert_eq!(app.screen, Screen::Glossary);
+    app.update(code(KeyCode::Esc));
+    assert_eq!(app.screen, Screen::Map);
+    app.update(code(KeyCode::Enter));
+    assert_eq!(app.screen, Screen::Lesson);
+    app.update(key('t'));
+    assert_eq!(app.screen, Screen::Glossary);
+    app.update(key('t'));
+    assert_eq!(app.screen, Screen::Lesson, "t closes the glossary too");
+    // Enter on a term taught in Part 4 opens that lesson at its section.
+    app.update(key('t'));
+    let glossary = app.course.glossary.clone().expect("the course has a glossary");
+    let index = glossary.terms.iter().position(|t| t.part == 4).expect("a Part 4 term");
+    for _ in 0..index {
+        app.update(key('j'));
+    }
+    app.update(code(KeyCode::Enter));
+    assert_eq!(app.screen, Screen::Lesson);
+    assert_eq!(app.lesson.part, 4);
+    let lesson = app.course.part(4).unwrap().lesson.as_ref().unwrap();
+    assert_eq!(
+        lesson.sections[app.lesson.section()].title,
+        glossary.terms[index].section
+    );
+}
