@@ -5,6 +5,7 @@
 //! too (the lesson, the exercise's right pane), for the view to slice.
 
 mod exercise;
+mod glossary;
 mod lesson;
 pub mod map;
 mod message;
@@ -18,6 +19,7 @@ use crate::content::Course;
 use crate::progress::Progress;
 
 pub use exercise::{CheckState, ExerciseView, Pane};
+pub use glossary::GlossaryView;
 pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
 pub use message::{Effect, Msg};
@@ -38,6 +40,8 @@ pub enum Screen {
     Exercise,
     /// A part's quiz.
     Quiz,
+    /// The glossary of terms.
+    Glossary,
 }
 
 /// A question the learner must confirm with `y`.
@@ -85,11 +89,17 @@ pub struct App {
     pub(crate) exercise: ExerciseView,
     /// Quiz state.
     pub(crate) quiz: QuizView,
+    /// Glossary state.
+    pub(crate) glossary: GlossaryView,
     /// Spinner frame counter.
     pub(crate) ticks: u64,
     /// Checks started so far; each run is numbered so late events of a
     /// replaced run are ignored.
     runs: u64,
+    /// The seed quiz runs start from ([`App::with_quiz_seed`]).
+    quiz_seed: u64,
+    /// Quiz runs started so far; each gets its own option order.
+    quiz_runs: u64,
     quitting: bool,
 }
 
@@ -110,7 +120,8 @@ impl App {
         App {
             lesson: LessonView::new(part),
             exercise: ExerciseView::new(exercise_index),
-            quiz: QuizView::new(part),
+            quiz: QuizView::new(part, 0),
+            glossary: GlossaryView::default(),
             course,
             progress,
             prebuilding: false,
@@ -124,8 +135,18 @@ impl App {
             map,
             ticks: 0,
             runs: 0,
+            quiz_seed: 0,
+            quiz_runs: 0,
             quitting: false,
         }
+    }
+
+    /// The same workbook with quiz runs seeded from `seed` (the runtime
+    /// passes [`crate::content::quiz::run_seed`]; tests keep the default 0).
+    pub fn with_quiz_seed(mut self, seed: u64) -> App {
+        self.quiz_seed = seed;
+        self.quiz = QuizView::new(self.quiz.part, seed);
+        self
     }
 
     /// Whether the workbook should close.
@@ -259,6 +280,7 @@ impl App {
             Screen::Lesson => self.lesson_key(key),
             Screen::Exercise => self.exercise_key(key),
             Screen::Quiz => self.quiz_key(key),
+            Screen::Glossary => self.glossary_key(key),
         }
     }
 
@@ -275,7 +297,7 @@ impl App {
             }
             Confirm::RetakeQuiz(part) => {
                 self.progress.quizzes.remove(&part.to_string());
-                self.quiz = QuizView::new(part);
+                self.quiz = self.new_quiz_run(part);
                 vec![Effect::SaveProgress]
             }
             Confirm::ResetProgress => {
@@ -331,7 +353,7 @@ impl App {
             return Vec::new();
         }
         if self.quiz.part != number {
-            self.quiz = QuizView::new(number);
+            self.quiz = self.new_quiz_run(number);
         }
         self.quiz.resume(&self.course, &self.progress);
         self.screen = Screen::Quiz;

@@ -7,6 +7,7 @@
 //! every case.
 
 mod commands;
+mod glossary;
 mod quiz;
 mod relay;
 mod report;
@@ -82,6 +83,15 @@ pub enum Command {
     Quiz {
         /// The part number (1–5).
         part: u8,
+    },
+    /// Print the glossary, or one term: its definition, where the course
+    /// teaches it, and its spec page.
+    ///
+    /// Exit 2 for a term the glossary lacks (the closest terms are named).
+    Glossary {
+        /// A term or one of its variants, in any case (quote words with
+        /// spaces: "progress token").
+        term: Option<String>,
     },
     /// Reveal the next hint of an exercise (and the ones before it).
     Hint {
@@ -169,6 +179,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             json,
         }) => commands::check(&load(root)?, &exercise, solution, path, json),
         Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
+        Some(Command::Glossary { term }) => glossary::run(&load(root)?, term.as_deref()),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),

@@ -3,6 +3,8 @@
 //! `file:line: reason`, all at once, so an author fixes them in one pass.
 
 pub mod error;
+pub mod fairness;
+pub mod glossary;
 pub mod lesson;
 pub mod manifest;
 pub mod quiz;
@@ -39,6 +41,8 @@ pub struct Course {
     pub parts: Vec<Part>,
     /// Every exercise, in course order.
     pub exercises: Vec<Exercise>,
+    /// The glossary (`lessons/glossary.toml`), when the course has one.
+    pub glossary: Option<glossary::Glossary>,
 }
 
 /// One part of the course.
@@ -293,12 +297,14 @@ impl Loader<'_> {
             }
             parts.push(part);
         }
+        let glossary = self.glossary();
         if self.errors.is_empty() {
             Ok(Course {
                 root: self.root.to_path_buf(),
                 title: file.title,
                 parts,
                 exercises,
+                glossary,
             })
         } else {
             Err(ContentErrors(self.errors))
@@ -308,6 +314,15 @@ impl Loader<'_> {
     fn lesson(&mut self, rel: &Path) -> Option<Lesson> {
         let source = self.read(rel)?;
         lesson::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
+    }
+
+    fn glossary(&mut self) -> Option<glossary::Glossary> {
+        let rel = Path::new(glossary::GLOSSARY);
+        if !self.root.join(rel).is_file() {
+            return None;
+        }
+        let source = self.read(rel)?;
+        glossary::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
     }
 
     fn quiz(&mut self, rel: &Path) -> Option<Quiz> {

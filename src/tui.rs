@@ -75,7 +75,8 @@ pub fn run(course: Course) -> Result<(), String> {
             input: Arc::clone(&input),
             known: loaded.progress.clone(),
         };
-        let mut app = App::new(course, loaded.progress, (size.width, size.height));
+        let mut app = App::new(course, loaded.progress, (size.width, size.height))
+            .with_quiz_seed(crate::content::quiz::run_seed());
         if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
             runtime.dispatch(Msg::NoColor, &mut app, &mut terminal);
         }

@@ -5,6 +5,7 @@
 //! [`crate::app`], and are only sliced and styled here.
 
 mod exercise;
+mod glossary;
 mod lesson;
 mod map;
 mod overlay;
@@ -49,6 +50,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Lesson => lesson::header(app),
         Screen::Exercise => exercise::header(app),
         Screen::Quiz => quiz::header(app),
+        Screen::Glossary => glossary::header(app),
     };
     draw_bar(frame, header, &title, &right, &theme);
     let rule = "─".repeat(area.width as usize);
@@ -59,12 +61,14 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Lesson => lesson::draw(frame, body, app, &theme),
         Screen::Exercise => exercise::draw(frame, body, app, &theme),
         Screen::Quiz => quiz::draw(frame, body, app, &theme),
+        Screen::Glossary => glossary::draw(frame, body, app, &theme),
     }
     let (keys, status) = match app.screen {
         Screen::Map => map::footer(app),
         Screen::Lesson => lesson::footer(app),
         Screen::Exercise => exercise::footer(app),
         Screen::Quiz => quiz::footer(app),
+        Screen::Glossary => glossary::footer(app),
     };
     match &app.notice {
         Some(notice) => draw_notice(frame, footer, notice, &theme),

@@ -510,14 +510,31 @@ fn reset_without_yes_and_without_a_terminal_changes_nothing() {
 fn quiz_explains_a_wrong_answer_and_scores_first_tries_only() {
     let course = common::course_copy();
     let answers = quiz_answers(course.path());
-    let letter = |i: usize| char::from(b'a' + u8::try_from(i).unwrap());
+    let quiz = read_toml(&course.path().join(PART1).join("quiz.toml"));
+    let ids: Vec<&str> = quiz["questions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["id"].as_str().unwrap())
+        .collect();
+    // The options are shuffled: with a fixed seed, the letter of the option
+    // at file index `i` of question `n` is known.
+    const SEED: u64 = 7;
+    let letter = |n: usize, i: usize| {
+        let order = mcplings::content::quiz::shuffled_order(SEED, ids[n], answers[n].1.len());
+        mcplings::content::quiz::LETTERS[order.iter().position(|&o| o == i).unwrap()]
+    };
     let (right, explanations) = &answers[0];
     let wrong = (0..explanations.len()).find(|i| i != right).unwrap();
-    let mut input = format!("{}\n{}\n", letter(wrong), letter(*right));
-    for (right, _) in &answers[1..] {
-        input.push_str(&format!("{}\n", letter(*right)));
+    let mut input = format!("{}\n{}\n", letter(0, wrong), letter(0, *right));
+    for (n, (right, _)) in answers.iter().enumerate().skip(1) {
+        input.push_str(&format!("{}\n", letter(n, *right)));
     }
-    let r = run(mcplings(course.path()).arg("quiz").arg("1").write_stdin(input));
+    let r = run(mcplings(course.path())
+        .env(mcplings::content::quiz::SEED_VAR, SEED.to_string())
+        .arg("quiz")
+        .arg("1")
+        .write_stdin(input));
     assert_eq!(r.code, 0, "{r:?}");
     // In order: the mark for the wrong pick, its explanation, the mark for
     // the right pick, its explanation. (An explanation may itself start
@@ -686,4 +703,22 @@ fn clean_removes_check_builds_and_keeps_the_app() {
     let r = run(&mut cmd);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.starts_with("nothing to clean in "), "{r:?}");
+}
+
+// ---------------------------------------------------------------------------
+// glossary
+// ---------------------------------------------------------------------------
+
+#[test]
+fn glossary_prints_a_term_and_names_the_closest_to_an_unknown_one() {
+    let r = at(&common::root(), &["glossary", "Progress Tokens"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.starts_with("progress token\n"), "{r:?}");
+    assert!(r.stdout.contains("Taught in") && r.stdout.contains("Spec"), "{r:?}");
+    let all = at(&common::root(), &["glossary"]);
+    assert_eq!(all.code, 0, "{all:?}");
+    assert!(all.stdout.lines().all(|l| l.chars().count() <= 80), "{all:?}");
+    let r = at(&common::root(), &["glossary", "tol"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("no term `tol`. Closest: tool"), "{r:?}");
 }

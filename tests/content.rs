@@ -195,3 +195,143 @@ fn a_story_told_twice_names_both_places() {
         &format!("story {reference} is told twice: {first_file}:{first} already tells it"),
     );
 }
+
+// ---------------------------------------------------------------------------
+// Content rules `verify` enforces beyond loading: quiz fairness, terms
+// taught before use. The content loads (`list` works); `verify` fails before
+// building anything, naming `file:line`.
+// ---------------------------------------------------------------------------
+
+/// `verify` on the broken copy exits 1 with a line that starts with
+/// `file:line:` and contains `reason`.
+fn assert_verify_reports(root: &Path, file: &str, line: usize, reason: &str) {
+    let place = format!("{file}:{line}:");
+    let verify = at(root, &["verify"]);
+    assert_eq!(verify.code, 1, "verify must fail: {verify:?}");
+    assert!(
+        verify
+            .stdout
+            .lines()
+            .any(|l| l.starts_with(&place) && l.contains(reason)),
+        "verify should report `{place} …{reason}…`: {verify:?}"
+    );
+    assert!(
+        !verify.stdout.contains("solution passes"),
+        "nothing is built: {verify:?}"
+    );
+}
+
+/// The line of the first `[[questions.options]]` of the question whose
+/// header is at `header`, with `correct = <correct>`.
+fn option_line(root: &Path, file: &str, header: usize, correct: bool) -> usize {
+    let mut option = line_after(root, file, header, |l| l == "[[questions.options]]");
+    loop {
+        let flag = line_after(root, file, option, |l| l.starts_with("correct = "));
+        let text = fs::read_to_string(root.join(file)).unwrap();
+        if text.lines().nth(flag - 1) == Some(&format!("correct = {correct}")) {
+            return option;
+        }
+        option = line_after(root, file, option, |l| l == "[[questions.options]]");
+    }
+}
+
+#[test]
+fn a_keyed_option_that_is_always_the_longest_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    // Pad the text of every keyed option so that it is the longest.
+    let text = fs::read_to_string(root.join(&file)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    for (i, l) in lines.iter().enumerate() {
+        if *l == "correct = true" {
+            let t = &mut out[i - 1];
+            assert!(t.starts_with("text = "), "{t}");
+            let quote = t.chars().last().unwrap();
+            t.pop();
+            t.push_str(" (padded so that it is the longest option of its question by far)");
+            t.push(quote);
+        }
+    }
+    fs::write(root.join(&file), out.join("\n") + "\n").unwrap();
+    let first = line_after(root, &file, 0, |l| l == "[[questions]]");
+    assert_verify_reports(root, &file, first, "the keyed option is the longest in");
+}
+
+#[test]
+fn a_concept_tested_twice_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let one = format!("{PART1}/quiz.toml");
+    let two = format!("{PART2}/quiz.toml");
+    let concept_of = |file: &str| {
+        let line = line_after(root, file, 0, |l| l.starts_with("concept = "));
+        (
+            line,
+            fs::read_to_string(root.join(file))
+                .unwrap()
+                .lines()
+                .nth(line - 1)
+                .unwrap()
+                .to_string(),
+        )
+    };
+    let (_, first) = concept_of(&one);
+    let (line, _) = concept_of(&two);
+    replace_line(root, &two, line, &[&first]);
+    let header = line_after(root, &two, 0, |l| l == "[[questions]]");
+    assert_verify_reports(root, &two, header, &format!("which {one}:"));
+}
+
+#[test]
+fn an_answer_token_in_a_wrong_explanation_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    let header = line_after(root, &file, 0, |l| l == "[[questions]]");
+    let tokens = line_after(root, &file, header, |l| l.starts_with("answer_tokens = "));
+    replace_line(root, &file, tokens, &["answer_tokens = [\"telltale\"]"]);
+    let wrong = option_line(root, &file, header, false);
+    let why = line_after(root, &file, wrong, |l| l.starts_with("explanation = "));
+    replace_line(
+        root,
+        &file,
+        why,
+        &["explanation = \"Wrong: the Telltale word is elsewhere.\""],
+    );
+    assert_verify_reports(root, &file, wrong, "uses the answer token `telltale`");
+}
+
+#[test]
+fn an_explanation_naming_a_letter_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART2}/quiz.toml");
+    let header = line_after(root, &file, 0, |l| l == "[[questions]]");
+    let wrong = option_line(root, &file, header, false);
+    let why = line_after(root, &file, wrong, |l| l.starts_with("explanation = "));
+    replace_line(
+        root,
+        &file,
+        why,
+        &["explanation = \"Unlike option b, this never happens.\""],
+    );
+    assert_verify_reports(root, &file, wrong, "names an option by its letter");
+}
+
+#[test]
+fn a_term_used_before_its_section_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    // "cursor" is taught in Part 4; Part 1's quiz may not use it yet.
+    let prompt = line_after(root, &file, 0, |l| l.starts_with("prompt = \""));
+    replace_line(root, &file, prompt, &["prompt = \"Which cursor comes next?\""]);
+    assert_verify_reports(
+        root,
+        &file,
+        prompt,
+        "`cursor` is used before Part 4 § Pagination and caching",
+    );
+}

@@ -222,7 +222,8 @@ fn quiz_after_a_wrong_answer() {
     press(&mut app, "z");
     let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
-    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    let letter = app.quiz_letter(wrong).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -231,7 +232,8 @@ fn quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "z");
     let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
-    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    let letter = app.quiz_letter(question.correct()).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -246,6 +248,30 @@ fn help_overlay_on_the_exercise_screen() {
 fn reset_confirmation() {
     let mut app = app();
     press(&mut app, "er");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn glossary_from_the_map() {
+    let mut app = app();
+    press(&mut app, "t↓↓");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn glossary_from_a_lesson_at_70x20() {
+    let mut app = app();
+    app.update(Msg::Resize(70, 20));
+    press(&mut app, "\nt");
+    // Far enough down that the list scrolls.
+    press(&mut app, &"j".repeat(20));
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn help_overlay_on_the_glossary() {
+    let mut app = app();
+    press(&mut app, "t?");
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -360,7 +386,8 @@ fn part2_quiz_after_a_wrong_answer() {
     press(&mut app, "↓z");
     let question = app.course().part(2).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
-    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    let letter = app.quiz_letter(wrong).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -448,7 +475,8 @@ fn part3_quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "↓↓z");
     let question = app.course().part(3).unwrap().quiz.as_ref().unwrap().questions[0].clone();
-    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    let letter = app.quiz_letter(question.correct()).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -476,7 +504,8 @@ fn part4_quiz_after_a_wrong_answer() {
     press(&mut app, "↓↓↓z");
     let question = app.course().part(4).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let wrong = (question.correct() + 1) % question.options.len();
-    press(&mut app, &((b'a' + wrong as u8) as char).to_string());
+    let letter = app.quiz_letter(wrong).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 
@@ -496,7 +525,8 @@ fn part5_quiz_after_the_right_answer() {
     let mut app = app();
     press(&mut app, "↓↓↓↓z");
     let question = app.course().part(5).unwrap().quiz.as_ref().unwrap().questions[0].clone();
-    press(&mut app, &((b'a' + question.correct() as u8) as char).to_string());
+    let letter = app.quiz_letter(question.correct()).unwrap().to_string();
+    press(&mut app, &letter);
     insta::assert_snapshot!(screen(&app));
 }
 

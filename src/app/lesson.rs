@@ -127,6 +127,7 @@ impl App {
                 };
             }
             KeyCode::Char('z') => return self.open_quiz(part),
+            KeyCode::Char('t') => return self.open_glossary(),
             _ => {}
         }
         self.lesson.scroll = self.lesson.scroll.min(max);

@@ -79,6 +79,7 @@ impl App {
                 }
             }
             KeyCode::Char('z') => return self.open_quiz(part),
+            KeyCode::Char('t') => return self.open_glossary(),
             KeyCode::Char('n') => {
                 return match self.next_step() {
                     NextStep::Lesson(p) => self.open_lesson(p),

@@ -1,11 +1,12 @@
 //! The quiz view: one question at a time; a wrong pick explains itself and
-//! the learner tries again; the right pick explains itself too.
+//! the learner tries again; the right pick explains itself too. Each run of
+//! a quiz (each [`QuizView`]) shows the options in an order of its own.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect};
 use crate::content::Course;
-use crate::content::quiz::option_of;
+use crate::content::quiz::{LETTERS, Question, option_of, shuffled_order};
 use crate::progress::Progress;
 
 /// Quiz state. The picks themselves live in [`Progress`], so a quiz can be
@@ -18,16 +19,26 @@ pub struct QuizView {
     pub question: usize,
     /// Every question is solved and the summary is shown.
     pub finished: bool,
+    /// This run's seed: it fixes the order the options are shown in.
+    pub seed: u64,
 }
 
 impl QuizView {
-    /// A quiz view at the first question.
-    pub fn new(part: u8) -> QuizView {
+    /// A quiz view at the first question, its options shown in the order
+    /// `seed` gives.
+    pub fn new(part: u8, seed: u64) -> QuizView {
         QuizView {
             part,
             question: 0,
             finished: false,
+            seed,
         }
+    }
+
+    /// The order `question`'s options are shown in: entry `i` is the
+    /// file-order index of the option with letter `LETTERS[i]`.
+    pub fn order(&self, question: &Question) -> Vec<usize> {
+        shuffled_order(self.seed, &question.id, question.options.len())
     }
 
     /// Moves to the first unsolved question, or the summary if none is left.
@@ -52,6 +63,21 @@ impl QuizView {
 }
 
 impl App {
+    /// The letter the option at file-order index `option` of the question
+    /// on screen is shown with in this run (`None` outside a quiz).
+    pub fn quiz_letter(&self, option: usize) -> Option<char> {
+        let quiz = self.course.part(self.quiz.part)?.quiz.as_ref()?;
+        let question = quiz.questions.get(self.quiz.question)?;
+        let shown = self.quiz.order(question).iter().position(|&o| o == option)?;
+        LETTERS.get(shown).copied()
+    }
+
+    /// A fresh quiz view of part `part`: a new run, so a new order.
+    pub(super) fn new_quiz_run(&mut self, part: u8) -> QuizView {
+        self.quiz_runs += 1;
+        QuizView::new(part, self.quiz_seed.wrapping_add(self.quiz_runs))
+    }
+
     pub(super) fn quiz_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if let Some(effects) = self.quit_or_back(key) {
             return effects;
@@ -81,8 +107,9 @@ impl App {
             .and_then(|q| q.answers.get(&question.id))
             .cloned()
             .unwrap_or_default();
+        let order = self.quiz.order(question);
         let picked = match key.code {
-            KeyCode::Char(c) => option_of(c),
+            KeyCode::Char(c) => option_of(c).and_then(|shown| order.get(shown).copied()),
             _ => None,
         };
         match key.code {

@@ -145,10 +145,10 @@ fn quiz_wrong_then_right_scores_only_first_tries() {
     let question = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
     let right = question.correct();
     let wrong = (right + 1) % question.options.len();
-    app.update(key((b'a' + wrong as u8) as char));
+    app.update(key(app.quiz_letter(wrong).unwrap()));
     assert!(app.update(code(KeyCode::Enter)).is_empty());
     assert_eq!(app.quiz.question, 0, "can't move on before answering right");
-    app.update(key((b'a' + right as u8) as char));
+    app.update(key(app.quiz_letter(right).unwrap()));
     app.update(code(KeyCode::Enter));
     assert_eq!(app.quiz.question, 1);
     assert_eq!(app.progress.quiz_score(1), (0, 1));
@@ -174,7 +174,7 @@ fn a_finished_quiz_can_be_taken_again_after_confirming() {
     app.update(key('z'));
     let questions = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
     for q in &questions {
-        app.update(key((b'a' + q.correct() as u8) as char));
+        app.update(key(app.quiz_letter(q.correct()).unwrap()));
         app.update(code(KeyCode::Enter));
     }
     assert!(app.quiz.finished);
@@ -185,6 +185,30 @@ fn a_finished_quiz_can_be_taken_again_after_confirming() {
     assert!(!app.quiz.finished);
     assert_eq!(app.quiz.question, 0);
     assert_eq!(app.progress.quiz_score(1), (0, 0));
+}
+
+#[test]
+fn quiz_options_are_shown_shuffled_and_recorded_in_file_order() {
+    let mut app = app();
+    app.update(key('z'));
+    let questions = app.course.part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+    // Over the questions, the keyed option is not always at the letter its
+    // file position gives.
+    let moved = questions
+        .iter()
+        .enumerate()
+        .filter(|(i, q)| {
+            app.quiz.question = *i;
+            app.quiz_letter(q.correct()) != Some(crate::content::quiz::LETTERS[q.correct()])
+        })
+        .count();
+    assert!(moved > 0, "no option moved");
+    app.quiz.question = 0;
+    let right = questions[0].correct();
+    app.update(key(app.quiz_letter(right).unwrap()));
+    let answer = &app.progress.quiz(1).unwrap().answers[&questions[0].id];
+    assert_eq!(answer.picks, vec![right], "progress keeps the file-order index");
+    assert!(answer.first_try);
 }
 
 #[test]
@@ -328,4 +352,34 @@ fn the_exercise_pane_is_laid_out_for_the_width() {
     assert!(app.exercise.lines.iter().all(|l| l.text().chars().count() <= 80 - 32));
     app.update(Msg::Resize(130, 40));
     assert!(app.exercise.lines.len() < narrow, "wider, so fewer lines");
+}
+
+#[test]
+fn the_glossary_opens_from_map_and_lesson_and_goes_back_or_to_a_section() {
+    let mut app = app();
+    app.update(key('t'));
+    assert_eq!(app.screen, Screen::Glossary);
+    app.update(code(KeyCode::Esc));
+    assert_eq!(app.screen, Screen::Map);
+    app.update(code(KeyCode::Enter));
+    assert_eq!(app.screen, Screen::Lesson);
+    app.update(key('t'));
+    assert_eq!(app.screen, Screen::Glossary);
+    app.update(key('t'));
+    assert_eq!(app.screen, Screen::Lesson, "t closes the glossary too");
+    // Enter on a term taught in Part 4 opens that lesson at its section.
+    app.update(key('t'));
+    let glossary = app.course.glossary.clone().expect("the course has a glossary");
+    let index = glossary.terms.iter().position(|t| t.part == 4).expect("a Part 4 term");
+    for _ in 0..index {
+        app.update(key('j'));
+    }
+    app.update(code(KeyCode::Enter));
+    assert_eq!(app.screen, Screen::Lesson);
+    assert_eq!(app.lesson.part, 4);
+    let lesson = app.course.part(4).unwrap().lesson.as_ref().unwrap();
+    assert_eq!(
+        lesson.sections[app.lesson.section()].title,
+        glossary.terms[index].section
+    );
 }

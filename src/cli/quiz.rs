@@ -1,13 +1,15 @@
 //! `mcplings quiz <part>`: the quiz in plain line mode. One question at a
 //! time; a wrong answer shows why and asks again; the right answer shows
-//! its explanation too. Works with piped input, for scripts.
+//! its explanation too. Works with piped input, for scripts. The options
+//! are shuffled once per run ([`shuffled_order`]; `MCPLINGS_QUIZ_SEED`
+//! fixes the order); progress records them in file order.
 
 use std::io::{BufRead, Write};
 
 use super::EXIT_FAILED;
 use super::report::wrap_plain;
 use crate::content::Course;
-use crate::content::quiz::{LETTERS, option_of};
+use crate::content::quiz::{LETTERS, option_of, run_seed, shuffled_order};
 use crate::progress;
 
 /// Runs the quiz of part `part` on stdin/stdout. Exit 0 when every question
@@ -22,6 +24,7 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let total = quiz.questions.len();
+    let seed = run_seed();
     println!(
         "Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)",
         p.title
@@ -49,7 +52,8 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
             }
         }
         println!();
-        for (i, option) in question.options.iter().enumerate() {
+        let order = shuffled_order(seed, &question.id, question.options.len());
+        for (i, option) in order.iter().map(|&o| &question.options[o]).enumerate() {
             let text = wrap_plain(&option.text, 72);
             println!("  {}) {}", LETTERS[i], text.first().map(String::as_str).unwrap_or(""));
             for l in text.iter().skip(1) {
@@ -74,6 +78,7 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
                 .next()
                 .and_then(option_of)
                 .filter(|i| *i < question.options.len() && answer.len() == 1)
+                .map(|shown| order[shown])
             else {
                 println!(
                     "Answer with a letter from a to {}.",

@@ -119,6 +119,9 @@ pub fn run(course: &Course) -> Result<u8, String> {
         course.parts.len(),
         course.exercises.len()
     );
+    if let Some(code) = content_rules(course) {
+        return Ok(code);
+    }
     let problems = verify_all(course);
     // Four proofs per exercise: the layout, the harness, the stub, the solution.
     let proofs = course.exercises.len() * 4;
@@ -131,6 +134,28 @@ pub fn run(course: &Course) -> Result<u8, String> {
     }
     println!("verify: {} passed, {failed} failed", proofs - failed);
     Ok(if problems.is_empty() { 0 } else { EXIT_FAILED })
+}
+
+/// The rules the content must keep beyond loading (quiz fairness, terms
+/// taught before use): prints each problem and returns the exit code when
+/// any is broken, so the exercises are not built for nothing.
+fn content_rules(course: &Course) -> Option<u8> {
+    let mut problems = crate::content::fairness::problems(course);
+    if let Some(glossary) = &course.glossary {
+        problems.extend(crate::content::glossary::order_problems(course, glossary));
+    }
+    println!(
+        "content rules ... {}",
+        if problems.is_empty() { "ok" } else { "failed" }
+    );
+    if problems.is_empty() {
+        return None;
+    }
+    println!("\nverify found {} problem(s) in the content:", problems.len());
+    for p in &problems {
+        println!("{p}");
+    }
+    Some(EXIT_FAILED)
 }
 
 /// Verifies every exercise, several at a time, printing each one's line in

@@ -2,7 +2,7 @@
 //! option explains why it is right or wrong.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -13,6 +13,8 @@ use super::manifest::FORMAT_VERSION;
 /// A validated quiz.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quiz {
+    /// The file it was read from, relative to the course root.
+    pub path: PathBuf,
     /// The questions, asked one at a time in this order.
     pub questions: Vec<Question>,
 }
@@ -22,10 +24,19 @@ pub struct Quiz {
 pub struct Question {
     /// Stable kebab-case id, used to store answers in progress.
     pub id: String,
+    /// What the question tests, in kebab-case: unique in the whole course,
+    /// so no two questions (in one part or two) ask the same thing.
+    pub concept: String,
+    /// The words that give the answer away: no wrong option's explanation
+    /// may use them (`verify` checks).
+    pub answer_tokens: Vec<String>,
     /// The question text (may span lines).
     pub prompt: String,
-    /// The options, shown as a), b), c)…
+    /// The options in file order (shown shuffled: see [`shuffled_order`]);
+    /// progress stores picks as indexes into this list.
     pub options: Vec<Choice>,
+    /// 1-based line of its `[[questions]]` header in the quiz file.
+    pub line: usize,
 }
 
 /// The letters options are shown and answered with: a) b) c)… (a question
@@ -53,6 +64,50 @@ pub struct Choice {
     pub correct: bool,
     /// Why it is right or wrong, shown after it is picked.
     pub explanation: String,
+    /// 1-based line of its `[[questions.options]]` header.
+    pub line: usize,
+}
+
+/// The environment variable that fixes the order options are shown in
+/// (for tests and reproducible runs): a number, used as the run's seed.
+pub const SEED_VAR: &str = "MCPLINGS_QUIZ_SEED";
+
+/// The seed of one quiz run: [`SEED_VAR`] when it holds a number, else
+/// taken from the clock, so each run shows the options in a new order.
+pub fn run_seed() -> u64 {
+    std::env::var(SEED_VAR)
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        })
+}
+
+/// The order `question`'s `count` options are shown in during the run with
+/// `seed`: entry `i` is the file-order index of the option shown `i`-th
+/// (with letter `LETTERS[i]`). The same seed and question always give the
+/// same order; progress keeps file-order indexes, so an order never needs
+/// storing.
+pub fn shuffled_order(seed: u64, question: &str, count: usize) -> Vec<usize> {
+    // FNV-1a over the id, mixed with the seed, drives a splitmix64 stream.
+    let mut state = question.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    }) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut order: Vec<usize> = (0..count).collect();
+    for i in (1..count).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
 }
 
 #[derive(Deserialize)]
@@ -66,12 +121,9 @@ struct QuizFile {
 #[serde(deny_unknown_fields)]
 struct QuestionEntry {
     id: Spanned<String>,
+    concept: Spanned<String>,
+    answer_tokens: Spanned<Vec<String>>,
     prompt: String,
-    /// What the question tests, in a few words (optional for now; read by
-    /// nothing yet).
-    #[serde(default)]
-    #[allow(dead_code)]
-    concept: Option<String>,
     options: Vec<Spanned<ChoiceEntry>>,
 }
 
@@ -120,6 +172,21 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
         if !seen.insert(id.clone()) {
             errors.push(at(q.id.span().start, format!("duplicate question id `{id}`")));
         }
+        let concept = q.concept.get_ref().clone();
+        if !is_kebab(&concept) {
+            errors.push(at(
+                q.concept.span().start,
+                format!("question `{id}`: concept `{concept}` must be kebab-case (a-z, 0-9, -)"),
+            ));
+        }
+        if q.answer_tokens.get_ref().is_empty() || q.answer_tokens.get_ref().iter().any(|t| t.trim().is_empty()) {
+            errors.push(at(
+                q.answer_tokens.span().start,
+                format!(
+                    "question `{id}`: answer_tokens needs at least one word that gives the answer away, none empty"
+                ),
+            ));
+        }
         if q.prompt.trim().is_empty() {
             errors.push(at(start, format!("question `{id}` has an empty prompt")));
         }
@@ -155,16 +222,23 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
                 text: o.text.trim().to_string(),
                 correct: o.correct,
                 explanation: o.explanation.trim().to_string(),
+                line: super::error::line_of(source, offset),
             });
         }
         questions.push(Question {
             id,
+            concept,
+            answer_tokens: q.answer_tokens.get_ref().iter().map(|t| t.trim().to_string()).collect(),
             prompt: q.prompt.trim().to_string(),
             options,
+            line: super::error::line_of(source, start),
         });
     }
     if errors.is_empty() {
-        Ok(Quiz { questions })
+        Ok(Quiz {
+            path: file.to_path_buf(),
+            questions,
+        })
     } else {
         Err(errors)
     }
@@ -184,6 +258,8 @@ mod tests {
 
 [[questions]]
 id = "q-one"
+concept = "one"
+answer_tokens = ["B"]
 prompt = "Which?"
 
 [[questions.options]]
@@ -227,9 +303,23 @@ explanation = "Because too."
         assert_eq!(
             e,
             vec![
-                "quiz.toml:12: an option of question `q-one` has no explanation; every option says why it is right or wrong"
+                "quiz.toml:14: an option of question `q-one` has no explanation; every option says why it is right or wrong"
             ]
         );
+    }
+
+    #[test]
+    fn an_order_is_a_permutation_fixed_by_its_seed() {
+        let mut seen = HashSet::new();
+        for seed in 0..40 {
+            let order = shuffled_order(seed, "q-one", 4);
+            assert_eq!(order, shuffled_order(seed, "q-one", 4));
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, vec![0, 1, 2, 3]);
+            seen.insert(order);
+        }
+        assert!(seen.len() > 10, "seeds should give many orders: {seen:?}");
     }
 
     #[test]
@@ -242,7 +332,7 @@ explanation = "Because too."
     fn unknown_field_is_an_error() {
         let e = errors(&GOOD.replace("prompt = \"Which?\"", "prompt = \"Which?\"\nanswer = 2"));
         assert!(
-            e[0].starts_with("quiz.toml:6:") && e[0].contains("unknown field `answer`"),
+            e[0].starts_with("quiz.toml:8:") && e[0].contains("unknown field `answer`"),
             "{e:?}"
         );
     }

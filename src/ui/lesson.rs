@@ -48,7 +48,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 pub(super) fn footer(_app: &App) -> (String, String) {
     (
-        "↑↓ space scroll · n/p section · e exercise · z quiz · esc".into(),
+        "↑↓ space scroll · n/p section · e exercise · z quiz · t glossary · esc".into(),
         "? help".into(),
     )
 }

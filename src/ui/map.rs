@@ -200,12 +200,12 @@ fn complete_text(app: &App) -> (String, String) {
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.prebuilding {
         return (
-            "enter lesson · e exercise · z quiz · n next · ↑↓ part".into(),
+            "enter lesson · e exercise · z quiz · n next · t glossary".into(),
             "preparing exercises…".into(),
         );
     }
     let (done, total) = completion(app);
     let filled = (done * 16).checked_div(total).unwrap_or(0);
     let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
-    ("enter lesson · e exercise · z quiz · n next · ↑↓ part".into(), bar)
+    ("enter lesson · e exercise · z quiz · n next · t glossary".into(), bar)
 }

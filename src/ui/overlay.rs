@@ -21,7 +21,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 
 const GLOBAL: &[(&str, &str)] = &[
     ("?", "this help (any key closes it)"),
-    ("esc q", "back to the map (q on the map quits)"),
+    ("esc q", "back (q on the map quits)"),
     ("ctrl-c", "quit from anywhere"),
 ];
 
@@ -32,6 +32,7 @@ fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("enter l", "read the part's lesson"),
             ("e", "the part's next unfinished exercise"),
             ("z", "the part's quiz"),
+            ("t", "the glossary of terms"),
             ("n", "whatever comes next"),
             ("R", "reset all progress (asks first)"),
         ],
@@ -41,6 +42,7 @@ fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("n p  ] [", "next, previous section"),
             ("g G", "top, bottom"),
             ("e z", "the part's exercises, its quiz"),
+            ("t", "the glossary of terms"),
         ],
         Screen::Exercise => &[
             ("save", "the check reruns when the file changes"),
@@ -60,6 +62,12 @@ fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("enter n →", "next question, once answered"),
             ("p ←", "previous question"),
             ("r", "take the quiz again (on its summary)"),
+        ],
+        Screen::Glossary => &[
+            ("↑↓ j k", "choose a term"),
+            ("g G", "first, last term"),
+            ("enter", "read the lesson section that teaches it"),
+            ("esc t", "back where you came from"),
         ],
     }
 }

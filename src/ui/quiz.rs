@@ -1,5 +1,5 @@
-//! The quiz: one question, its options, and the explanation of the last
-//! pick.
+//! The quiz: one question, its options (in the run's shuffled order), and
+//! the explanation of the last pick.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -80,9 +80,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         theme,
     ));
     lines.push(Line::default());
-    for (i, option) in question.options.iter().enumerate() {
+    // Shown in this run's order; picks are file-order indexes.
+    for (i, &index) in app.quiz.order(question).iter().enumerate() {
+        let option = &question.options[index];
         let letter = LETTERS.get(i).copied().unwrap_or('?');
-        let picked = picks.contains(&i);
+        let picked = picks.contains(&index);
         let (mark, style) = match (picked, option.correct) {
             (true, true) => ("✓", theme.ok),
             (true, false) => ("✗", theme.fail),

@@ -1,0 +1,80 @@
+//! The glossary screen: every term of the course, one chosen at a time
+//! with its definition, where it is taught and its spec page. Opened with
+//! `t` from the map or a lesson; esc goes back there, enter reads the
+//! section that teaches the chosen term.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect, Screen};
+
+/// Glossary state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlossaryView {
+    /// Index of the chosen term.
+    pub selected: usize,
+    /// The screen esc returns to.
+    pub back: Screen,
+}
+
+impl Default for GlossaryView {
+    fn default() -> Self {
+        GlossaryView {
+            selected: 0,
+            back: Screen::Map,
+        }
+    }
+}
+
+impl App {
+    /// Opens the glossary; esc comes back to the screen in front now.
+    pub(super) fn open_glossary(&mut self) -> Vec<Effect> {
+        if self.course.glossary.as_ref().is_none_or(|g| g.terms.is_empty()) {
+            self.notice = Some("This course has no glossary yet.".into());
+            return Vec::new();
+        }
+        self.glossary.back = self.screen;
+        self.screen = Screen::Glossary;
+        Vec::new()
+    }
+
+    pub(super) fn glossary_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let count = self.course.glossary.as_ref().map_or(0, |g| g.terms.len());
+        let v = &mut self.glossary;
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace | KeyCode::Char('t') => {
+                self.screen = v.back;
+            }
+            KeyCode::Down | KeyCode::Char('j') => v.selected = (v.selected + 1).min(count.saturating_sub(1)),
+            KeyCode::Up | KeyCode::Char('k') => v.selected = v.selected.saturating_sub(1),
+            KeyCode::Home | KeyCode::Char('g') => v.selected = 0,
+            KeyCode::End | KeyCode::Char('G') => v.selected = count.saturating_sub(1),
+            KeyCode::Enter => return self.read_term_section(),
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Opens the lesson at the section that teaches the chosen term.
+    fn read_term_section(&mut self) -> Vec<Effect> {
+        let Some(term) = self
+            .course
+            .glossary
+            .as_ref()
+            .and_then(|g| g.terms.get(self.glossary.selected))
+            .cloned()
+        else {
+            return Vec::new();
+        };
+        let effects = self.open_lesson(term.part);
+        if self.screen == Screen::Lesson
+            && let Some(index) = self
+                .course
+                .part(term.part)
+                .and_then(|p| p.lesson.as_ref())
+                .and_then(|l| l.sections.iter().position(|s| s.title == term.section))
+        {
+            self.lesson.jump_to_section(index);
+        }
+        effects
+    }
+}

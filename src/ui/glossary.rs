@@ -1,0 +1,117 @@
+//! The glossary screen: the terms on the left, the chosen one on the
+//! right (definition, other spellings, where it is taught, spec page).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::theme::Theme;
+use crate::app::App;
+use crate::text::Tone;
+
+/// Width of the term list.
+const LIST: u16 = 22;
+
+pub(super) fn header(app: &App) -> (String, String) {
+    let count = app.course.glossary.as_ref().map_or(0, |g| g.terms.len());
+    (
+        "Glossary".into(),
+        format!("term {} of {count}", (app.glossary.selected + 1).min(count)),
+    )
+}
+
+pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let Some(glossary) = &app.course.glossary else { return };
+    let [list, gap, detail] =
+        Layout::horizontal([Constraint::Length(LIST), Constraint::Length(1), Constraint::Min(1)]).areas(area);
+    let rows = usize::from(list.height.max(1));
+    let selected = app.glossary.selected.min(glossary.terms.len().saturating_sub(1));
+    let start = selected.saturating_sub(rows - 1);
+    let lines: Vec<Line> = glossary
+        .terms
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(rows)
+        .map(|(i, t)| {
+            let text = super::fit(&format!(" {}", t.term), usize::from(LIST) - 1);
+            if i == selected {
+                Line::from(Span::styled(
+                    format!("{text:<width$}", width = usize::from(LIST)),
+                    theme.selected,
+                ))
+            } else {
+                Line::from(Span::raw(text))
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), list);
+    frame.render_widget(
+        Paragraph::new(vec![
+            Line::from(Span::styled("│", theme.dim));
+            usize::from(gap.height)
+        ]),
+        gap,
+    );
+    let Some(term) = glossary.terms.get(selected) else {
+        return;
+    };
+    let width = usize::from(detail.width.saturating_sub(2)).max(10);
+    let plain = ratatui::style::Style::new();
+    let mut lines = vec![
+        Line::from(Span::styled(format!(" {}", term.term), theme.title)),
+        Line::default(),
+    ];
+    lines.extend(super::paragraphs(
+        &term.definition,
+        width,
+        " ",
+        " ",
+        Tone::Plain,
+        plain,
+        theme,
+    ));
+    lines.push(Line::default());
+    if !term.variants.is_empty() {
+        lines.push(Line::from(Span::styled(" Also written", theme.dim)));
+        lines.extend(super::paragraphs(
+            &term.variants.join(", "),
+            width,
+            "   ",
+            "   ",
+            Tone::Plain,
+            plain,
+            theme,
+        ));
+    }
+    let part = app
+        .course
+        .part(term.part)
+        .map_or(String::new(), |p| format!(" · {}", p.title));
+    lines.push(Line::from(Span::styled(" Taught in", theme.dim)));
+    lines.extend(super::paragraphs(
+        &format!("Part {}{part} › {}", term.part, term.place()),
+        width,
+        "   ",
+        "   ",
+        Tone::Plain,
+        plain,
+        theme,
+    ));
+    lines.push(Line::from(Span::styled(" Spec", theme.dim)));
+    lines.extend(super::paragraphs(
+        &term.spec,
+        width,
+        "   ",
+        "   ",
+        Tone::Plain,
+        plain,
+        theme,
+    ));
+    frame.render_widget(Paragraph::new(lines), detail);
+}
+
+pub(super) fn footer(_app: &App) -> (String, String) {
+    ("↑↓ choose · enter read its section · esc back".into(), "? help".into())
+}
