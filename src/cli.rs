@@ -11,6 +11,7 @@ mod glossary;
 mod quiz;
 mod relay;
 mod report;
+mod stats;
 mod verify;
 
 use std::io::IsTerminal;
@@ -185,7 +186,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify { stats }) => match load(root) {
-            Ok(course) if stats => Ok(verify::stats(&course)),
+            Ok(course) if stats => Ok(stats::run(&course)),
             Ok(course) => verify::run(&course),
             Err(e) => {
                 println!("{e}");

@@ -328,10 +328,5 @@ fn a_term_used_before_its_section_is_reported() {
     // "cursor" is taught in Part 4; Part 1's quiz may not use it yet.
     let prompt = line_after(root, &file, 0, |l| l.starts_with("prompt = \""));
     replace_line(root, &file, prompt, &["prompt = \"Which cursor comes next?\""]);
-    assert_verify_reports(
-        root,
-        &file,
-        prompt,
-        "`cursor` is used before Part 4 § Pagination and caching",
-    );
+    assert_verify_reports(root, &file, prompt, "`cursor` is used before Part 4 § Tools");
 }
