@@ -319,7 +319,7 @@ fn bad_steps(s: &mut Session) -> CaseResult {
     let Some(result) = response.get("result").cloned() else {
         return Err(Failure::partial(
             "steps 0 is a valid request with a bad value: a tool error, a result with isError: true and a message the model can act on, not a JSON-RPC error (2025-11-25 server/tools › Error Handling; go-sdk#450)",
-            json!({"result": {"content": [{"type": "text", "text": "steps 0 is out of range: use 1 to 10"}], "isError": true}}),
+            json!({"result": {"content": [{"type": "text", "text": "‹a message naming the range›"}], "isError": true}}),
             response,
         ));
     };
@@ -331,7 +331,7 @@ fn bad_steps(s: &mut Session) -> CaseResult {
     if result.get("isError") != Some(&json!(true)) || !has_text {
         return Err(Failure::partial(
             "steps 0 is out of range: the result says so with isError: true and a text block naming the range, or the model takes it for success",
-            json!({"content": [{"type": "text", "text": "steps 0 is out of range: use 1 to 10"}], "isError": true}),
+            json!({"content": [{"type": "text", "text": "‹a message naming the range›"}], "isError": true}),
             result,
         ));
     }
