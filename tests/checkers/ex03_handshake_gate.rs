@@ -470,3 +470,27 @@ fn m03_server_info_of_its_own() {
         summary(&report)
     );
 }
+
+/// Requests refused between the initialize response and
+/// notifications/initialized: the client's limit ended with the response
+/// (2025-11-25 basic/lifecycle › Initialization), so such a request is
+/// served.
+#[test]
+fn m03_refuses_requests_before_initialized() {
+    let replace = "            (_, Phase::AwaitingInitialized) => Err((INVALID_REQUEST, \"Invalid Request: send notifications/initialized first\".to_string())),\n            (method, _) => serve(method, params),\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-refuses-before-initialized",
+        &[("src/lib.rs", SERVE_ARM, replace)],
+        &["serves what it advertised"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "serves what it advertised",
+        &[
+            "before notifications/initialized, was refused",
+            "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request",
+        ],
+    );
+}

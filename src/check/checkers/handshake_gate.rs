@@ -25,6 +25,11 @@
 //!   integers" → the schema check after every case.
 //! - › Notifications: "The receiver MUST NOT send a response" →
 //!   `notifications not answered`.
+//! - basic/lifecycle › Initialization: "The client SHOULD NOT send requests
+//!   other than pings before the server has responded to the initialize
+//!   request": the limit ends with the response, and nothing lets the
+//!   server refuse a request after it, so one sent before `initialized` is
+//!   served → `serves what it advertised`.
 //! - basic/lifecycle › Initialization: "MUST be the first interaction" →
 //!   `early request refused` (tools, resources, templates, prompts,
 //!   completion, logging; ping answered, initialize still works); "The
@@ -136,7 +141,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "serves what it advertised",
-            about: "after the handshake tools/list lists tools and tools/call runs one; resources/list, not advertised, gets -32601",
+            about: "tools/list is served once initialize is answered, before notifications/initialized too; tools/call runs one; resources/list, not advertised, gets -32601",
             args: &[],
             run: ready,
         },
@@ -363,9 +368,20 @@ fn tools_listed(result: &Value) -> CaseResult {
 }
 
 fn ready(s: &mut Session) -> CaseResult {
-    handshake(s)?;
-    let result = exchange_ok(s, &request(2, "tools/list", None))?;
-    tools_listed(&result)?;
+    exchange_ok(s, &initialize_request(1, SUPPORTED[0]))?;
+    // Between the initialize response and `initialized` (the server's
+    // AwaitingInitialized phase) a request is the client's right: its limit
+    // ends with the response, and no rule lets the server refuse.
+    let response = exchange(s, &request(2, "tools/list", None))?;
+    if response.get("result").is_none() {
+        return Err(Failure::mismatch(
+            "tools/list, sent after the initialize response but before notifications/initialized, was refused. The client's limit ends with the response: \"The client SHOULD NOT send requests other than pings before the server has responded to the initialize request\" (2025-11-25 basic/lifecycle › Initialization), and no rule lets a server refuse a request after it: in the AwaitingInitialized phase, serve requests as in Ready",
+            json!({"jsonrpc": "2.0", "id": 2, "result": "…"}),
+            response,
+        ));
+    }
+    tools_listed(&response["result"])?;
+    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
     let result = exchange_ok(
         s,
         &request(
