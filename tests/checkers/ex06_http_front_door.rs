@@ -306,7 +306,11 @@ fn m06_discover_missing() {
     assert_failed(
         &report,
         "server/discover and cache hints",
-        &["server/discover gets", "got 404"],
+        &[
+            "server/discover is served: 200 with Content-Type application/json",
+            "Here it got 404",
+            "with error -32601",
+        ],
     );
 }
 
