@@ -408,14 +408,26 @@ fn failing_http_report() -> CheckReport {
     failing.transcript = vec![
         entry(
             Direction::ToLearner,
-            r#"POST /mcp · Content-Type: application/json · Accept: application/json, text/event-stream · MCP-Protocol-Version: 2026-07-28 · Mcp-Method: notifications/cancelled · {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+            "POST /mcp · Host: 127.0.0.1:40123 · Content-Type: application/json · Accept: application/json, text/event-stream · MCP-Protocol-Version: 2026-07-28 · Mcp-Method: notifications/cancelled · Content-Length: 84",
             EntryKind::Http,
             12,
         ),
         entry(
+            Direction::ToLearner,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+            EntryKind::Frame,
+            12,
+        ),
+        entry(
             Direction::FromLearner,
-            r#"200 · content-type: application/json · {"jsonrpc":"2.0","result":{}}"#,
+            "200 · content-type: application/json",
             EntryKind::Http,
+            13,
+        ),
+        entry(
+            Direction::FromLearner,
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            EntryKind::Frame,
             13,
         ),
     ];

@@ -6,6 +6,20 @@
 //! is ever reported: the string `"…"`, or a string in parentheses such as
 //! `"(the request's id)"`, matches any value that is present; and an
 //! expected object with a `"…"` member allows members it does not list.
+//!
+//! A member whose value is only an example (a server's name, an error's
+//! message) is written as a placeholder between `‹` and `›`, which a
+//! learner reads as "any such value" with or without colour: `‹any
+//! string›`, `‹any integer›`, `‹an integer ≥ 0›` and `‹any object›` match
+//! a value of that type ([`ANY_STRING`] and its siblings); one that lists
+//! strings, `‹"public" or "private"›`, one of them; any other `‹…›` any
+//! value that is present. A difference names it bare
+//! (`expected ‹any string›, got 5`).
+//!
+//! Numbers compare by value (`3` equals `3.0`), except in the members that
+//! hold a JSON-RPC id, `id`, `requestId` and `progressToken`: an id comes
+//! back exactly, in type and in value (2025-11-25 basic/index › Result
+//! Responses), so there `1` and `1.0` differ.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -41,11 +55,33 @@ impl Difference {
 }
 
 fn short(v: &Value) -> String {
-    crate::text::shorten(&v.to_string(), 50)
+    match v.as_str().filter(|s| placeholder(s)) {
+        Some(text) => text.to_string(),
+        None => crate::text::shorten(&v.to_string(), 50),
+    }
 }
 
+/// A placeholder for any string.
+pub const ANY_STRING: &str = "‹any string›";
+/// A placeholder for any integer.
+pub const ANY_INTEGER: &str = "‹any integer›";
+/// A placeholder for any integer from 0 up.
+pub const ANY_COUNT: &str = "‹an integer ≥ 0›";
+/// A placeholder for any object.
+pub const ANY_OBJECT: &str = "‹any object›";
+
+/// Whether `text` is a `‹…›` placeholder.
+fn placeholder(text: &str) -> bool {
+    text.chars().count() > 2 && text.starts_with('‹') && text.ends_with('›')
+}
+
+/// The members that hold a JSON-RPC id (or a token of the same type),
+/// compared exactly.
+const ID_MEMBERS: [&str; 3] = ["id", "requestId", "progressToken"];
+
 /// Every difference between `expected` and `actual`, depth first. Numbers
-/// compare by value (`3` equals `3.0`).
+/// compare by value (`3` equals `3.0`) except in an id (see the module
+/// documentation).
 pub fn diff(expected: &Value, actual: &Value) -> Vec<Difference> {
     let mut out = Vec::new();
     walk(expected, actual, &mut String::new(), &mut out);
@@ -62,12 +98,45 @@ fn is_wildcard(v: &Value) -> bool {
         .is_some_and(|s| s == "…" || (s.len() > 2 && s.starts_with('(') && s.ends_with(')')))
 }
 
+/// Whether `actual` fits the placeholder `text`: a value of its type, or
+/// any value for a placeholder that names none.
+fn fits(text: &str, actual: &Value) -> bool {
+    match text {
+        ANY_STRING => actual.is_string(),
+        ANY_INTEGER => actual.is_i64() || actual.is_u64(),
+        ANY_COUNT => actual.is_u64(),
+        ANY_OBJECT => actual.is_object(),
+        _ => match alternatives(text) {
+            Some(strings) => actual.as_str().is_some_and(|a| strings.contains(&a)),
+            None => true,
+        },
+    }
+}
+
+/// The strings a placeholder such as `‹"public" or "private"›` lists.
+fn alternatives(text: &str) -> Option<Vec<&str>> {
+    let inner = text.strip_prefix('‹')?.strip_suffix('›')?;
+    inner
+        .split(" or ")
+        .map(|s| s.strip_prefix('"')?.strip_suffix('"'))
+        .collect()
+}
+
+/// Whether the pointer ends in a member that holds an id.
+fn at_id(pointer: &str) -> bool {
+    pointer
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| ID_MEMBERS.contains(&last))
+}
+
 const OPEN: &str = "…";
 
 fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Difference>) {
     let len = pointer.len();
     match (expected, actual) {
         (e, _) if is_wildcard(e) => {}
+        (Value::String(text), a) if placeholder(text) && fits(text, a) => {}
         (Value::Object(e), Value::Object(a)) => {
             let open = e.contains_key(OPEN);
             for (key, ev) in e.iter().filter(|(k, _)| *k != OPEN) {
@@ -107,7 +176,8 @@ fn walk(expected: &Value, actual: &Value, pointer: &mut String, out: &mut Vec<Di
                 pointer.truncate(len);
             }
         }
-        (Value::Number(e), Value::Number(a)) if e.as_f64() == a.as_f64() && e.is_f64() != a.is_f64() => {}
+        (Value::Number(e), Value::Number(a))
+            if e.as_f64() == a.as_f64() && e.is_f64() != a.is_f64() && !at_id(pointer) => {}
         (e, a) if e == a => {}
         (e, a) => out.push(Difference {
             pointer: pointer.clone(),
@@ -170,5 +240,46 @@ mod tests {
     fn an_integer_is_not_a_string() {
         assert_eq!(diff(&json!(1), &json!("1")).len(), 1);
         assert!(diff(&json!(1), &json!(1.0)).is_empty());
+    }
+
+    #[test]
+    fn an_id_is_compared_in_type_and_value() {
+        let d = diff(
+            &json!({"id": 1, "result": {"n": 2}}),
+            &json!({"id": 1.0, "result": {"n": 2.0}}),
+        );
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].describe(), "/id: expected 1, got 1.0");
+        let d = diff(
+            &json!({"params": {"requestId": 3, "progressToken": 4}}),
+            &json!({"params": {"requestId": 3.0, "progressToken": 4.0}}),
+        );
+        assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn a_placeholder_matches_its_type_and_is_named_bare() {
+        let e =
+            json!({"name": ANY_STRING, "n": ANY_INTEGER, "ttl": ANY_COUNT, "caps": ANY_OBJECT, "why": "‹anything›"});
+        assert!(diff(&e, &json!({"name": "mine", "n": -3, "ttl": 0, "caps": {}, "why": [1]})).is_empty());
+        let d = diff(&e, &json!({"name": 5, "n": 1.5, "ttl": -1, "caps": [], "why": null}));
+        let described: Vec<_> = d.iter().map(Difference::describe).collect();
+        assert_eq!(
+            described,
+            [
+                "/name: expected ‹any string›, got 5",
+                "/n: expected ‹any integer›, got 1.5",
+                "/ttl: expected ‹an integer ≥ 0›, got -1",
+                "/caps: expected ‹any object›, got []",
+            ]
+        );
+        let d = diff(&e, &json!({}));
+        assert_eq!(d[0].describe(), "/name: missing (expected ‹any string›)");
+        let scope = json!("‹\"public\" or \"private\"›");
+        assert!(diff(&scope, &json!("private")).is_empty());
+        assert_eq!(
+            diff(&scope, &json!("shared"))[0].describe(),
+            "the whole value: expected ‹\"public\" or \"private\"›, got \"shared\""
+        );
     }
 }

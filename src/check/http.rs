@@ -3,6 +3,15 @@
 //! loopback) with the `ureq` client, and records each request and response
 //! in the session's transcript.
 //!
+//! The transcript shows every header the checker sent: `Host` is set
+//! explicitly (`127.0.0.1:<port>` unless a case names another), ureq adds
+//! no `User-Agent`, `Accept` or `Accept-Encoding` of its own, and the
+//! `Content-Length` it adds is shown too. A request reads as two lines,
+//! `POST /mcp · Host: … · Mcp-Method: …` and its body; a response as its
+//! status with the headers that matter, then its body (an SSE stream's
+//! events, one frame each). A body that is JSON is recorded as a frame,
+//! with its id.
+//!
 //! [`Shape::Http`]: super::checkers::Shape::Http
 
 use std::net::{SocketAddr, TcpStream};
@@ -10,6 +19,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use ureq::config::AutoHeaderValue;
 
 use super::report::{Direction, EntryKind};
 use super::session::{Session, Stop};
@@ -65,7 +75,8 @@ impl Reply {
     }
 }
 
-/// Headers shown in the transcript; the rest are noise.
+/// Response headers shown in the transcript; the rest are noise. (A
+/// request shows all of its own.)
 const SHOWN: &[&str] = &[
     "mcp-protocol-version",
     "mcp-method",
@@ -108,7 +119,17 @@ pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
 /// response, or took past the session's deadline.
 pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
     let address = wait_until_listening(s)?;
-    s.note(Direction::ToLearner, &request_line(request), EntryKind::Http);
+    let mut headers = request.headers.clone();
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        headers.insert(0, ("Host".into(), address.to_string()));
+    }
+    if let Some(body) = &request.body {
+        headers.push(("Content-Length".into(), body.len().to_string()));
+    }
+    s.note(Direction::ToLearner, &request_line(request, &headers), EntryKind::Http);
+    if let Some(body) = &request.body {
+        note_body(s, Direction::ToLearner, body);
+    }
     let left = s
         .deadline()
         .saturating_duration_since(Instant::now())
@@ -117,11 +138,17 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         .http_status_as_error(false)
         .timeout_global(Some(left))
         .max_redirects(0)
+        .user_agent(AutoHeaderValue::None)
+        .accept(AutoHeaderValue::None)
+        .accept_encoding(AutoHeaderValue::None)
         .build()
         .into();
     let url = format!("http://{address}{}", request.path);
     let mut builder = ureq::http::Request::builder().method(request.method).uri(&url);
-    for (name, value) in &request.headers {
+    for (name, value) in headers
+        .iter()
+        .filter(|(n, _)| !n.eq_ignore_ascii_case("content-length"))
+    {
         builder = builder.header(name, value);
     }
     let outcome = match &request.body {
@@ -174,8 +201,22 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         }
     } else {
         s.note(Direction::FromLearner, &status_line(&reply), EntryKind::Http);
+        if !reply.body.is_empty() {
+            note_body(s, Direction::FromLearner, &reply.body);
+        }
     }
     Ok(reply)
+}
+
+/// Records a body on a line of its own: a frame when it is JSON, else
+/// text (cut at 2,000 characters).
+fn note_body(s: &mut Session, direction: Direction, body: &[u8]) {
+    let text = String::from_utf8_lossy(body);
+    let kind = match serde_json::from_slice::<Value>(body) {
+        Ok(_) => EntryKind::Frame,
+        Err(_) => EntryKind::Http,
+    };
+    s.note(direction, &shorten(&text, 2000), kind);
 }
 
 fn shown_headers(headers: &[(String, String)]) -> String {
@@ -186,27 +227,19 @@ fn shown_headers(headers: &[(String, String)]) -> String {
         .collect()
 }
 
-fn request_line(request: &Request) -> String {
-    let body = request
-        .body
-        .as_deref()
-        .map(|b| format!(" · {}", shorten(&String::from_utf8_lossy(b), 2000)))
-        .unwrap_or_default();
-    format!(
-        "{} {}{}{body}",
-        request.method,
-        request.path,
-        shown_headers(&request.headers)
-    )
+/// A request's first line and every header it carries, `POST /mcp · Host:
+/// 127.0.0.1:4000 · Mcp-Method: tools/call`, and `· (no body)` without one.
+fn request_line(request: &Request, headers: &[(String, String)]) -> String {
+    let all: String = headers.iter().map(|(n, v)| format!(" · {n}: {v}")).collect();
+    let none = if request.body.is_none() { " · (no body)" } else { "" };
+    format!("{} {}{all}{none}", request.method, request.path)
 }
 
+/// A response's status and the headers that matter, `200 · content-type:
+/// application/json`, and `· (no body)` without one.
 fn status_line(reply: &Reply) -> String {
-    let body = if reply.body.is_empty() {
-        " · (no body)".to_string()
-    } else {
-        format!(" · {}", shorten(&reply.text(), 2000))
-    };
-    format!("{}{}{body}", reply.status, shown_headers(&reply.headers))
+    let none = if reply.body.is_empty() { " · (no body)" } else { "" };
+    format!("{}{}{none}", reply.status, shown_headers(&reply.headers))
 }
 
 /// One event of an SSE stream (WHATWG HTML › Server-sent events).

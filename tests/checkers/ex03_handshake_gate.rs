@@ -416,3 +416,81 @@ fn m03_error_without_message() {
     assert_caught(&report);
     assert_failed(&report, "early request refused", &["message"]);
 }
+
+/// The same mutant in the first case: the response to initialize is there
+/// with its id changed, and the reason names the change (not "a response
+/// that answers no request"); the differences show it at `/id`.
+#[test]
+fn m03_ids_turned_into_strings_named_in_any_case() {
+    let replace = "    let id = match id { Value::String(_) => id.clone(), other => json!(other.to_string()) };\n    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result})\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-ids-as-strings",
+        &[("src/lib.rs", RESPOND, replace)],
+        &["initialize echoes 2025-11-25"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "initialize echoes 2025-11-25",
+        &[
+            "the response to `initialize` came back, but the response's id is \"1\", not 1",
+            "The integer came back as a string",
+        ],
+    );
+    let case = &report.cases[0];
+    let differences: Vec<String> = case.differences.iter().map(|d| d.describe()).collect();
+    assert_eq!(differences, ["/id: expected 1, got \"1\""], "{}", summary(&report));
+}
+
+/// A server name and version of the learner's choice: only a string is
+/// required, so the differences never hold the reference's name up as
+/// expected. (The version here is a number, to make the case fail.)
+#[test]
+fn m03_server_info_of_its_own() {
+    let find = "            \"serverInfo\": {\"name\": \"handshake-gate\", \"version\": \"0.1.0\"},\n";
+    let replace = "            \"serverInfo\": {\"name\": \"my-server\", \"version\": 1},\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-server-info",
+        &[("src/lib.rs", find, replace)],
+        &["initialize echoes 2025-11-25"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "initialize echoes 2025-11-25",
+        &["serverInfo with a string name and version"],
+    );
+    let differences: Vec<String> = report.cases[0].differences.iter().map(|d| d.describe()).collect();
+    assert_eq!(
+        differences,
+        ["/serverInfo/version: expected ‹any string›, got 1"],
+        "{}",
+        summary(&report)
+    );
+}
+
+/// Requests refused between the initialize response and
+/// notifications/initialized: the client's limit ended with the response
+/// (2025-11-25 basic/lifecycle › Initialization), so such a request is
+/// served.
+#[test]
+fn m03_refuses_requests_before_initialized() {
+    let replace = "            (_, Phase::AwaitingInitialized) => Err((INVALID_REQUEST, \"Invalid Request: send notifications/initialized first\".to_string())),\n            (method, _) => serve(method, params),\n";
+    let report = check_mutant_on(
+        GATE,
+        "mutant-03-refuses-before-initialized",
+        &[("src/lib.rs", SERVE_ARM, replace)],
+        &["serves what it advertised"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "serves what it advertised",
+        &[
+            "before notifications/initialized, was refused",
+            "The client SHOULD NOT send requests other than pings before the server has responded to the initialize request",
+        ],
+    );
+}

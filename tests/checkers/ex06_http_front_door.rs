@@ -1,6 +1,7 @@
 //! Mutants of 06-http-front-door: Streamable HTTP, 2026-07-28.
 //! Each solution's unmutated control is in `controls`.
 
+use crate::common::summary;
 use crate::helpers::{HTTP, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
 /// A notification answered with 200 and a JSON body (C04).
@@ -249,6 +250,15 @@ fn m06_origin_matching_host_accepted() {
             "an Origin that matches the Host proves nothing",
         ],
     );
+    // The Host the reason names is in the transcript, as sent.
+    let case = report.cases.iter().find(|c| c.name == "foreign Origin: 403").unwrap();
+    assert!(
+        case.transcript.iter().any(|e| e.line.starts_with("POST /mcp · ")
+            && e.line.contains("Origin: http://evil.example:")
+            && e.line.contains("Host: evil.example:")),
+        "{}",
+        summary(&report)
+    );
 }
 
 /// Only `http://localhost` and `http://127.0.0.1` trusted: an https page
@@ -296,7 +306,11 @@ fn m06_discover_missing() {
     assert_failed(
         &report,
         "server/discover and cache hints",
-        &["server/discover gets", "got 404"],
+        &[
+            "server/discover is served: 200 with Content-Type application/json",
+            "Here it got 404",
+            "with error -32601",
+        ],
     );
 }
 
@@ -363,4 +377,78 @@ fn m06_name_header_optional() {
     );
     assert_caught(&report);
     assert_failed(&report, "Mcp-Name must match", &["one without it is rejected"]);
+}
+
+/// Ids kept as f64 (1 comes back as 1.0), in the cases that look for a
+/// response by its id: each names the change, with the difference at
+/// `/id`, rather than "no response" or a wording about something else.
+/// The transcript shows every request header, Host included.
+#[test]
+fn m06_ids_through_f64_named_in_every_case() {
+    let find = "    json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result})\n";
+    let replace = "    json!({\"jsonrpc\": \"2.0\", \"id\": id.as_f64().map(|f| json!(f)).unwrap_or(id.clone()), \"result\": result})\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-ids-f64",
+        &[("src/lib.rs", find, replace)],
+        &["POST answered with JSON", "progress as an SSE stream"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "POST answered with JSON",
+        &[
+            "a well-formed tools/call is served, and the body is the JSON-RPC response to request 1",
+            "the response's id is 1.0, not 1: echo the id exactly, in type and value",
+        ],
+    );
+    let post = &report.cases[0];
+    let differences: Vec<String> = post.differences.iter().map(|d| d.describe()).collect();
+    assert_eq!(differences, ["/id: expected 1, got 1.0"], "{}", summary(&report));
+    let request = &post.transcript[0].line;
+    for header in [
+        "POST /mcp · Host: 127.0.0.1:",
+        "· Mcp-Method: tools/call",
+        "· Mcp-Name: echo",
+        "· Accept: ",
+    ] {
+        assert!(request.contains(header), "{header:?} not in {request}");
+    }
+    assert_failed(
+        &report,
+        "progress as an SSE stream",
+        &["the response's id is 11.0, not 11"],
+    );
+}
+
+/// Mcp-Name required on every method, tools/list included: a request with
+/// a legal id gets -32020, and `request ids` quotes that error instead of
+/// blaming the id.
+#[test]
+fn m06_name_required_on_every_method() {
+    let find = "        _ => None,\n    };\n    if let Some(field) = name_field {\n";
+    let replace = "        _ => Some(\"name\"),\n    };\n    if let Some(field) = name_field {\n";
+    let report = check_mutant_on(
+        HTTP,
+        "mutant-06-name-everywhere",
+        &[("src/lib.rs", find, replace)],
+        &["request ids", "server/discover and cache hints"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "request ids",
+        &[
+            "a request whose id is zero, 0, got error -32020 (\"Header mismatch: the Mcp-Name header is missing\")",
+            "the id is legal, so the refusal is about something else in the request",
+        ],
+    );
+    assert_failed(
+        &report,
+        "server/discover and cache hints",
+        &[
+            "server/discover is served: 200 with Content-Type application/json. Here it got 400",
+            "with error -32020",
+        ],
+    );
 }

@@ -410,3 +410,26 @@ fn m07_cache_hints_on_tools_list_only() {
         &["the `resources/list` result is cacheable in 2026-07-28"],
     );
 }
+
+/// The same mutant in a case about something else: the response to
+/// initialize is there with its id changed (1.0), and the reason says so
+/// rather than call it some other frame.
+#[test]
+fn m07_ids_through_f64_named_in_any_case() {
+    let replace = "        let id = id.as_f64().map(|f| json!(f)).unwrap_or(id);\n        let outcome = self.route(method, &params);\n";
+    let report = check_mutant_on(
+        TOOLS,
+        "mutant-07-ids-f64",
+        &[("src/lib.rs", BEFORE_ROUTE, replace)],
+        &["tools in pages (legacy)"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "tools in pages (legacy)",
+        &[
+            "the response to `initialize` came back, but the response's id is 1.0, not 1",
+            "echo the id exactly, in type and value",
+        ],
+    );
+}

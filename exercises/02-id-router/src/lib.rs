@@ -9,7 +9,8 @@
 //! - a request from the peer (a legacy server may send `ping`) is answered:
 //!   `ping` with an empty result, anything else with -32601;
 //! - a response nobody waits for, and anything invalid, is logged to stderr
-//!   and dropped.
+//!   and dropped: a malformed response, or a result whose id is null or
+//!   absent, is invalid; an error whose id is null or absent is an orphan.
 //!
 //! Write `Router::call` and `Router::receive`. Save the file: mcplings
 //! rebuilds and checks it, and each failing case tells you what to change.

@@ -68,7 +68,7 @@ use serde_json::{Value, json};
 
 use crate::check::http::{self, Request};
 use crate::check::session::Session;
-use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape, ids};
 use crate::mcp;
 use messages::{discover, request_ids};
 use origin::{loopback_origin, origin};
@@ -176,7 +176,7 @@ pub static CHECKER: Checker = Checker {
 fn post_ok(s: &mut Session) -> CaseResult {
     let body = tool_call(1, "echo", json!({"text": "hello"}), mcp::MODERN);
     let reply = post(s, headers_for(&body), &body)?;
-    let result = ok_reply(&reply, 1, "a well-formed tools/call gets")?;
+    let result = ok_reply(&reply, 1, "a well-formed tools/call is served")?;
     if result.get("resultType") != Some(&json!("complete")) {
         return Err(Failure::mismatch(
             "every 2026-07-28 result carries resultType; a finished call says \"complete\" (2026-07-28 basic/index)",
@@ -424,6 +424,9 @@ fn sse_progress(s: &mut Session) -> CaseResult {
         .collect();
     let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
     let Some(at) = response_at else {
+        for message in &messages {
+            ids::unchanged(&json!(11), message, "`tools/call` on the stream")?;
+        }
         return Err(Failure::showing(
             "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
             Value::Array(messages),

@@ -47,6 +47,7 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
+use crate::check::diff::ANY_STRING;
 use crate::check::session::Session;
 use crate::check::toolkit::as_server::malformed;
 use crate::check::toolkit::compare::same;
@@ -392,7 +393,7 @@ fn server_request(s: &mut Session) -> CaseResult {
     if got.get("id") != Some(&json!("s-1")) || code != Some(json!(-32601)) {
         return Err(Failure::mismatch(
             "a request for a method this client does not know gets an error response with code -32601 (Method not found) and the request's id",
-            json!({"jsonrpc": "2.0", "id": "s-1", "error": {"code": -32601, "message": "Method not found"}}),
+            json!({"jsonrpc": "2.0", "id": "s-1", "error": {"code": -32601, "message": ANY_STRING}}),
             got,
         ));
     }
@@ -423,7 +424,7 @@ fn invalid_lines(s: &mut Session) -> CaseResult {
         if harness_kind(&got) != Some("invalid") {
             return Err(Failure::mismatch(
                 why,
-                json!({"harness": "invalid", "reason": "(any reason)"}),
+                json!({"harness": "invalid", "reason": "‹any reason›"}),
                 got,
             ));
         }
@@ -470,7 +471,7 @@ fn malformed_responses(s: &mut Session) -> CaseResult {
                 "a response with {} was {as_what}. It is no response at all: {}. Report it as Routed::Invalid (logged and dropped) and keep c1 in flight",
                 m.label, m.rule
             ),
-            json!({"harness": "invalid", "reason": "(any reason)"}),
+            json!({"harness": "invalid", "reason": "‹any reason›"}),
             got,
         ));
     }

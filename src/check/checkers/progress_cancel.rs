@@ -332,7 +332,9 @@ fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, b
     }
     if cancel.pointer("/params/requestId") != Some(id) {
         return Err(Failure::mismatch(
-            format!("the cancel must name the request it cancels: params.requestId {id}, the call's own id"),
+            format!(
+                "the cancel must name the request it cancels: params.requestId {id}, the call's own id, exactly, in type and value"
+            ),
             json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "…": "…"}}),
             cancel,
         ));
@@ -442,8 +444,9 @@ fn cap_holds(s: &mut Session) -> CaseResult {
                     }
                 }
                 if got.value.pointer("/params/requestId") != Some(&id) {
-                    return Err(Failure::showing(
-                        format!("the cancel must name the call: params.requestId {id}"),
+                    return Err(Failure::mismatch(
+                        format!("the cancel must name the call: params.requestId {id}, exactly, in type and value"),
+                        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id, "…": "…"}}),
                         got.value,
                     ));
                 }

@@ -62,6 +62,7 @@ mod resources;
 
 use serde_json::{Value, json};
 
+use crate::check::diff::ANY_STRING;
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
     Client, call_tool, ids_legacy, ids_modern, modern_fields, structured_with_mirror, unknown_tool,
@@ -69,6 +70,9 @@ use crate::check::toolkit::as_client::{
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::check::toolkit::{compare, ids};
 use resources::{cache_hints, missing_legacy, missing_modern, resources_ok};
+
+/// The placeholder for the text of a tool error about a range.
+const RANGE_MESSAGE: &str = "‹a message naming the range›";
 
 /// The checker named `tool-server`.
 pub static CHECKER: Checker = Checker {
@@ -199,7 +203,7 @@ fn walk(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
                 "the first page should hold 3 tools (PAGE_SIZE) and a nextCursor, since a fourth tool follows; got {} tools and no cursor",
                 names(&first).len()
             ),
-            json!({"tools": ["greet", "describe", "add"], "nextCursor": "(any string)"}),
+            json!({"tools": ["greet", "describe", "add"], "nextCursor": ANY_STRING}),
             first,
         ));
     };
@@ -341,7 +345,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
         None => {
             return Err(Failure::partial(
                 "level 11 is a valid request with a bad value: that is a tool error, a result with isError: true and a message the model can read and act on, not a JSON-RPC error (since 2025-11-25, server/tools › Error Handling)",
-                json!({"result": {"content": [{"type": "text", "text": "level 11 is out of range: use 0 to 10"}], "isError": true}}),
+                json!({"result": {"content": [{"type": "text", "text": RANGE_MESSAGE}], "isError": true}}),
                 response,
             ));
         }
@@ -353,7 +357,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
     if result.get("isError") != Some(&json!(true)) || !has_text {
         return Err(Failure::partial(
             "level 11 is out of range: the result says so with isError: true and a text block explaining the range, or the model takes it for success",
-            json!({"content": [{"type": "text", "text": "level 11 is out of range: use 0 to 10"}], "isError": true}),
+            json!({"content": [{"type": "text", "text": RANGE_MESSAGE}], "isError": true}),
             result,
         ));
     }
@@ -362,7 +366,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
     if fine.get("isError") == Some(&json!(true)) {
         return Err(Failure::partial(
             "level 5 is in range and succeeds",
-            json!({"content": [{"type": "text", "text": "Volume set to 5."}]}),
+            json!({"content": [{"type": "text", "text": ANY_STRING}], "isError": false}),
             fine,
         ));
     }
@@ -413,7 +417,7 @@ fn prompt(s: &mut Session) -> CaseResult {
     {
         return Err(Failure::partial(
             "prompts/get returns messages: a user message whose content is one text block (an object, not a list) holding the text to summarize",
-            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Summarize …: MCP has two eras."}}]}),
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "‹a text that holds “MCP has two eras.”›"}}]}),
             result,
         ));
     }

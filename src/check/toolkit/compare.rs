@@ -66,9 +66,37 @@ pub(crate) fn same_at(expected: Value, actual: &Value, pointers: &[&str], reason
     Err(Failure::mismatch(reason, expected, actual.clone()))
 }
 
+/// An error response's code and message for a reason, `error -32020
+/// ("Header mismatch: …")`; `None` when `response` carries no error object.
+pub(crate) fn quoted_error(response: &Value) -> Option<String> {
+    let error = response.get("error")?;
+    let code = error
+        .get("code")
+        .map_or_else(|| "without a code".to_string(), Value::to_string);
+    Some(match error.get("message").and_then(Value::as_str) {
+        Some(message) => format!("error {code} ({:?})", crate::text::shorten(message, 120)),
+        None => format!("error {code}"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_is_quoted_with_its_code_and_message() {
+        let response =
+            serde_json::json!({"id": 0, "error": {"code": -32020, "message": "Header mismatch: no Mcp-Name"}});
+        assert_eq!(
+            quoted_error(&response).unwrap(),
+            "error -32020 (\"Header mismatch: no Mcp-Name\")"
+        );
+        assert_eq!(
+            quoted_error(&serde_json::json!({"error": {}})).unwrap(),
+            "error without a code"
+        );
+        assert!(quoted_error(&serde_json::json!({"result": {}})).is_none());
+    }
 
     #[test]
     fn a_reason_about_one_member_is_kept_for_that_member_only() {

@@ -24,6 +24,7 @@
 use serde_json::{Value, json};
 
 use super::case::Failure;
+use super::compare::quoted_error;
 
 /// What a stdio case that holds a server to these rules proves.
 pub(crate) const ABOUT: &str = "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets -32600 without an id, or nothing, never a result";
@@ -115,6 +116,97 @@ pub(crate) fn echoed(what: &str, sent: &Value, response: &Value) -> Result<(), F
     ))
 }
 
+/// The id as a number, when it is one or a string that reads as one.
+fn as_number(id: &Value) -> Option<f64> {
+    match id {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
+        _ => None,
+    }
+}
+
+/// When `got` is not the id `sent` but the same number or the same text
+/// (`1` and `1.0`, `1` and `"1"`, `"7"` and `7`): a sentence saying so,
+/// "the response's id is 1.0, not 1: echo the id exactly, in type and
+/// value", with how it likely changed. `None` when the two are equal or
+/// unrelated. Used wherever a checker looks for the response to a request
+/// by its id, so a response that is there with its id changed is named as
+/// such, never as missing.
+pub(crate) fn changed(sent: &Value, got: &Value) -> Option<String> {
+    if sent == got || as_number(sent).is_none() || as_number(sent) != as_number(got) {
+        return None;
+    }
+    let how = match (sent, got) {
+        (Value::Number(_), Value::Number(_)) => {
+            ". It went through a floating-point number (as_f64): keep the id as the serde_json::Value it was"
+        }
+        (Value::Number(_), Value::String(_)) => ". The integer came back as a string",
+        (Value::String(_), Value::Number(_)) => ". The string came back as a number",
+        _ => "",
+    };
+    Some(format!(
+        "the response's id is {}, not {}: echo the id exactly, in type and value (basic/index › Result Responses){how}",
+        shown(got),
+        shown(sent)
+    ))
+}
+
+/// Fails when `frame` is a response whose id is `sent` changed on the way
+/// ([`changed`]): `what` names the request it answers ("`tools/call`"),
+/// and the differences show the id.
+pub(crate) fn unchanged(sent: &Value, frame: &Value, what: &str) -> Result<(), Failure> {
+    let answers = frame.get("result").is_some() || frame.get("error").is_some();
+    match frame.get("id").filter(|_| answers).and_then(|got| changed(sent, got)) {
+        Some(why) => Err(Failure::mismatch(
+            format!("the response to {what} came back, but {why}"),
+            json!({"jsonrpc": "2.0", "id": sent, "…": "…"}),
+            frame.clone(),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Fails unless `response`, to a request whose id is `what` (`sent`), a
+/// legal id, is a result carrying that id exactly ([`echoed`]). An error
+/// is quoted, code and message: a -32600 or one without an id says the
+/// server took the id for invalid; any other error is about something else
+/// in the request, and the reason says so rather than blame the id.
+pub(crate) fn served(what: &str, sent: &Value, response: &Value) -> Result<(), Failure> {
+    if let Some(error) = quoted_error(response).filter(|_| response.get("result").is_none()) {
+        let about_the_id =
+            response.pointer("/error/code") == Some(&json!(-32600)) || response.get("id").is_none_or(Value::is_null);
+        let why = if about_the_id {
+            format!(
+                "a request whose id is {what}, {}, was refused with {error}{}, as if the id were invalid. Any string and any integer is a legal id (basic/index › Requests: \"a string or integer ID\"); serve the request",
+                shown(sent),
+                if response.get("id").is_none() { " and no id" } else { "" }
+            )
+        } else {
+            format!(
+                "a request whose id is {what}, {}, got {error}: the id is legal, so the refusal is about something else in the request (see it in the transcript); serve it",
+                shown(sent)
+            )
+        };
+        return Err(Failure::mismatch(
+            why,
+            json!({"jsonrpc": "2.0", "id": sent, "result": "…"}),
+            response.clone(),
+        ));
+    }
+    echoed(what, sent, response)?;
+    if response.get("result").is_none() {
+        return Err(Failure::mismatch(
+            format!(
+                "a request whose id is {what}, {}, got no result: any string and any integer is a legal id (basic/index › Requests: \"a string or integer ID\"); serve the request",
+                shown(sent)
+            ),
+            json!({"jsonrpc": "2.0", "id": sent, "result": "…"}),
+            response.clone(),
+        ));
+    }
+    Ok(())
+}
+
 /// Fails unless `answer`, which arrived for a request whose id was `what`
 /// (`sent`), is a refusal: an error -32600 Invalid Request without an id.
 pub(crate) fn refused(what: &str, sent: &Value, answer: &Value) -> Result<(), Failure> {
@@ -176,6 +268,57 @@ mod tests {
         let f = echoed("zero", &json!(0), &json!({"id": "0"})).unwrap_err();
         assert!(f.reason.contains("came back as a string"), "{}", f.reason);
         assert!(echoed("zero", &json!(0), &json!({"id": 0})).is_ok());
+    }
+
+    #[test]
+    fn an_id_changed_on_the_way_is_named() {
+        let why = changed(&json!(11), &json!(11.0)).unwrap();
+        assert!(
+            why.starts_with("the response's id is 11.0, not 11: echo the id exactly, in type and value"),
+            "{why}"
+        );
+        assert!(
+            changed(&json!(1), &json!("1"))
+                .unwrap()
+                .contains("came back as a string")
+        );
+        assert!(
+            changed(&json!("7"), &json!(7))
+                .unwrap()
+                .contains("came back as a number")
+        );
+        assert!(changed(&json!(1), &json!(1)).is_none());
+        assert!(changed(&json!(1), &json!(2)).is_none());
+        assert!(changed(&json!("a"), &json!("a ")).is_none());
+        assert!(unchanged(&json!(1), &json!({"method": "x", "id": 1.0}), "x").is_ok());
+        let f = unchanged(&json!(1), &json!({"jsonrpc": "2.0", "id": 1.0, "result": {}}), "`x`").unwrap_err();
+        assert!(
+            f.reason
+                .starts_with("the response to `x` came back, but the response's id is 1.0, not 1")
+        );
+        assert_eq!(
+            crate::check::diff::diff(f.expected.as_ref().unwrap(), f.actual.as_ref().unwrap()).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_legal_id_refused_for_another_reason_is_not_blamed() {
+        let other =
+            json!({"jsonrpc": "2.0", "id": 0, "error": {"code": -32020, "message": "Header mismatch: no Mcp-Name"}});
+        let f = served("zero", &json!(0), &other).unwrap_err();
+        assert!(
+            f.reason.starts_with(
+                "a request whose id is zero, 0, got error -32020 (\"Header mismatch: no Mcp-Name\"): the id is legal, so the refusal is about something else in the request"
+            ),
+            "{}",
+            f.reason
+        );
+        let invalid = json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}});
+        let f = served("zero", &json!(0), &invalid).unwrap_err();
+        assert!(f.reason.contains("as if the id were invalid"), "{}", f.reason);
+        assert!(served("zero", &json!(0), &json!({"jsonrpc": "2.0", "id": 0, "result": {}})).is_ok());
+        assert!(served("zero", &json!(0), &json!({"jsonrpc": "2.0", "id": 0.0, "result": {}})).is_err());
     }
 
     #[test]

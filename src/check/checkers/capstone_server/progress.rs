@@ -9,7 +9,7 @@ use super::{STEP_MS, silent};
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{Client, as_result, call_tool, modern_fields, response_to};
 use crate::check::toolkit::compare::same;
-use crate::check::toolkit::{CaseResult, Failure};
+use crate::check::toolkit::{CaseResult, Failure, ids};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
 
@@ -23,6 +23,7 @@ pub(super) fn until_response(s: &mut Session, id: &Value, method: &str) -> Resul
             Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } => got_id.to_value() == *id,
             _ => false,
         };
+        ids::unchanged(id, &got, &format!("`{method}`"))?;
         if mine {
             return Ok((before, response_to(got, id, method)?));
         }
@@ -180,6 +181,9 @@ pub(super) fn progress_modern(s: &mut Session) -> CaseResult {
     )?;
     let (mut before, response) = until_response(s, &id, "tools/call")?;
     before.insert(0, first);
+    for frame in &before {
+        ids::unchanged(&other, frame, "reverse, sent while countdown 3 ran,")?;
+    }
     let answered = before.iter().position(|f| f.get("id") == Some(&other));
     let Some(at) = answered else {
         return Err(Failure::new(
@@ -244,6 +248,7 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
         };
         let Some(got) = s.recv_until(until)? else { break };
         let frame = got.value;
+        ids::unchanged(&quick, &frame, "the tools/call sent right after the cancel")?;
         if frame.get("id") == Some(&quick) && frame.get("method").is_none() {
             let text = frame.pointer("/result/content/0/text").cloned().unwrap_or(Value::Null);
             if text != json!("no") {

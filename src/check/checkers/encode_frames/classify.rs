@@ -22,7 +22,7 @@ fn classified_as(s: &mut Session, line: &str, expected: Value, why: &str) -> Cas
     if wanted == "invalid" {
         let reason = got.get("reason").and_then(Value::as_str).unwrap_or("");
         if kind != "invalid" {
-            full["reason"] = json!("(any reason)");
+            full["reason"] = json!("‹any reason›");
             return Err(Failure::mismatch(
                 format!("classify said `{kind}` for {line} but it is invalid: {why}"),
                 full,

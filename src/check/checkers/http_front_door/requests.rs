@@ -2,10 +2,12 @@
 //! the headers a conforming client sends with them, one POST, and reading
 //! a reply as the error or the result a case expects.
 
+use crate::check::diff::ANY_STRING;
 use crate::check::http::{self, Reply, Request};
 use crate::check::session::Session;
-use crate::check::toolkit::Failure;
+use crate::check::toolkit::compare::quoted_error;
 use crate::check::toolkit::harness::panic_failure;
+use crate::check::toolkit::{Failure, ids};
 use crate::mcp;
 use serde_json::{Value, json};
 
@@ -103,6 +105,8 @@ pub(super) fn shown(reply: &Reply) -> Value {
 }
 
 /// Checks an error reply: `status`, and a JSON-RPC error object with `code`.
+/// `why` states the rule and ends where "400 with error code -32020" goes
+/// on from it ("… a request without it gets").
 pub(super) fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> Result<Value, Failure> {
     let body = reply.json();
     let got_code = body
@@ -117,15 +121,15 @@ pub(super) fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> R
         if !has_message {
             return Err(Failure::partial(
                 format!(
-                    "{why}: {status} with error code {code}, and that is right, but the error has no message: \"Error responses MUST include an error field with a code and message\" (2026-07-28 basic/index › Error Responses), a string a person can read"
+                    "{why} {status} with error code {code}, and that is right, but the error has no message: \"Error responses MUST include an error field with a code and message\" (2026-07-28 basic/index › Error Responses), a string a person can read"
                 ),
-                json!({"status": status, "body": {"error": {"code": code, "message": "(a string)"}}}),
+                json!({"status": status, "body": {"error": {"code": code, "message": ANY_STRING}}}),
                 shown(reply),
             ));
         }
         return Ok(body.unwrap_or(Value::Null));
     }
-    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "(the request's id)", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
+    let expected = json!({"status": status, "body": {"jsonrpc": "2.0", "id": "‹the request's id›", "error": {"code": code, "message": "…", "…": "…"}}, "…": "…"});
     let detail = match (reply.status == status, got_code) {
         (true, None) => format!(
             "the status is right, but the body should be a JSON-RPC error response with code {code}, so a client can tell this error from any other {status}"
@@ -135,37 +139,54 @@ pub(super) fn error_reply(reply: &Reply, status: u16, code: i64, why: &str) -> R
             "the error code is right, but the HTTP status is {}, not {status}: clients and intermediaries decide by the status first",
             reply.status
         ),
-        (false, _) => format!("got {}", reply.status),
+        (false, _) => format!(
+            "it got {}{}",
+            reply.status,
+            body.as_ref()
+                .and_then(quoted_error)
+                .map(|e| format!(", with {e}"))
+                .unwrap_or_default()
+        ),
     };
     Err(Failure::mismatch(
-        format!("{why}: {status} with error code {code}. Here {detail}"),
+        format!("{why} {status} with error code {code}. Here {detail}"),
         expected,
         shown(reply),
     ))
 }
 
 /// Checks a success reply: 200 JSON carrying a result for `id`; returns the
-/// result.
+/// result. `why` is a clause saying that and why the request is served
+/// ("a well-formed tools/call is served"); the reason goes on from it.
 pub(super) fn ok_reply(reply: &Reply, id: u64, why: &str) -> Result<Value, Failure> {
     let body = reply.json();
+    let error = body.as_ref().and_then(quoted_error);
     if reply.status != 200 || reply.media_type().as_deref() != Some("application/json") {
         return Err(Failure::mismatch(
             format!(
-                "{why}: 200 with Content-Type application/json; got {} {}",
+                "{why}: 200 with Content-Type application/json. Here it got {} {}{}",
                 reply.status,
-                reply.header("content-type").unwrap_or("without a Content-Type")
+                reply.header("content-type").unwrap_or("without a Content-Type"),
+                error.map(|e| format!(", with {e}")).unwrap_or_default()
             ),
             json!({"status": 200, "content-type": "application/json", "body": {"jsonrpc": "2.0", "id": id, "result": "…"}}),
             shown(reply),
         ));
     }
     let body = body.unwrap_or(Value::Null);
-    match body.get("result") {
-        Some(result) if body.get("id") == Some(&json!(id)) => Ok(result.clone()),
-        _ => Err(Failure::mismatch(
-            format!("{why}: the body should be the JSON-RPC response to request {id}"),
-            json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
-            body,
-        )),
-    }
+    let sent = json!(id);
+    let problem = match (body.get("id"), body.get("result")) {
+        (Some(got), Some(result)) if *got == sent => return Ok(result.clone()),
+        _ if !body.is_object() => "the body is not a JSON-RPC message".to_string(),
+        (Some(got), _) if ids::changed(&sent, got).is_some() => ids::changed(&sent, got).unwrap_or_default(),
+        _ if error.is_some() => format!("the body is {}", error.unwrap_or_default()),
+        (None, _) => "the body has no id".to_string(),
+        (Some(got), _) if *got != sent => format!("the body's id is {got}"),
+        _ => "the body has no result".to_string(),
+    };
+    Err(Failure::mismatch(
+        format!("{why}, and the body is the JSON-RPC response to request {id}; here {problem}"),
+        json!({"jsonrpc": "2.0", "id": id, "result": "…"}),
+        body,
+    ))
 }

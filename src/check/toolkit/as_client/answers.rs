@@ -6,8 +6,12 @@
 use serde_json::{Value, json};
 
 use super::Client;
+use crate::check::diff::ANY_COUNT;
 use crate::check::session::Session;
 use crate::check::toolkit::{CaseResult, Failure};
+
+/// The placeholder for a cacheScope ([`crate::check::diff`]).
+pub(crate) const CACHE_SCOPE: &str = "‹\"public\" or \"private\"›";
 
 /// A tools/call result, with `content` checked to be a list of blocks and,
 /// in the modern era, `resultType`.
@@ -140,7 +144,7 @@ pub(crate) fn modern_fields(result: &Value, method: &str, cacheable: bool) -> Ca
             format!(
                 "the `{method}` result is cacheable in 2026-07-28: it needs ttlMs (milliseconds the client may reuse it, an integer) and cacheScope (\"public\" or \"private\")"
             ),
-            json!({"resultType": "complete", "ttlMs": "(an integer ≥ 0)", "cacheScope": "(\"public\" or \"private\")"}),
+            json!({"resultType": "complete", "ttlMs": ANY_COUNT, "cacheScope": CACHE_SCOPE}),
             result.clone(),
         ));
     }

@@ -20,7 +20,10 @@
 //! - notifications are never answered; `notifications/initialized` opens
 //!   the session;
 //! - a second `initialize` gets an error response and changes nothing;
-//! - once initialized, requests go to `serve` (done for you).
+//! - once `initialize` is answered, requests go to `serve` (done for you),
+//!   before `notifications/initialized` too;
+//! - every response carries the request's id exactly, in type and value; a
+//!   request whose id is not a string or an integer gets -32600 with no id.
 //!
 //! Then fix the bug marked TODO in `src/main.rs`. Save: mcplings rebuilds
 //! and checks, and each failing case tells you what to change.
