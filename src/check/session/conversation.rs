@@ -54,6 +54,9 @@ pub struct Session {
     pub(super) quiet_since: Option<Instant>,
     /// The loopback port an HTTP server was told to listen on.
     pub(super) port: Option<u16>,
+    /// The listener bound for `{peer}` ([`Session::spawn_http`]), until the
+    /// case takes it.
+    pub(super) peer: Option<std::net::TcpListener>,
     /// How much upper time bounds stretch in this session ([`slack::scale`]).
     pub(super) scale: f64,
 }
@@ -114,6 +117,12 @@ impl Session {
     /// Starts the HTTP server `program` with `args` and `--port N`, where N
     /// is a loopback port that was free a moment ago. Its stdout and stderr
     /// are both captured as its log; [`Session::port`] gives N.
+    ///
+    /// In `args`, `{port}` stands for N, and `{peer}` for the port of a
+    /// loopback listener bound before the program starts, for a service the
+    /// case plays beside it (an authorization server): the case takes it
+    /// with [`Session::take_peer`], and a connection the program opens
+    /// before the case serves it waits in the listener's backlog.
     pub fn spawn_http(
         program: &Path,
         args: &[&str],
@@ -124,7 +133,21 @@ impl Session {
             .and_then(|l| l.local_addr())
             .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?
             .port();
-        let mut argv = owned(args);
+        let peer = match args.iter().any(|a| a.contains("{peer}")) {
+            true => Some(
+                std::net::TcpListener::bind(("127.0.0.1", 0))
+                    .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?,
+            ),
+            false => None,
+        };
+        let peer_port = peer.as_ref().and_then(|l| l.local_addr().ok()).map_or(0, |a| a.port());
+        let mut argv: Vec<String> = args
+            .iter()
+            .map(|a| {
+                a.replace("{port}", &port.to_string())
+                    .replace("{peer}", &peer_port.to_string())
+            })
+            .collect();
         argv.extend(["--port".to_string(), port.to_string()]);
         let mut process = start(program, &argv, Stdio::null())?;
         let captured = Capture::stderr();
@@ -137,6 +160,7 @@ impl Session {
         // No stdout lines: the conversation is HTTP.
         let mut session = Session::new(process, None, Lines::ended(), captured, timeout, cancel);
         session.port = Some(port);
+        session.peer = peer;
         Ok(session)
     }
 
@@ -167,6 +191,7 @@ impl Session {
             cancel,
             quiet_since: None,
             port: None,
+            peer: None,
             scale,
         }
     }
@@ -191,6 +216,13 @@ impl Session {
     /// The loopback port of an HTTP server session.
     pub fn port(&self) -> Option<u16> {
         self.port
+    }
+
+    /// The listener bound for `{peer}` in the program's arguments
+    /// ([`Session::spawn_http`]), once: the case that plays that service
+    /// serves it.
+    pub fn take_peer(&mut self) -> Option<std::net::TcpListener> {
+        self.peer.take()
     }
 
     /// Whether the check was cancelled.
