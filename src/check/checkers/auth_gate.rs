@@ -341,7 +341,11 @@ fn two_places(s: &mut Session) -> CaseResult {
 
 fn inactive(s: &mut Session) -> CaseResult {
     let world = World::start(s)?;
-    let revoked = world.mint(json!({"active": false}));
+    // Revoked, though the answer still names this server and a future exp
+    // (RFC 7662 § 2.2 only says it SHOULD NOT): `active` alone decides.
+    let mut claims = world.claims("notes:read");
+    claims["active"] = json!(false);
+    let revoked = world.mint(claims);
     for (what, token) in [
         ("a revoked token", revoked.as_str()),
         ("a token the authorization server never issued", "at-forged-0000"),
