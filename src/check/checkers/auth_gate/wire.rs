@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::check::http::{self, Reply, Request};
 use crate::check::session::Session;
 use crate::check::toolkit::Failure;
-use crate::check::toolkit::harness::panic_failure;
+use crate::check::toolkit::harness::http_panic;
 use crate::mcp;
 
 /// A modern request: `method` with `params` and the `_meta` every request carries.
@@ -58,15 +58,7 @@ pub(super) fn send(
         headers,
         body: body.map(|b| b.to_string().into_bytes()),
     };
-    let reply = http::send(s, &request)?;
-    if reply.status == 500
-        && let Some(report) = reply
-            .json()
-            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
-    {
-        return Err(panic_failure(&report));
-    }
-    Ok(reply)
+    http_panic(http::send(s, &request)?)
 }
 
 /// POSTs `body` to `/mcp` with its headers and `token` in `Authorization`.
