@@ -87,6 +87,36 @@ pub(super) fn start(program: &Path, args: &[String], stdin: Stdio) -> Result<Pro
     Process::start(command).map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
 }
 
+/// The loopback ports this process handed out lately: to a program that
+/// binds it itself a moment later, or to a peer listener. Cases run side by
+/// side, and the system may give a port that one case has just let go of
+/// (its program not yet bound) to the next `bind(0)` of another.
+static RECENT_PORTS: std::sync::Mutex<std::collections::VecDeque<u16>> =
+    std::sync::Mutex::new(std::collections::VecDeque::new());
+
+/// How many handed-out ports [`fresh_listener`] steers clear of.
+const RECENT_KEPT: usize = 512;
+
+/// A listener on a loopback port this process has not handed out lately
+/// ([`RECENT_PORTS`]); its port is recorded as handed out.
+fn fresh_listener() -> std::io::Result<std::net::TcpListener> {
+    let mut refused = Vec::new();
+    loop {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        let port = listener.local_addr()?.port();
+        let mut recent = RECENT_PORTS.lock().unwrap_or_else(|e| e.into_inner());
+        if !recent.contains(&port) || refused.len() >= 16 {
+            recent.push_back(port);
+            if recent.len() > RECENT_KEPT {
+                recent.pop_front();
+            }
+            return Ok(listener);
+        }
+        // Held until a fresh port comes, so the system cannot give it again.
+        refused.push(listener);
+    }
+}
+
 /// `args` as owned strings.
 pub(super) fn owned(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.to_string()).collect()
@@ -115,7 +145,8 @@ impl Session {
     }
 
     /// Starts the HTTP server `program` with `args` and `--port N`, where N
-    /// is a loopback port that was free a moment ago. Its stdout and stderr
+    /// is a loopback port that was free a moment ago and that this process
+    /// has not handed out lately ([`RECENT_PORTS`]). Its stdout and stderr
     /// are both captured as its log; [`Session::port`] gives N.
     ///
     /// In `args`, `{port}` stands for N, and `{peer}` for the port of a
@@ -129,15 +160,10 @@ impl Session {
         timeout: Duration,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<Session, Stop> {
-        let port = std::net::TcpListener::bind(("127.0.0.1", 0))
-            .and_then(|l| l.local_addr())
-            .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?
-            .port();
+        let no_port = |e: std::io::Error| Stop::Io(format!("no free port on 127.0.0.1: {e}"));
+        let port = fresh_listener().and_then(|l| l.local_addr()).map_err(no_port)?.port();
         let peer = match args.iter().any(|a| a.contains("{peer}")) {
-            true => Some(
-                std::net::TcpListener::bind(("127.0.0.1", 0))
-                    .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?,
-            ),
+            true => Some(fresh_listener().map_err(no_port)?),
             false => None,
         };
         let peer_port = peer.as_ref().and_then(|l| l.local_addr().ok()).map_or(0, |a| a.port());
@@ -347,6 +373,21 @@ impl Session {
             transcript: self.transcript.finish(),
             stderr,
             stderr_dropped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_listener_never_repeats_a_port_handed_out_lately() {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..40 {
+            // Dropped at once, as the port a program binds itself is.
+            let port = fresh_listener().unwrap().local_addr().unwrap().port();
+            assert!(seen.insert(port), "port {port} handed out twice");
         }
     }
 }
