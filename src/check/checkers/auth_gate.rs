@@ -3,6 +3,8 @@
 //! resource server. The checker plays its client, and on a second loopback
 //! port its authorization server (RFC 8414 metadata, RFC 7662
 //! introspection) and the upstream notes API it calls (`auth_gate/world.rs`).
+//! The cases on where the token is are in `auth_gate/location.rs`, on what
+//! it says in `auth_gate/claims.rs`; the rest are here.
 //!
 //! Mistakes it catches: a token read from the query string, a malformed
 //! header taken as no header (or as a token), a token trusted without
@@ -65,6 +67,8 @@
 //! - How long a server may cache an introspection answer (RFC 7662 § 4
 //!   leaves it to the server): every case mints fresh tokens.
 
+mod claims;
+mod location;
 mod wire;
 mod world;
 
@@ -74,8 +78,10 @@ use crate::check::http::Reply;
 use crate::check::session::Session;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
+use claims::{audience, expired, inactive, insufficient_scope};
+use location::{malformed, no_token, query_token, two_places};
 use wire::{Refusal, call, headers, post, refused, request, send, served, shown};
-use world::{ARGS, CLIENT_ID, QUERY_PATH, UPSTREAM_TOKEN, World, client_basic, now};
+use world::{ARGS, CLIENT_ID, UPSTREAM_TOKEN, World, client_basic};
 
 /// The checker named `auth-gate`.
 pub static CHECKER: Checker = Checker {
@@ -252,200 +258,6 @@ fn resource_metadata(s: &mut Session) -> CaseResult {
             "bearer_methods_supported is [\"header\"]: the Authorization header is the one way this server takes a token (RFC 9728 § 2), and \"Access tokens MUST NOT be included in the URI query string\" (2026-07-28 basic/authorization › Token Requirements)",
             expected,
             document,
-        ));
-    }
-    Ok(())
-}
-
-fn no_token(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let body = tools_list(1);
-    let reply = post(s, &body, None)?;
-    let challenge = refused(
-        &reply,
-        &unauthenticated(&world),
-        "\"authorization MUST be included in every HTTP request\" (2026-07-28 basic/authorization › Token Requirements); one without it gets 401, and the server names its metadata \"in the WWW-Authenticate HTTP header under resource_metadata when returning 401 Unauthorized\" (authorization-server-discovery › Protected Resource Metadata Discovery Requirements), so a request without a token needs",
-    )?;
-    if challenge.param("error").is_some() {
-        return Err(Failure::mismatch(
-            "a request that carries no token at all gets a challenge without an error code: \"If the request lacks any authentication information … the resource server SHOULD NOT include an error code\" (RFC 6750 § 3.1). invalid_token is for a token that was sent and is bad",
-            json!({"status": 401, "www-authenticate": format!("Bearer resource_metadata=\"{}\"", world.metadata_url)}),
-            shown(&reply),
-        ));
-    }
-    let mut basic = wire::headers(&body, None);
-    basic.push(("Authorization".into(), "Basic YWRhOmxvdmVsYWNl".into()));
-    let reply = send(s, "POST", "/mcp", basic, Some(&body))?;
-    refused(
-        &reply,
-        &unauthenticated(&world),
-        "Authorization: Basic … carries a password, not a bearer token: for this server the request has no token, so it needs the same",
-    )?;
-    Ok(())
-}
-
-fn query_token(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let body = tools_list(2);
-    let reply = send(s, "POST", QUERY_PATH, headers(&body, None), Some(&body))?;
-    refused(
-        &reply,
-        &unauthenticated(&world),
-        "\"Access tokens MUST NOT be included in the URI query string\" (2026-07-28 basic/authorization › Token Requirements): URLs end up in logs and histories. A token there is no token, so the request needs",
-    )?;
-    Ok(())
-}
-
-fn malformed(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let token = world.token("notes:read");
-    let body = tools_list(3);
-    let cases: [(&str, Vec<String>); 3] = [
-        ("Authorization: Bearer (and no token)", vec!["Bearer".into()]),
-        (
-            "Authorization: Bearer with two words after it",
-            vec![format!("Bearer {token} extra")],
-        ),
-        (
-            "two Authorization headers",
-            vec![format!("Bearer {token}"), format!("Bearer {token}")],
-        ),
-    ];
-    for (what, values) in cases {
-        let mut sent = headers(&body, None);
-        sent.extend(values.into_iter().map(|v| ("Authorization".to_string(), v)));
-        let reply = send(s, "POST", "/mcp", sent, Some(&body))?;
-        refused(
-            &reply,
-            &INVALID_REQUEST,
-            &format!(
-                "{what} is a malformed authorization request: \"400 | Bad Request | Malformed authorization request\" (2026-07-28 basic/authorization › Error Handling), error=\"invalid_request\" (RFC 6750 § 3.1). The credentials are `Bearer`, one space, one token (RFC 6750 § 2.1); this request needs"
-            ),
-        )?;
-    }
-    Ok(())
-}
-
-fn two_places(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let token = world.token("notes:read");
-    let body = tools_list(4);
-    let reply = send(s, "POST", QUERY_PATH, headers(&body, Some(&token)), Some(&body))?;
-    refused(
-        &reply,
-        &INVALID_REQUEST,
-        "a token in the Authorization header and another in the query string: \"Clients MUST NOT use more than one method to transmit the token in each request\" (RFC 6750 § 2), and a request that \"uses more than one method for including an access token\" is invalid_request with 400 (§ 3.1), so it needs",
-    )?;
-    Ok(())
-}
-
-fn inactive(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    // Revoked, though the answer still names this server and a future exp
-    // (RFC 7662 § 2.2 only says it SHOULD NOT): `active` alone decides.
-    let mut claims = world.claims("notes:read");
-    claims["active"] = json!(false);
-    let revoked = world.mint(claims);
-    for (what, token) in [
-        ("a revoked token", revoked.as_str()),
-        ("a token the authorization server never issued", "at-forged-0000"),
-    ] {
-        let reply = post(s, &tools_list(5), Some(token))?;
-        refused(
-            &reply,
-            &INVALID_TOKEN,
-            &format!(
-                "{what}: introspection answers {{\"active\": false}} (RFC 7662 § 2.2), and {TOKEN_HANDLING}; it needs"
-            ),
-        )?;
-    }
-    Ok(())
-}
-
-fn audience(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let other = "http://127.0.0.1:1/notes-service";
-    let mut claims = world.claims("notes:read");
-    let tokens = [
-        ("another resource", json!(other)),
-        ("a list of other resources", json!([other, "http://127.0.0.1:2/mcp"])),
-        ("none (no aud at all)", Value::Null),
-    ];
-    for (what, aud) in tokens {
-        if let Some(claims) = claims.as_object_mut() {
-            match aud {
-                Value::Null => claims.remove("aud"),
-                aud => claims.insert("aud".into(), aud),
-            };
-        }
-        let token = world.mint(claims.clone());
-        let reply = post(s, &tools_list(6), Some(&token))?;
-        refused(
-            &reply,
-            &INVALID_TOKEN,
-            &format!(
-                "a live token whose aud is {what}, not this server's canonical URI {}: \"MCP servers MUST validate that access tokens were issued specifically for them as the intended audience\" (2026-07-28 basic/authorization › Token Handling). Accepted, a token for another service could be replayed here by that service or whoever broke into it; it needs",
-                world.resource
-            ),
-        )?;
-    }
-    Ok(())
-}
-
-fn expired(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let mut claims = world.claims("notes:read");
-    claims["exp"] = json!(now() - 120);
-    let token = world.mint(claims);
-    let reply = post(s, &tools_list(7), Some(&token))?;
-    refused(
-        &reply,
-        &INVALID_TOKEN,
-        &format!(
-            "introspection said active, but exp is two minutes ago: a resource server checks exp itself (RFC 7662 § 4: an answer may come from a cache, and clocks differ), and {TOKEN_HANDLING}; it needs"
-        ),
-    )?;
-    Ok(())
-}
-
-fn insufficient_scope(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let step_up = Refusal {
-        status: 403,
-        error: Some("insufficient_scope"),
-        metadata: Some(&world.metadata_url),
-        shape: "with WWW-Authenticate: Bearer error=\"insufficient_scope\", scope=\"…\", resource_metadata=\"…\"",
-    };
-    let why = "the token is good but does not have the scope this request needs: the server \"SHOULD respond with: HTTP 403 Forbidden\", error=\"insufficient_scope\", the scopes it needs in scope, and resource_metadata (2026-07-28 basic/authorization › Scope Challenge Handling › Runtime Insufficient Scope Errors). 401 would send the client to get the same token again; this needs";
-    let reader = world.token("notes:read");
-    let body = call(8, "add_note", json!({"text": "buy milk"}));
-    let reply = post(s, &body, Some(&reader))?;
-    let challenge = refused(&reply, &step_up, &format!("add_note with a notes:read token: {why}"))?;
-    let scope: Vec<&str> = challenge.param("scope").unwrap_or("").split(' ').collect();
-    if !(scope.contains(&"notes:read") && scope.contains(&"notes:write")) {
-        return Err(Failure::mismatch(
-            "the 403's scope names every scope add_note needs, notes:read and notes:write: a client re-authorizes with the union of what it had and what the challenge names, and servers SHOULD name all the scopes an operation needs in one challenge (2026-07-28 basic/authorization › Scope Challenge Handling)",
-            json!({"status": 403, "www-authenticate": "Bearer error=\"insufficient_scope\", scope=\"notes:read notes:write\", resource_metadata=\"…\""}),
-            shown(&reply),
-        ));
-    }
-    let profile = world.token("profile");
-    let reply = post(s, &tools_list(9), Some(&profile))?;
-    let challenge = refused(
-        &reply,
-        &step_up,
-        &format!("tools/list with a token whose scope is only profile: {why}"),
-    )?;
-    if !challenge
-        .param("scope")
-        .unwrap_or("")
-        .split(' ')
-        .any(|s| s == "notes:read")
-    {
-        return Err(Failure::mismatch(
-            "the 403's scope names what tools/list needs, notes:read (RFC 6750 § 3.1: scope lists the scopes necessary to access the resource)",
-            json!({"status": 403, "www-authenticate": "Bearer error=\"insufficient_scope\", scope=\"notes:read\", resource_metadata=\"…\""}),
-            shown(&reply),
         ));
     }
     Ok(())
