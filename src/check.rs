@@ -256,25 +256,34 @@ fn run_case(
     let scale = session::slack::scale();
     let args = session::slack::scale_args(case.args, scale);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let session = match checker.shape {
-        checkers::Shape::Program => Session::spawn(exe, &args, exercise.timeout, Some(stop)),
-        checkers::Shape::Client => match options.relay.clone().map_or_else(std::env::current_exe, Ok) {
-            Ok(relay) => Session::spawn_client(exe, &args, &relay, exercise.timeout, Some(stop)),
-            Err(e) => Err(Stop::Io(format!("cannot find the mcplings binary to relay with: {e}"))),
-        },
-        checkers::Shape::Http => Session::spawn_http(exe, &args, exercise.timeout, Some(stop)),
-    };
-    let session = session.map(|mut s| {
-        s.set_scale(scale);
-        s
-    });
-    let (mut result, finished) = match session {
-        Ok(mut session) => {
-            let result = (case.run)(&mut session);
-            (result, session.finish())
+    let attempt = || {
+        let session = match checker.shape {
+            checkers::Shape::Program => Session::spawn(exe, &args, exercise.timeout, Some(stop.clone())),
+            checkers::Shape::Client => match options.relay.clone().map_or_else(std::env::current_exe, Ok) {
+                Ok(relay) => Session::spawn_client(exe, &args, &relay, exercise.timeout, Some(stop.clone())),
+                Err(e) => Err(Stop::Io(format!("cannot find the mcplings binary to relay with: {e}"))),
+            },
+            checkers::Shape::Http => Session::spawn_http(exe, &args, exercise.timeout, Some(stop.clone())),
+        };
+        let session = session.map(|mut s| {
+            s.set_scale(scale);
+            s
+        });
+        match session {
+            Ok(mut session) => {
+                let result = (case.run)(&mut session);
+                (result, session.finish())
+            }
+            Err(stop) => (Err(Failure::from(stop)), session::Finished::default()),
         }
-        Err(stop) => (Err(Failure::from(stop)), session::Finished::default()),
     };
+    let (mut result, mut finished) = attempt();
+    if checker.shape == checkers::Shape::Http && lost_its_port(&result, &finished.stderr) {
+        // The port was free when picked, and taken (by another process)
+        // before the program bound it: not the program's fault, so once more
+        // on a fresh port.
+        (result, finished) = attempt();
+    }
     if result.is_ok() && checker.schema {
         result = schema_failure(&finished.transcript).map_or(Ok(()), Err);
     }
@@ -322,6 +331,19 @@ fn run_case(
     (report, hung)
 }
 
+/// Whether an HTTP program exited because its port was taken before it
+/// could bind it: the harnesses say `cannot listen on 127.0.0.1:N: …`.
+fn lost_its_port(result: &checkers::CaseResult, stderr: &str) -> bool {
+    matches!(
+        result,
+        Err(Failure {
+            stop: Some(Stop::Exited(_)),
+            ..
+        })
+    ) && stderr.contains("cannot listen on 127.0.0.1:")
+        && stderr.contains("in use")
+}
+
 /// A failure for the first frame in `transcript` the learner sent that
 /// breaks the official types of its revision, if any.
 fn schema_failure(transcript: &[TranscriptEntry]) -> Option<Failure> {
@@ -359,5 +381,14 @@ mod tests {
             Some("src/lib.rs:12:5: not yet implemented")
         );
         assert_eq!(panic_line("all fine\n"), None);
+    }
+
+    #[test]
+    fn a_port_taken_before_the_program_bound_it_is_told_apart() {
+        let exited: checkers::CaseResult = Err(Failure::from(Stop::Exited(None)));
+        let taken = "cannot listen on 127.0.0.1:40123: Address already in use (os error 98)\n";
+        assert!(lost_its_port(&exited, taken));
+        assert!(!lost_its_port(&exited, "panicked at src/lib.rs:1:1: oops\n"));
+        assert!(!lost_its_port(&Err(Failure::new("wrong status")), taken));
     }
 }

@@ -101,12 +101,13 @@ fn list_prints_parts_and_exercises() {
         "Part 3 · Transports",
         "05-stdio-codec",
         "06-http-front-door",
+        "12-auth-gate",
         "Part 4 · What a server offers",
         "08-pagination-walker",
         "Part 5 · Long calls and asking back",
         "10-input-required",
         "11-capstone-server",
-        "0 of 11 exercises done.",
+        "0 of 12 exercises done.",
     ] {
         assert!(r.stdout.contains(text), "missing {text:?}: {r:?}");
     }
@@ -589,6 +590,8 @@ fn verify_passes_on_the_shipped_course() {
         "08-pagination-walker",
         "09-progress-cancel",
         "10-input-required",
+        "11-capstone-server",
+        "12-auth-gate",
     ] {
         let line = r
             .stdout

@@ -16,6 +16,10 @@ Two directions:
 - Our reference clients (04, 08, 09, 10) run against sdk_server.py, an SDK
   server, in each era their harness speaks; their report lines and the
   recorded frames are checked against what the exercise's task says.
+- The SDK's OAuth client (OAuthClientProvider) runs the whole authorization
+  flow against exercise 12's server, through an authorization server built
+  from the SDK's auth server routes (sdk_oauth_12.py, which checks the
+  exchanges itself; its HTTP is not recorded by wire.py).
 
 Each run's frames are recorded by wire.py in target/interop-logs/NAME.log.
 One line per run, then a summary with counts per mode; exit 1 if any run
@@ -41,6 +45,8 @@ PY = sys.executable
 WIRE = str(HERE / "wire.py")
 SERVER = str(HERE / "sdk_server.py")
 CLIENTS = ["04-era-probe", "08-pagination-walker", "09-progress-cancel", "10-input-required"]
+# HTTP servers a real OAuth client drives (sdk_oauth_NN.py SERVER_BINARY).
+OAUTH = ["12-auth-gate"]
 RUN_TIMEOUT_S = 90
 CRATES = "solutions"  # or "exercises" (--crates)
 
@@ -219,6 +225,14 @@ def driver_expect(lines, recorded):
     return []
 
 
+def summary_expect(lines, recorded):
+    """A script that checks the exchanges itself reports through its exit
+    code (run_once checks it) and a last line of counts."""
+    if not any(re.fullmatch(r"\d+ checks passed, 0 failed", line) for line in lines):
+        return ["no line saying every check passed"]
+    return []
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -233,6 +247,11 @@ def scenarios(idle_ms):
         for mode in ("legacy", "auto"):
             name = f"sdk-client-{mode}-to-{matches[0]}"
             out.append(Scenario(name, mode, [PY, str(driver), "--mode", mode, "--", PY, WIRE, str(LOGS / f"{name}.log"), "--", solution(matches[0])], driver_expect))
+
+    for server in OAUTH:
+        number = server[:2]
+        name = f"sdk-oauth-client-to-{server}"
+        out.append(Scenario(name, "modern", [PY, str(HERE / f"sdk_oauth_{number}.py"), solution(server)], summary_expect))
 
     def ours(name, mode, client, flags, server_flags, expect):
         argv = [solution(client), *flags, PY, WIRE, str(LOGS / f"{name}.log"), "--", PY, SERVER, *server_flags]
@@ -310,7 +329,7 @@ def main():
 
     drivers = sorted(HERE.glob("sdk_drives_*.py"))
     servers = {m.name for d in drivers for m in (ROOT / CRATES).glob(d.stem.removeprefix("sdk_drives_") + "-*")}
-    packages = sorted(package_of(e) for e in servers | set(CLIENTS))
+    packages = sorted(package_of(e) for e in servers | set(CLIENTS) | set(OAUTH))
     subprocess.run(["cargo", "build", "--locked", "--quiet", *[a for p in packages for a in ("-p", p)]], cwd=ROOT, check=True)
 
     # How long the SDK takes to start here (the faster of two tries); 09's idle timer covers it.
@@ -353,7 +372,9 @@ def main():
         for p in problems:
             print(f"  - {p}")
         print(f"interop wire: {total} frames checked against the official schemas, {len(problems)} violations")
-        if problems or total == 0:
+        # No frames at all is a broken recorder, unless no run records any
+        # (--only sdk-oauth: that script checks its HTTP exchanges itself).
+        if problems or (total == 0 and any(LOGS.glob("*.log"))):
             status = 1
     else:
         print("interop wire: schema validation skipped (no schema folder)")

@@ -3,6 +3,7 @@
 //! made of and the helpers they share are the toolkit below
 //! (`check::toolkit`), which the checkers import (never this file).
 
+mod auth_gate;
 mod capstone_server;
 mod encode_frames;
 mod era_probe;
@@ -25,6 +26,7 @@ static CHECKERS: &[&Checker] = &[
     &era_probe::CHECKER,
     &stdio_codec::CHECKER,
     &http_front_door::CHECKER,
+    &auth_gate::CHECKER,
     &tool_server::CHECKER,
     &pagination_walker::CHECKER,
     &progress_cancel::CHECKER,

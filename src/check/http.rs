@@ -85,6 +85,8 @@ const SHOWN: &[&str] = &[
     "accept",
     "content-type",
     "allow",
+    "authorization",
+    "www-authenticate",
 ];
 
 /// Waits until the server accepts connections on its port. Errors: the

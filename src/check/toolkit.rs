@@ -5,6 +5,8 @@
 //! - [`harness`]: driving an exercise harness (library-style exercises);
 //! - [`as_server`]: the checker as the server of a learner's client;
 //! - [`as_client`]: the checker as the client of a learner's server;
+//! - [`as_service`]: the checker as a service a learner's HTTP server calls
+//!   (an authorization server, an upstream API);
 //!
 //! and the request-id rules every server checker holds a server to ([`ids`]).
 //!
@@ -14,6 +16,7 @@
 
 pub mod as_client;
 pub mod as_server;
+pub mod as_service;
 pub mod case;
 pub mod compare;
 pub mod harness;

@@ -9,7 +9,7 @@ use mcplings::check::Status;
 
 use crate::common::{mutant, summary};
 use crate::helpers::{
-    ASKING, CAPSTONE, CODEC, ENCODE, GATE, HTTP, PROBE, ROUTER, SUPERVISOR, TOOLS, WALKER, check_mutant,
+    ASKING, AUTH, CAPSTONE, CODEC, ENCODE, GATE, HTTP, PROBE, ROUTER, SUPERVISOR, TOOLS, WALKER, check_mutant,
 };
 
 /// Checks the unmutated copy of `exercise`'s solution (built as `package`):
@@ -59,6 +59,7 @@ solutions_pass! {
     unmutated_09_progress_cancel_passes: SUPERVISOR, "mutant-09-none", 9, true;
     unmutated_10_input_required_passes: ASKING, "mutant-10-none", 8, true;
     unmutated_11_capstone_server_passes: CAPSTONE, "mutant-11-none", 20, true;
+    unmutated_12_auth_gate_passes: AUTH, "mutant-12-none", 13, true;
 }
 
 #[test]

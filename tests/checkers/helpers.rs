@@ -16,6 +16,7 @@ pub const WALKER: &str = "08-pagination-walker";
 pub const SUPERVISOR: &str = "09-progress-cancel";
 pub const ASKING: &str = "10-input-required";
 pub const CAPSTONE: &str = "11-capstone-server";
+pub const AUTH: &str = "12-auth-gate";
 
 /// Builds a mutant of `solutions/<exercise>` and checks it.
 pub fn check_mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> CheckReport {

@@ -30,6 +30,7 @@ mod ex08_pagination_walker;
 mod ex09_progress_cancel;
 mod ex10_input_required;
 mod ex11_capstone_server;
+mod ex12_auth_gate;
 mod helpers;
 mod hostile;
 mod schema_fidelity;

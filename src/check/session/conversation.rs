@@ -54,6 +54,9 @@ pub struct Session {
     pub(super) quiet_since: Option<Instant>,
     /// The loopback port an HTTP server was told to listen on.
     pub(super) port: Option<u16>,
+    /// The listener bound for `{peer}` ([`Session::spawn_http`]), until the
+    /// case takes it.
+    pub(super) peer: Option<std::net::TcpListener>,
     /// How much upper time bounds stretch in this session ([`slack::scale`]).
     pub(super) scale: f64,
 }
@@ -84,6 +87,36 @@ pub(super) fn start(program: &Path, args: &[String], stdin: Stdio) -> Result<Pro
     Process::start(command).map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
 }
 
+/// The loopback ports this process handed out lately: to a program that
+/// binds it itself a moment later, or to a peer listener. Cases run side by
+/// side, and the system may give a port that one case has just let go of
+/// (its program not yet bound) to the next `bind(0)` of another.
+static RECENT_PORTS: std::sync::Mutex<std::collections::VecDeque<u16>> =
+    std::sync::Mutex::new(std::collections::VecDeque::new());
+
+/// How many handed-out ports [`fresh_listener`] steers clear of.
+const RECENT_KEPT: usize = 512;
+
+/// A listener on a loopback port this process has not handed out lately
+/// ([`RECENT_PORTS`]); its port is recorded as handed out.
+fn fresh_listener() -> std::io::Result<std::net::TcpListener> {
+    let mut refused = Vec::new();
+    loop {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        let port = listener.local_addr()?.port();
+        let mut recent = RECENT_PORTS.lock().unwrap_or_else(|e| e.into_inner());
+        if !recent.contains(&port) || refused.len() >= 16 {
+            recent.push_back(port);
+            if recent.len() > RECENT_KEPT {
+                recent.pop_front();
+            }
+            return Ok(listener);
+        }
+        // Held until a fresh port comes, so the system cannot give it again.
+        refused.push(listener);
+    }
+}
+
 /// `args` as owned strings.
 pub(super) fn owned(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.to_string()).collect()
@@ -112,19 +145,35 @@ impl Session {
     }
 
     /// Starts the HTTP server `program` with `args` and `--port N`, where N
-    /// is a loopback port that was free a moment ago. Its stdout and stderr
+    /// is a loopback port that was free a moment ago and that this process
+    /// has not handed out lately ([`RECENT_PORTS`]). Its stdout and stderr
     /// are both captured as its log; [`Session::port`] gives N.
+    ///
+    /// In `args`, `{port}` stands for N, and `{peer}` for the port of a
+    /// loopback listener bound before the program starts, for a service the
+    /// case plays beside it (an authorization server): the case takes it
+    /// with [`Session::take_peer`], and a connection the program opens
+    /// before the case serves it waits in the listener's backlog.
     pub fn spawn_http(
         program: &Path,
         args: &[&str],
         timeout: Duration,
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<Session, Stop> {
-        let port = std::net::TcpListener::bind(("127.0.0.1", 0))
-            .and_then(|l| l.local_addr())
-            .map_err(|e| Stop::Io(format!("no free port on 127.0.0.1: {e}")))?
-            .port();
-        let mut argv = owned(args);
+        let no_port = |e: std::io::Error| Stop::Io(format!("no free port on 127.0.0.1: {e}"));
+        let port = fresh_listener().and_then(|l| l.local_addr()).map_err(no_port)?.port();
+        let peer = match args.iter().any(|a| a.contains("{peer}")) {
+            true => Some(fresh_listener().map_err(no_port)?),
+            false => None,
+        };
+        let peer_port = peer.as_ref().and_then(|l| l.local_addr().ok()).map_or(0, |a| a.port());
+        let mut argv: Vec<String> = args
+            .iter()
+            .map(|a| {
+                a.replace("{port}", &port.to_string())
+                    .replace("{peer}", &peer_port.to_string())
+            })
+            .collect();
         argv.extend(["--port".to_string(), port.to_string()]);
         let mut process = start(program, &argv, Stdio::null())?;
         let captured = Capture::stderr();
@@ -137,6 +186,7 @@ impl Session {
         // No stdout lines: the conversation is HTTP.
         let mut session = Session::new(process, None, Lines::ended(), captured, timeout, cancel);
         session.port = Some(port);
+        session.peer = peer;
         Ok(session)
     }
 
@@ -167,6 +217,7 @@ impl Session {
             cancel,
             quiet_since: None,
             port: None,
+            peer: None,
             scale,
         }
     }
@@ -191,6 +242,13 @@ impl Session {
     /// The loopback port of an HTTP server session.
     pub fn port(&self) -> Option<u16> {
         self.port
+    }
+
+    /// The listener bound for `{peer}` in the program's arguments
+    /// ([`Session::spawn_http`]), once: the case that plays that service
+    /// serves it.
+    pub fn take_peer(&mut self) -> Option<std::net::TcpListener> {
+        self.peer.take()
     }
 
     /// Whether the check was cancelled.
@@ -315,6 +373,21 @@ impl Session {
             transcript: self.transcript.finish(),
             stderr,
             stderr_dropped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_listener_never_repeats_a_port_handed_out_lately() {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..40 {
+            // Dropped at once, as the port a program binds itself is.
+            let port = fresh_listener().unwrap().local_addr().unwrap().port();
+            assert!(seen.insert(port), "port {port} handed out twice");
         }
     }
 }

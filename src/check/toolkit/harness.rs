@@ -4,11 +4,13 @@
 //! with a `"harness"` member: a command (`{"harness":"encode_request",…}`)
 //! or a reported value (`{"harness":"classified",…}`). A panic inside a
 //! learner's function comes back as
-//! `{"harness":"panic","function":…,"message":…,"location":…}`.
+//! `{"harness":"panic","function":…,"message":…,"location":…}`; an HTTP
+//! exercise's harness sends it as the body of a 500 ([`http_panic`]).
 
 use serde_json::Value;
 
 use super::case::{CaseResult, Failure};
+use crate::check::http::Reply;
 use crate::check::session::{Received, Session, Stop};
 
 /// Sends a harness command and returns the harness's reply line, turning a
@@ -25,6 +27,19 @@ pub(crate) fn reply(s: &mut Session) -> Result<Received, Failure> {
         return Err(panic_failure(&got.value));
     }
     Ok(got)
+}
+
+/// `reply`, or a failure naming the panic when it is an HTTP harness's 500
+/// carrying a panic report.
+pub(crate) fn http_panic(reply: Reply) -> Result<Reply, Failure> {
+    if reply.status == 500
+        && let Some(report) = reply
+            .json()
+            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
+    {
+        return Err(panic_failure(&report));
+    }
+    Ok(reply)
 }
 
 pub(crate) fn panic_failure(v: &Value) -> Failure {

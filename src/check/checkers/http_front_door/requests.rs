@@ -6,7 +6,7 @@ use crate::check::diff::ANY_STRING;
 use crate::check::http::{self, Reply, Request};
 use crate::check::session::Session;
 use crate::check::toolkit::compare::quoted_error;
-use crate::check::toolkit::harness::panic_failure;
+use crate::check::toolkit::harness::http_panic;
 use crate::check::toolkit::{Failure, ids};
 use crate::mcp;
 use serde_json::{Value, json};
@@ -63,20 +63,7 @@ pub(super) fn exchange(
         body: body.map(|b| b.to_string().into_bytes()),
     };
     let reply = http::send(s, &request)?;
-    unless_panicked(reply)
-}
-
-/// `reply`, or a failure naming the panic when it is the harness's 500
-/// carrying a panic report.
-fn unless_panicked(reply: Reply) -> Result<Reply, Failure> {
-    if reply.status == 500
-        && let Some(report) = reply
-            .json()
-            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
-    {
-        return Err(panic_failure(&report));
-    }
-    Ok(reply)
+    http_panic(reply)
 }
 
 pub(super) fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value) -> Result<Reply, Failure> {
@@ -96,7 +83,7 @@ pub(super) fn post_text(s: &mut Session, body: &str) -> Result<Reply, Failure> {
             body: Some(body.as_bytes().to_vec()),
         },
     )?;
-    unless_panicked(reply)
+    http_panic(reply)
 }
 
 /// What a failure shows as the actual reply.
