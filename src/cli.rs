@@ -7,6 +7,7 @@
 //! every case.
 
 mod commands;
+mod doctor;
 mod quiz;
 mod relay;
 mod report;
@@ -103,6 +104,31 @@ pub enum Command {
     /// builds, verify's scratch builds); keeps the app's own build, your
     /// files and your progress. The next check builds what it needs again.
     Clean,
+    /// Check any MCP server over stdio: the rules that hold for every
+    /// server, each fail citing the MUST it breaks.
+    ///
+    /// Exit 0 with no fail (warnings allowed), 1 with a fail, 2 for a usage
+    /// error or a server that cannot be started. No tool is called unless
+    /// asked with --call or --call-readonly.
+    Doctor {
+        /// The era to speak: auto (probe as a host does), legacy or modern.
+        #[arg(long, default_value = "auto", value_name = "ERA")]
+        era: String,
+        /// Call tool NAME with the JSON object of arguments (repeatable).
+        #[arg(long = "call", value_name = "NAME=JSON")]
+        calls: Vec<String>,
+        /// Call, with {}, every tool annotated readOnlyHint: true that
+        /// needs no arguments (annotations are the server's hints, not
+        /// guarantees).
+        #[arg(long)]
+        call_readonly: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The server command and its arguments, after `--`.
+        #[arg(last = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
     /// (Internal) The server command handed to a client exercise: relays
     /// its stdin and stdout to the checker's socket.
     #[command(name = "__relay", hide = true)]
@@ -117,7 +143,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let json = matches!(
         cli.command,
-        Some(Command::List { json: true } | Command::Check { json: true, .. })
+        Some(Command::List { json: true } | Command::Check { json: true, .. } | Command::Doctor { json: true, .. })
     );
     let code = match execute(cli) {
         Ok(code) => code,
@@ -166,6 +192,13 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
+        Some(Command::Doctor {
+            era,
+            calls,
+            call_readonly,
+            json,
+            command,
+        }) => doctor::run(&command, &era, &calls, call_readonly, json),
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify) => match load(root) {

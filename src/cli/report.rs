@@ -93,7 +93,7 @@ fn files(report: &CheckReport, exercise: &Exercise) -> String {
         .join(", ")
 }
 
-fn details(out: &mut String, case: &CaseReport) {
+pub(super) fn details(out: &mut String, case: &CaseReport) {
     if !case.differences.is_empty() {
         let _ = writeln!(out, "      differences:");
         for d in case.differences.iter().take(6) {

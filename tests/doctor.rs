@@ -1,0 +1,248 @@
+//! `mcplings doctor` end to end: the reference servers 03, 07 and 11 get
+//! no fail and their shipped stubs do; a small dual-era Python server
+//! (`tests/doctor/server.py`) is right by default and, with `--mistake
+//! NAME`, breaks exactly one rule, which the check built for it reports at
+//! its level (one mutant per check); the CLI's exit codes.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use mcplings::check::build::{self, Target as BuildTarget};
+use mcplings::check::doctor::{self, DoctorReport, EraChoice, Options, Target, Verdict};
+use serde_json::json;
+
+/// The mock server, with a mistake planted when `mistake` is not empty.
+fn mock(mistake: &str) -> Target {
+    let mut args = vec![common::root().join("tests/doctor/server.py").display().to_string()];
+    if !mistake.is_empty() {
+        args.extend(["--mistake".to_string(), mistake.to_string()]);
+    }
+    Target {
+        program: PathBuf::from("python3"),
+        args,
+    }
+}
+
+/// The report in a few lines, for assertion messages.
+fn summary(report: &DoctorReport) -> String {
+    let mut out = format!("era {} ({}) error {:?}\n", report.era, report.detection, report.error);
+    for case in &report.cases {
+        out.push_str(&format!(
+            "  [{:?}] {}: {}\n",
+            case.verdict,
+            case.case.name,
+            case.case.reason.as_deref().or(case.note.as_deref()).unwrap_or("")
+        ));
+    }
+    out
+}
+
+/// Builds a package of the shipped course (stubs in `exercises/`) and
+/// returns its binary.
+fn course_binary(package: &str) -> PathBuf {
+    let course = common::built_course();
+    let built = build::build(
+        course.path(),
+        &BuildTarget::Package(package.into()),
+        &common::course_target_dir(),
+        false,
+        None,
+    );
+    assert!(built.ok, "{package} builds:\n{}", built.output);
+    built.executable.expect("a binary")
+}
+
+fn run(target: &Target, options: &Options) -> DoctorReport {
+    doctor::doctor(target, options)
+}
+
+#[test]
+fn the_right_mock_gets_no_fail_and_no_warn() {
+    let options = Options {
+        calls: vec![("add".into(), json!({"a": 1, "b": 2}))],
+        call_readonly: true,
+        ..Options::default()
+    };
+    let report = run(&mock(""), &options);
+    assert_eq!(report.era, "dual-era", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    let called = report.case("tools called (legacy)").and_then(|c| c.note.clone());
+    assert_eq!(
+        called.as_deref(),
+        Some("called add: ok, now: ok"),
+        "{}",
+        summary(&report)
+    );
+    assert!(
+        report.notes.iter().any(|n| n.contains("untrusted")),
+        "{:?}",
+        report.notes
+    );
+}
+
+#[test]
+fn the_reference_servers_get_no_fail_and_their_stubs_do() {
+    for n in ["03-handshake-gate", "07-tool-server", "11-capstone-server"] {
+        let solution = course_binary(&format!("solution-{n}"));
+        let report = run(
+            &Target {
+                program: solution,
+                args: vec![],
+            },
+            &Options::default(),
+        );
+        assert!(
+            report.error.is_none() && report.fails == 0,
+            "solution {n}:\n{}",
+            summary(&report)
+        );
+        let stub = course_binary(&format!("exercise-{n}"));
+        let report = run(
+            &Target {
+                program: stub,
+                args: vec![],
+            },
+            &Options::default(),
+        );
+        assert!(report.fails > 0, "stub {n}:\n{}", summary(&report));
+    }
+}
+
+/// (mistake, extra options, check, verdict it gets).
+type Mutant = (&'static str, fn(&mut Options), &'static str, Verdict);
+
+fn none(_: &mut Options) {}
+
+const MUTANTS: &[Mutant] = &[
+    ("banner", none, "era detection", Verdict::Fail),
+    ("echo-future", none, "version negotiation", Verdict::Fail),
+    ("no-gate", none, "requests before initialize", Verdict::Warn),
+    ("ping-nonempty", none, "ping", Verdict::Fail),
+    ("no-result-type", none, "server/discover", Verdict::Fail),
+    ("meta-lenient", none, "_meta required", Verdict::Fail),
+    ("future-accepted", none, "unsupported version", Verdict::Fail),
+    ("schema-invalid", none, "tools listed (legacy)", Verdict::Fail),
+    ("float-ids", none, "ids echoed (legacy)", Verdict::Fail),
+    ("serves-null-id", none, "forbidden ids (legacy)", Verdict::Warn),
+    (
+        "answers-notifications",
+        none,
+        "notifications unanswered (modern)",
+        Verdict::Fail,
+    ),
+    ("silent-unknown", none, "unknown method (modern)", Verdict::Fail),
+    ("unknown-wrong-code", none, "unknown method (legacy)", Verdict::Warn),
+    ("crash-on-junk", none, "unparsable line (legacy)", Verdict::Warn),
+    ("silent-invalid", none, "invalid request (modern)", Verdict::Warn),
+    ("no-exit", none, "shutdown on EOF (legacy)", Verdict::Warn),
+    ("list-error", none, "tools listed (legacy)", Verdict::Fail),
+    ("cursor-loop", none, "tools listed (modern)", Verdict::Warn),
+    ("bad-schema", none, "tool schemas (legacy)", Verdict::Fail),
+    ("read-empty", none, "resources (legacy)", Verdict::Warn),
+    ("templates-error", none, "resource templates (modern)", Verdict::Warn),
+    ("prompt-get-error", none, "prompts (legacy)", Verdict::Warn),
+    (
+        "structured-mismatch",
+        |o| o.calls = vec![("add".into(), json!({"a": 1, "b": 2}))],
+        "tools called (legacy)",
+        Verdict::Fail,
+    ),
+    (
+        "legacy-only",
+        |o| o.era = EraChoice::Modern,
+        "era detection",
+        Verdict::Fail,
+    ),
+];
+
+/// Runs the mutants whose index modulo `of` is `group`: three groups, so
+/// the test harness runs them side by side.
+fn mutants(group: usize, of: usize) {
+    for (i, (mistake, tweak, check, verdict)) in MUTANTS.iter().enumerate() {
+        if i % of != group {
+            continue;
+        }
+        let mut options = Options::default();
+        tweak(&mut options);
+        let report = run(&mock(mistake), &options);
+        let case = report
+            .case(check)
+            .unwrap_or_else(|| panic!("{mistake}: no check `{check}`:\n{}", summary(&report)));
+        assert_eq!(case.verdict, *verdict, "{mistake}: `{check}`:\n{}", summary(&report));
+        let rule = case.rule.expect("a warn or fail cites a rule");
+        assert_eq!(Verdict::of(rule.level), *verdict, "{mistake}: the level is the rule's");
+        let reason = case.case.reason.as_deref().unwrap_or("");
+        assert!(
+            reason.contains(rule.sentence),
+            "{mistake}: the reason quotes the rule: {reason}"
+        );
+        assert_eq!(report.passed, report.fails == 0);
+    }
+}
+
+#[test]
+fn each_mutant_is_caught_by_its_check_0() {
+    mutants(0, 3);
+}
+
+#[test]
+fn each_mutant_is_caught_by_its_check_1() {
+    mutants(1, 3);
+}
+
+#[test]
+fn each_mutant_is_caught_by_its_check_2() {
+    mutants(2, 3);
+}
+
+#[test]
+fn a_hanging_server_gets_a_bounded_fail() {
+    let started = std::time::Instant::now();
+    let report = run(&mock("hang"), &Options::default());
+    let init = report.case("initialize").expect("initialize");
+    assert_eq!(init.verdict, Verdict::Fail, "{}", summary(&report));
+    // Two probes (discover, initialize), each waiting 5 s stretched by load.
+    let bound = 10.0 * mcplings::check::session::slack::scale() + 10.0;
+    assert!(started.elapsed().as_secs_f64() < bound, "{:?}", started.elapsed());
+}
+
+#[test]
+fn exit_codes() {
+    let server = common::root().join("tests/doctor/server.py");
+    let doctor = |args: &[&str]| {
+        Command::cargo_bin("mcplings")
+            .unwrap()
+            .arg("doctor")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let right = doctor(&["--", "python3", server.to_str().unwrap()]);
+    assert_eq!(
+        right.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&right.stdout)
+    );
+    let text = String::from_utf8_lossy(&right.stdout);
+    assert!(text.contains("era: dual-era"), "{text}");
+    let wrong = doctor(&[
+        "--json",
+        "--",
+        "python3",
+        server.to_str().unwrap(),
+        "--mistake",
+        "ping-nonempty",
+    ]);
+    assert_eq!(wrong.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&wrong.stdout).unwrap();
+    assert_eq!(report["fails"], json!(1), "{report:#}");
+    let missing = doctor(&["--", "/nonexistent/mcp-server"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("cannot start the server"));
+    assert_eq!(doctor(&[]).status.code(), Some(2));
+    assert_eq!(doctor(&["--era", "future", "--", "true"]).status.code(), Some(2));
+}
