@@ -12,6 +12,7 @@ mod quiz;
 mod relay;
 mod report;
 mod verify;
+mod wire;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -129,6 +130,22 @@ pub enum Command {
         #[arg(last = true, value_name = "CMD")]
         command: Vec<String>,
     },
+    /// A transparent stdio tap between a host and a server: forwards both
+    /// ways byte for byte, passes the server's stderr through, logs each
+    /// line with its time, direction, id, method and schema verdict,
+    /// forwards SIGINT, SIGTERM and SIGHUP, and exits with the server's
+    /// status (128+n for signal n).
+    Wire {
+        /// Write the log here (JSON lines).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+        /// Print a log written by --log as a transcript, instead of tapping.
+        #[arg(long, value_name = "FILE", conflicts_with = "log")]
+        view: Option<PathBuf>,
+        /// The server command and its arguments, after `--`.
+        #[arg(last = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
     /// (Internal) The server command handed to a client exercise: relays
     /// its stdin and stdout to the checker's socket.
     #[command(name = "__relay", hide = true)]
@@ -199,6 +216,8 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             json,
             command,
         }) => doctor::run(&command, &era, &calls, call_readonly, json),
+        Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
+        Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify) => match load(root) {
