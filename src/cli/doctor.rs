@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::report::{details, wrap_plain};
+use super::report::{details_with, wrap_plain};
 use super::{EXIT_ERROR, EXIT_FAILED};
 use crate::check::doctor::{self, DoctorReport, EraChoice, Options, Target, Verdict};
 
@@ -100,7 +100,7 @@ pub fn render(report: &DoctorReport) -> String {
                 for line in wrap_plain(&crate::text::visible(reason), 72) {
                     let _ = writeln!(out, "      {line}");
                 }
-                details(&mut out, &case.case);
+                details_with(&mut out, &case.case, "▶ to the server, ◀ from it");
             }
         }
     }
