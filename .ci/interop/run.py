@@ -17,6 +17,9 @@ Two directions:
   server, in each era their harness speaks; their report lines and the
   recorded frames are checked against what the exercise's task says.
 
+And `mcplings doctor` checks sdk_server.py (dual-era, and --legacy-only),
+calling `echo`: no check may fail; its warnings are listed.
+
 Each run's frames are recorded by wire.py in target/interop-logs/NAME.log.
 One line per run, then a summary with counts per mode; exit 1 if any run
 failed or any frame violates its schema.
@@ -41,7 +44,7 @@ PY = sys.executable
 WIRE = str(HERE / "wire.py")
 SERVER = str(HERE / "sdk_server.py")
 CLIENTS = ["04-era-probe", "08-pagination-walker", "09-progress-cancel", "10-input-required"]
-RUN_TIMEOUT_S = 90
+RUN_TIMEOUT_S = 90  # per run; doctor's runs get longer (Scenario.timeout)
 CRATES = "solutions"  # or "exercises" (--crates)
 
 
@@ -55,6 +58,7 @@ class Scenario:
     argv: list
     expect: object
     problems: list = field(default_factory=list)
+    timeout: int = RUN_TIMEOUT_S
 
 
 def package_of(exercise):
@@ -211,6 +215,23 @@ def elicitation(era):
     return expect
 
 
+def doctor_expect(lines, _recorded):
+    """doctor's JSON report: no fail. Its warnings are printed, not failed."""
+    try:
+        report = json.loads("\n".join(lines))
+    except ValueError:
+        return ["doctor printed no JSON report"]
+    problems = [f"doctor could not run: {report['error']}"] if report.get("error") else []
+    for case in report.get("cases", []):
+        if case["verdict"] == "fail":
+            problems.append(f"fail: {case['name']}: {case.get('reason', '')[:300]}")
+        elif case["verdict"] == "warn":
+            print(f"      warn: {case['name']}: {case.get('reason', '')[:200]}")
+    if not problems:
+        print(f"      doctor: era {report['era']}, {len(report['cases'])} checks, {report['warns']} warn, 0 fail")
+    return problems
+
+
 def driver_expect(lines, recorded):
     """A driver reports through its exit code (0: every check held), which
     run_once already checks; it must at least have spoken to the server."""
@@ -251,6 +272,12 @@ def scenarios(idle_ms):
         ours(f"09-progress-{era}", era, "09-progress-cancel", ["--era", era, *idle], [], progress(era, cancel_first=False))
         ours(f"09-cancel-{era}", era, "09-progress-cancel", ["--era", era, *idle, "--calls", "2"], ["--stall-first-slow"], progress(era, cancel_first=True))
         ours(f"10-elicitation-{era}", era, "10-input-required", ["--era", era], [], elicitation(era))
+    # doctor starts the SDK server once per check (about 40 of them).
+    # (Not with --crates exercises: this run involves no exercise crate.)
+    doctor = [str(DEBUG / "mcplings"), "doctor", "--json", "--call", 'echo={"text": "hi"}', "--"]
+    if CRATES == "solutions":
+        out.append(Scenario("doctor-sdk-server", "doctor", [*doctor, PY, SERVER], doctor_expect, timeout=300))
+        out.append(Scenario("doctor-sdk-server-legacy-only", "doctor", [*doctor, PY, SERVER, "--legacy-only"], doctor_expect, timeout=300))
     return out
 
 
@@ -266,12 +293,12 @@ def run_once(scenario):
     started = time.monotonic()
     child = subprocess.Popen(scenario.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT)
     try:
-        stdout, stderr = child.communicate(timeout=RUN_TIMEOUT_S)
+        stdout, stderr = child.communicate(timeout=scenario.timeout)
         problems = [] if child.returncode == 0 else [f"exit code {child.returncode}"]
     except subprocess.TimeoutExpired:
         os.killpg(child.pid, signal.SIGKILL)
         stdout, stderr = child.communicate()
-        problems = [f"killed after {RUN_TIMEOUT_S} s"]
+        problems = [f"killed after {scenario.timeout} s"]
     elapsed = time.monotonic() - started
     (LOGS / f"{scenario.name}.out").write_text(stdout)
     (LOGS / f"{scenario.name}.err").write_text(stderr)
@@ -310,7 +337,7 @@ def main():
 
     drivers = sorted(HERE.glob("sdk_drives_*.py"))
     servers = {m.name for d in drivers for m in (ROOT / CRATES).glob(d.stem.removeprefix("sdk_drives_") + "-*")}
-    packages = sorted(package_of(e) for e in servers | set(CLIENTS))
+    packages = sorted(package_of(e) for e in servers | set(CLIENTS)) + ["mcplings"]
     subprocess.run(["cargo", "build", "--locked", "--quiet", *[a for p in packages for a in ("-p", p)]], cwd=ROOT, check=True)
 
     # How long the SDK takes to start here (the faster of two tries); 09's idle timer covers it.
