@@ -126,6 +126,10 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Check a running Streamable HTTP server (2026-07-28, http) at
+        /// this URL instead of a stdio command.
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
         /// The server command and its arguments, after `--`.
         #[arg(last = true, value_name = "CMD")]
         command: Vec<String>,
@@ -214,8 +218,16 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             calls,
             call_readonly,
             json,
+            url,
             command,
-        }) => doctor::run(&command, &era, &calls, call_readonly, json),
+        }) => doctor::run(&doctor::Args {
+            command: &command,
+            url: url.as_deref(),
+            era: &era,
+            calls: &calls,
+            call_readonly,
+            json,
+        }),
         Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
         Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),
         Some(Command::Relay { socket }) => relay::run(&socket),

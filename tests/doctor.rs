@@ -209,6 +209,46 @@ fn a_hanging_server_gets_a_bounded_fail() {
     assert!(started.elapsed().as_secs_f64() < bound, "{:?}", started.elapsed());
 }
 
+/// Starts an HTTP server binary on a free loopback port; its URL.
+fn serve_http(binary: &std::path::Path) -> (std::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(binary)
+        .args(["--port", &port.to_string()])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed().as_secs() < 20, "{} never listened", binary.display());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (child, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+#[test]
+fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
+    let options = Options {
+        calls: vec![("echo".into(), json!({"text": "hi"}))],
+        ..Options::default()
+    };
+    let (mut server, url) = serve_http(&course_binary("solution-06-http-front-door"));
+    let report = doctor::doctor_url(&url, &options);
+    let _ = server.kill();
+    assert_eq!(report.era, "modern", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    assert_eq!(report.cases.len(), 14, "{}", summary(&report));
+    let (mut server, url) = serve_http(&course_binary("exercise-06-http-front-door"));
+    let report = doctor::doctor_url(&url, &options);
+    let _ = server.kill();
+    assert!(report.fails > 0, "{}", summary(&report));
+    let unreachable = doctor::doctor_url("http://127.0.0.1:1/mcp", &options);
+    assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
+}
+
 #[test]
 fn exit_codes() {
     let server = common::root().join("tests/doctor/server.py");

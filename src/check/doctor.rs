@@ -34,6 +34,12 @@
 //! | tools called (only when asked) | fail | server/tools › Output Schema |
 //! | shutdown on EOF | warn | 2026-07-28 basic/transports/stdio › Shutdown |
 //!
+//! Over Streamable HTTP (`--url`, `http.rs`, modern only): server/discover,
+//! _meta required (400), unsupported version (400), unknown method (404),
+//! notification (202), foreign Origin (403), all fail-level (2026-07-28
+//! basic/transports/streamable-http); ids echoed (fail); a body that is not
+//! JSON (warn); and the feature checks above.
+//!
 //! A crash, a hang or a flood ends a check with the session's plain
 //! reason, at the check's level; junk on stdout is a fail whatever the
 //! check. No tool is called unless asked ([`Options::calls`],
@@ -42,6 +48,7 @@
 mod base;
 mod detect;
 mod features;
+mod http;
 mod lifecycle;
 pub mod report;
 pub mod rules;
@@ -265,6 +272,18 @@ pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
     report
 }
 
+/// Runs doctor against the modern Streamable HTTP server at `url` (http);
+/// see `http.rs`. A server that cannot be reached, or is not modern, ends
+/// with [`DoctorReport::error`] set.
+pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {
+    let started = Instant::now();
+    let mut report = DoctorReport::new(vec![url.to_string()]);
+    http::doctor_url(url, options, &mut report);
+    report.tally();
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    report
+}
+
 /// Runs the checks through the case pool, four at a time.
 fn run_all(target: &Target, runs: &[(&'static Check, Ctx)], options: &Options) -> Vec<DoctorCase> {
     let results: std::sync::Mutex<Vec<Option<DoctorCase>>> = std::sync::Mutex::new(vec![None; runs.len()]);
@@ -334,14 +353,30 @@ fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -
                 }
                 other => other,
             };
-            return finish_case(check, ctx, result, finished, started);
+            return finish_case(
+                named(check, ctx.era),
+                check.about,
+                check.rule,
+                ctx.era,
+                result,
+                finished,
+                started,
+            );
         }
         Err(stop) => Err(stop.into()),
     };
     if let Err(f) = &mut result {
         f.rule.get_or_insert(&rules::ROBUST);
     }
-    finish_case(check, ctx, result, Default::default(), started)
+    finish_case(
+        named(check, ctx.era),
+        check.about,
+        check.rule,
+        ctx.era,
+        result,
+        Default::default(),
+        started,
+    )
 }
 
 /// Whether the frames of this era can be held to official types.
@@ -363,15 +398,17 @@ fn schema_finding(transcript: &[super::TranscriptEntry]) -> Option<Finding> {
 
 /// The case report of a check that ended with `result`.
 fn finish_case(
-    check: &Check,
-    ctx: &Ctx,
+    name: String,
+    about: &str,
+    default_rule: &'static Rule,
+    era: Era,
     result: Checked,
     finished: super::session::Finished,
     started: Instant,
 ) -> (DoctorCase, bool) {
     let mut case = CaseReport {
-        name: named(check, ctx.era),
-        about: check.about.to_string(),
+        name,
+        about: about.to_string(),
         status: Status::Passed,
         reason: None,
         expected: None,
@@ -391,7 +428,7 @@ fn finish_case(
             let rule = if framing(&failure.stop) {
                 &rules::STDOUT_MESSAGES
             } else {
-                rule.unwrap_or(check.rule)
+                rule.unwrap_or(default_rule)
             };
             case.status = Status::Failed;
             if let (Some(e), Some(a)) = (&failure.expected, &failure.actual) {
@@ -405,7 +442,7 @@ fn finish_case(
     };
     let doctor_case = DoctorCase {
         verdict,
-        era: Some(ctx.era.name()),
+        era: Some(era.name()),
         rule,
         note,
         case,

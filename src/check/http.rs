@@ -113,14 +113,52 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         .deadline()
         .saturating_duration_since(Instant::now())
         .max(Duration::from_millis(50));
+    let reply = match fetch(&format!("http://{address}{}", request.path), request, left) {
+        Ok(reply) => reply,
+        Err(Fetched::Timeout) => return Err(Stop::Timeout(left)),
+        Err(Fetched::Failed(e)) => {
+            if let Some(status) = s.exited_within(Duration::from_millis(100)) {
+                return Err(Stop::Exited(Some(status)));
+            }
+            return Err(Stop::Io(e));
+        }
+    };
+    if reply.media_type().as_deref() == Some("text/event-stream") {
+        // An SSE stream reads best as its events, one JSON-RPC message each.
+        s.note(
+            Direction::FromLearner,
+            &format!("{}{} · an SSE stream:", reply.status, shown_headers(&reply.headers)),
+            EntryKind::Http,
+        );
+        for event in parse_events(&reply.text()) {
+            s.note(Direction::FromLearner, &event.data, EntryKind::Frame);
+        }
+    } else {
+        s.note(Direction::FromLearner, &status_line(&reply), EntryKind::Http);
+    }
+    Ok(reply)
+}
+
+/// Why [`fetch`] got no reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fetched {
+    /// Nothing came back within the timeout.
+    Timeout,
+    /// The request failed (refused, reset, a body that cannot be read).
+    Failed(String),
+}
+
+/// Sends `request` to `url` (its `path` is not used) with the `ureq`
+/// client: no redirects followed, every status a reply, the body read up
+/// to 16 MiB, all within `timeout`.
+pub fn fetch(url: &str, request: &Request, timeout: Duration) -> Result<Reply, Fetched> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
-        .timeout_global(Some(left))
+        .timeout_global(Some(timeout))
         .max_redirects(0)
         .build()
         .into();
-    let url = format!("http://{address}{}", request.path);
-    let mut builder = ureq::http::Request::builder().method(request.method).uri(&url);
+    let mut builder = ureq::http::Request::builder().method(request.method).uri(url);
     for (name, value) in &request.headers {
         builder = builder.header(name, value);
     }
@@ -136,13 +174,8 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
     };
     let response = match outcome {
         Ok(response) => response,
-        Err(e) if e.contains("timeout") || e.contains("Timeout") => return Err(Stop::Timeout(left)),
-        Err(e) => {
-            if let Some(status) = s.exited_within(Duration::from_millis(100)) {
-                return Err(Stop::Exited(Some(status)));
-            }
-            return Err(Stop::Io(format!("the HTTP request failed: {e}")));
-        }
+        Err(e) if e.contains("timeout") || e.contains("Timeout") => return Err(Fetched::Timeout),
+        Err(e) => return Err(Fetched::Failed(format!("the HTTP request failed: {e}"))),
     };
     let status = response.status().as_u16();
     let headers: Vec<(String, String)> = response
@@ -160,22 +193,32 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         .with_config()
         .limit(16 << 20)
         .read_to_vec()
-        .map_err(|e| Stop::Io(format!("cannot read the response body: {e}")))?;
-    let reply = Reply { status, headers, body };
-    if reply.media_type().as_deref() == Some("text/event-stream") {
-        // An SSE stream reads best as its events, one JSON-RPC message each.
-        s.note(
-            Direction::FromLearner,
-            &format!("{}{} · an SSE stream:", reply.status, shown_headers(&reply.headers)),
-            EntryKind::Http,
-        );
-        for event in parse_events(&reply.text()) {
-            s.note(Direction::FromLearner, &event.data, EntryKind::Frame);
-        }
-    } else {
-        s.note(Direction::FromLearner, &status_line(&reply), EntryKind::Http);
+        .map_err(|e| Fetched::Failed(format!("cannot read the response body: {e}")))?;
+    Ok(Reply { status, headers, body })
+}
+
+/// The headers a conforming 2026-07-28 client sends with the JSON-RPC
+/// message `body` (basic/transports/streamable-http › Sending Messages,
+/// › Request Metadata): Content-Type, Accept, MCP-Protocol-Version (the
+/// body's own, else 2026-07-28), Mcp-Method, and Mcp-Name when the params
+/// name a tool, prompt or resource.
+pub fn headers_for(body: &Value) -> Vec<(String, String)> {
+    let version = body
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(crate::mcp::meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .unwrap_or(crate::mcp::MODERN);
+    let method = body["method"].as_str().unwrap_or("");
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
+        ("MCP-Protocol-Version".to_string(), version.to_string()),
+        ("Mcp-Method".to_string(), method.to_string()),
+    ];
+    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
+        headers.push(("Mcp-Name".to_string(), name.to_string()));
     }
-    Ok(reply)
+    headers
 }
 
 fn shown_headers(headers: &[(String, String)]) -> String {
@@ -186,7 +229,9 @@ fn shown_headers(headers: &[(String, String)]) -> String {
         .collect()
 }
 
-fn request_line(request: &Request) -> String {
+/// A request as one transcript line: method, path, the headers that
+/// matter, the body.
+pub fn request_line(request: &Request) -> String {
     let body = request
         .body
         .as_deref()
@@ -200,7 +245,9 @@ fn request_line(request: &Request) -> String {
     )
 }
 
-fn status_line(reply: &Reply) -> String {
+/// A reply as one transcript line: status, the headers that matter, the
+/// body.
+pub fn status_line(reply: &Reply) -> String {
     let body = if reply.body.is_empty() {
         " · (no body)".to_string()
     } else {

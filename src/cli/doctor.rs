@@ -43,22 +43,52 @@ pub fn parse_era(text: &str) -> Result<EraChoice, String> {
     }
 }
 
-/// Runs doctor on `command` and prints the report; the exit code.
-pub fn run(command: &[String], era: &str, calls: &[String], call_readonly: bool, as_json: bool) -> Result<u8, String> {
-    let Some((program, args)) = command.split_first() else {
-        return Err("doctor needs a server command after `--`: mcplings doctor -- python server.py".into());
-    };
+/// What to doctor and how, from the command line.
+pub struct Args<'a> {
+    /// The stdio server command (after `--`).
+    pub command: &'a [String],
+    /// `--url`: a Streamable HTTP server instead.
+    pub url: Option<&'a str>,
+    /// `--era`.
+    pub era: &'a str,
+    /// `--call NAME=JSON`, each.
+    pub calls: &'a [String],
+    /// `--call-readonly`.
+    pub call_readonly: bool,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// Runs doctor and prints the report; the exit code.
+pub fn run(args: &Args) -> Result<u8, String> {
     let options = Options {
-        era: parse_era(era)?,
-        calls: calls.iter().map(|c| parse_call(c)).collect::<Result<_, _>>()?,
-        call_readonly,
+        era: parse_era(args.era)?,
+        calls: args.calls.iter().map(|c| parse_call(c)).collect::<Result<_, _>>()?,
+        call_readonly: args.call_readonly,
         cancel: None,
     };
-    let target = Target {
-        program: PathBuf::from(program),
-        args: args.to_vec(),
+    let report = match (args.url, args.command.split_first()) {
+        (Some(_), Some(_)) => return Err("doctor takes --url URL or a command after `--`, not both".into()),
+        (Some(url), None) => {
+            if !url.starts_with("http://") {
+                return Err(format!(
+                    "--url takes an http:// URL (https is not supported yet), got `{url}`"
+                ));
+            }
+            doctor::doctor_url(url, &options)
+        }
+        (None, Some((program, rest))) => {
+            let target = Target {
+                program: PathBuf::from(program),
+                args: rest.to_vec(),
+            };
+            doctor::doctor(&target, &options)
+        }
+        (None, None) => {
+            return Err("doctor needs a server command after `--` (mcplings doctor -- python server.py) or --url http://127.0.0.1:8000/mcp".into());
+        }
     };
-    let report = doctor::doctor(&target, &options);
+    let as_json = args.json;
     if as_json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {

@@ -90,7 +90,15 @@ fn probe<T>(
         Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),
         other => other,
     };
-    let (mut case, _) = finish_case(check, &ctx, result, finished, started);
+    let (mut case, _) = finish_case(
+        check.name.into(),
+        check.about,
+        check.rule,
+        ctx.era,
+        result,
+        finished,
+        started,
+    );
     case.era = None;
     Ok((case, value))
 }

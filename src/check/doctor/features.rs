@@ -25,56 +25,114 @@ pub const READ_CAP: usize = 5;
 /// Most prompts got.
 pub const GET_CAP: usize = 5;
 
-/// The feature checks, in report order.
+/// A way to call the server in the check's era: one request, its whole
+/// response frame (a result or an error). Over stdio, the toolkit's
+/// [`Client`]; over HTTP, doctor's `http.rs`.
+pub(super) trait Caller {
+    /// Sends `method` with `params` (the era's `_meta` added) and returns
+    /// the response.
+    fn call(&mut self, method: &str, params: Value) -> Result<Value, Failure>;
+}
+
+/// The stdio [`Caller`]: a session and the toolkit's client.
+struct Stdio<'a> {
+    s: &'a mut Session,
+    c: Client,
+}
+
+impl Caller for Stdio<'_> {
+    fn call(&mut self, method: &str, params: Value) -> Result<Value, Failure> {
+        self.c.call(self.s, method, params)
+    }
+}
+
+/// A feature check, whatever the transport.
+#[derive(Clone, Copy)]
+pub(super) struct Feature {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub rule: &'static rules::Rule,
+    /// Skipped unless the server declares this capability.
+    pub capability: Option<&'static str>,
+    pub body: fn(&mut dyn Caller, &Ctx) -> Checked,
+}
+
+const TOOLS_LISTED: Feature = Feature {
+    name: "tools listed",
+    about: "a server that declares tools answers tools/list, every page of it, each cursor passed back as it came until nextCursor is absent",
+    rule: &rules::TOOLS_LISTED,
+    capability: Some("tools"),
+    body: tools_listed,
+};
+const TOOL_SCHEMAS: Feature = Feature {
+    name: "tool schemas",
+    about: "each tool's inputSchema and outputSchema is a valid JSON Schema of its dialect (2020-12 when it names none)",
+    rule: &rules::INPUT_SCHEMA,
+    capability: Some("tools"),
+    body: tool_schemas,
+};
+const RESOURCES: Feature = Feature {
+    name: "resources",
+    about: "a server that declares resources answers resources/list over every page; the first resources listed can be read",
+    rule: &rules::RESOURCES_LISTED,
+    capability: Some("resources"),
+    body: resources,
+};
+const TEMPLATES: Feature = Feature {
+    name: "resource templates",
+    about: "resources/templates/list is answered (templates are listed, never expanded)",
+    rule: &rules::FEATURES,
+    capability: Some("resources"),
+    body: templates,
+};
+const PROMPTS: Feature = Feature {
+    name: "prompts",
+    about: "a server that declares prompts answers prompts/list over every page; prompts that need no arguments can be got",
+    rule: &rules::PROMPTS_LISTED,
+    capability: Some("prompts"),
+    body: prompts,
+};
+const TOOLS_CALLED: Feature = Feature {
+    name: "tools called",
+    about: "only when asked (--call, --call-readonly): each call gets a result, and a tool with an outputSchema returns structuredContent that fits it",
+    rule: &rules::STRUCTURED,
+    capability: None,
+    body: tools_called,
+};
+
+/// The feature checks, in report order, for any transport.
+pub(super) const FEATURES: [Feature; 6] = [TOOLS_LISTED, TOOL_SCHEMAS, RESOURCES, TEMPLATES, PROMPTS, TOOLS_CALLED];
+
+/// Runs `feature` over stdio: skipped unless its capability is declared,
+/// else in the check's era.
+fn over_stdio(s: &mut Session, ctx: &Ctx, feature: &Feature) -> Checked {
+    if let Some(skip) = feature.capability.and_then(|c| declared(ctx, c)) {
+        return Ok(skip);
+    }
+    let c = open(s, ctx)?;
+    (feature.body)(&mut Stdio { s, c }, ctx)
+}
+
+/// A stdio check of `feature`.
+const fn stdio_check(feature: Feature, run: fn(&mut Session, &Ctx) -> Checked) -> Check {
+    Check {
+        name: feature.name,
+        about: feature.about,
+        rule: feature.rule,
+        eras: BOTH,
+        schema: true,
+        run,
+    }
+}
+
+/// The feature checks over stdio, in report order.
 pub(super) static CHECKS: &[Check] = &[
-    Check {
-        name: "tools listed",
-        about: "a server that declares tools answers tools/list, every page of it, each cursor passed back as it came until nextCursor is absent",
-        rule: &rules::TOOLS_LISTED,
-        eras: BOTH,
-        schema: true,
-        run: tools_listed,
-    },
-    Check {
-        name: "tool schemas",
-        about: "each tool's inputSchema and outputSchema is a valid JSON Schema of its dialect (2020-12 when it names none)",
-        rule: &rules::INPUT_SCHEMA,
-        eras: BOTH,
-        schema: true,
-        run: tool_schemas,
-    },
-    Check {
-        name: "resources",
-        about: "a server that declares resources answers resources/list over every page; the first resources listed can be read",
-        rule: &rules::RESOURCES_LISTED,
-        eras: BOTH,
-        schema: true,
-        run: resources,
-    },
-    Check {
-        name: "resource templates",
-        about: "resources/templates/list is answered (templates are listed, never expanded)",
-        rule: &rules::FEATURES,
-        eras: BOTH,
-        schema: true,
-        run: templates,
-    },
-    Check {
-        name: "prompts",
-        about: "a server that declares prompts answers prompts/list over every page; prompts that need no arguments can be got",
-        rule: &rules::PROMPTS_LISTED,
-        eras: BOTH,
-        schema: true,
-        run: prompts,
-    },
-    Check {
-        name: "tools called",
-        about: "only when asked (--call, --call-readonly): each call gets a result, and a tool with an outputSchema returns structuredContent that fits it",
-        rule: &rules::STRUCTURED,
-        eras: BOTH,
-        schema: true,
-        run: tools_called,
-    },
+    stdio_check(TOOLS_LISTED, |s, ctx| over_stdio(s, ctx, &TOOLS_LISTED)),
+    stdio_check(TOOL_SCHEMAS, |s, ctx| over_stdio(s, ctx, &TOOL_SCHEMAS)),
+    stdio_check(RESOURCES, |s, ctx| over_stdio(s, ctx, &RESOURCES)),
+    stdio_check(TEMPLATES, |s, ctx| over_stdio(s, ctx, &TEMPLATES)),
+    stdio_check(PROMPTS, |s, ctx| over_stdio(s, ctx, &PROMPTS)),
+    stdio_check(TOOLS_CALLED, |s, ctx| over_stdio(s, ctx, &TOOLS_CALLED)),
 ];
 
 /// The rule a server that declares the feature listed by `method` keeps.
@@ -89,20 +147,20 @@ fn listed_rule(method: &str) -> &'static rules::Rule {
 /// Every item of `method`'s list (under `key`) and the pages walked. An
 /// error is a fail under the feature's list rule; a repeated cursor or the
 /// page cap is a warn.
-fn walk(s: &mut Session, c: &mut Client, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
-    walk_pages(s, c, method, key).map_err(|f| Finding {
+fn walk(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
+    walk_pages(c, method, key).map_err(|f| Finding {
         rule: f.rule.or(Some(listed_rule(method))),
         ..f
     })
 }
 
-fn walk_pages(s: &mut Session, c: &mut Client, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
+fn walk_pages(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
     let mut items = Vec::new();
     let mut cursor: Option<Value> = None;
     let mut seen = HashSet::new();
     for page in 1..=PAGE_CAP {
         let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({"cursor": c}));
-        let response = c.call(s, method, params)?;
+        let response = c.call(method, params)?;
         let Some(result) = response.get("result") else {
             return Err(Failure::showing(
                 format!("{method} (page {page}) got an error, though the server declares the feature"),
@@ -140,16 +198,12 @@ fn walk_pages(s: &mut Session, c: &mut Client, method: &str, key: &str) -> Resul
 }
 
 /// Skips unless the server declares `capability`.
-fn declared(ctx: &Ctx, capability: &str) -> Option<Outcome> {
+pub(super) fn declared(ctx: &Ctx, capability: &str) -> Option<Outcome> {
     (!ctx.declares(capability)).then(|| Outcome::Skip(format!("the server does not declare `{capability}`")))
 }
 
-fn tools_listed(s: &mut Session, ctx: &Ctx) -> Checked {
-    if let Some(skip) = declared(ctx, "tools") {
-        return Ok(skip);
-    }
-    let mut c = open(s, ctx)?;
-    let (tools, pages) = walk(s, &mut c, "tools/list", "tools")?;
+fn tools_listed(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (tools, pages) = walk(c, "tools/list", "tools")?;
     Ok(Outcome::Note(format!("{} tools over {pages} page(s)", tools.len())))
 }
 
@@ -181,12 +235,8 @@ fn schema_problem(schema: &Value) -> Result<Option<String>, String> {
     }
 }
 
-fn tool_schemas(s: &mut Session, ctx: &Ctx) -> Checked {
-    if let Some(skip) = declared(ctx, "tools") {
-        return Ok(skip);
-    }
-    let mut c = open(s, ctx)?;
-    let (tools, _) = walk(s, &mut c, "tools/list", "tools")?;
+fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (tools, _) = walk(c, "tools/list", "tools")?;
     let mut warned = None;
     for tool in &tools {
         let name = tool["name"].as_str().unwrap_or("?");
@@ -220,16 +270,12 @@ fn tool_schemas(s: &mut Session, ctx: &Ctx) -> Checked {
     }
 }
 
-fn resources(s: &mut Session, ctx: &Ctx) -> Checked {
-    if let Some(skip) = declared(ctx, "resources") {
-        return Ok(skip);
-    }
-    let mut c = open(s, ctx)?;
-    let (listed, pages) = walk(s, &mut c, "resources/list", "resources")?;
+fn resources(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (listed, pages) = walk(c, "resources/list", "resources")?;
     let mut read = 0;
     for resource in listed.iter().take(READ_CAP) {
         let uri = resource["uri"].clone();
-        let response = c.call(s, "resources/read", json!({"uri": uri}))?;
+        let response = c.call("resources/read", json!({"uri": uri}))?;
         let contents = response.pointer("/result/contents").and_then(Value::as_array);
         if contents.is_none_or(Vec::is_empty) {
             return Err(Finding::under(
@@ -248,12 +294,8 @@ fn resources(s: &mut Session, ctx: &Ctx) -> Checked {
     )))
 }
 
-fn templates(s: &mut Session, ctx: &Ctx) -> Checked {
-    if let Some(skip) = declared(ctx, "resources") {
-        return Ok(skip);
-    }
-    let mut c = open(s, ctx)?;
-    let response = c.call(s, "resources/templates/list", json!({}))?;
+fn templates(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let response = c.call("resources/templates/list", json!({}))?;
     if response.pointer("/error/code") == Some(&json!(-32601)) {
         return Ok(Outcome::Note("no templates (-32601)".into()));
     }
@@ -263,12 +305,8 @@ fn templates(s: &mut Session, ctx: &Ctx) -> Checked {
     }
 }
 
-fn prompts(s: &mut Session, ctx: &Ctx) -> Checked {
-    if let Some(skip) = declared(ctx, "prompts") {
-        return Ok(skip);
-    }
-    let mut c = open(s, ctx)?;
-    let (listed, pages) = walk(s, &mut c, "prompts/list", "prompts")?;
+fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (listed, pages) = walk(c, "prompts/list", "prompts")?;
     let mut got = 0;
     let free = listed.iter().filter(|p| {
         p["arguments"]
@@ -276,7 +314,7 @@ fn prompts(s: &mut Session, ctx: &Ctx) -> Checked {
             .is_none_or(|args| !args.iter().any(|a| a["required"] == json!(true)))
     });
     for prompt in free.take(GET_CAP) {
-        let response = c.call(s, "prompts/get", json!({"name": prompt["name"]}))?;
+        let response = c.call("prompts/get", json!({"name": prompt["name"]}))?;
         if response.pointer("/result/messages").is_none_or(|m| !m.is_array()) {
             return Err(Finding::under(
                 &rules::FEATURES,
@@ -297,7 +335,7 @@ fn prompts(s: &mut Session, ctx: &Ctx) -> Checked {
     )))
 }
 
-fn tools_called(s: &mut Session, ctx: &Ctx) -> Checked {
+fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
     if ctx.calls.is_empty() && !ctx.call_readonly {
         return Ok(Outcome::Skip(
             "no tool is called unless asked: --call NAME=JSON, or --call-readonly".into(),
@@ -306,8 +344,7 @@ fn tools_called(s: &mut Session, ctx: &Ctx) -> Checked {
     if let Some(skip) = declared(ctx, "tools") {
         return Ok(skip);
     }
-    let mut c = open(s, ctx)?;
-    let (tools, _) = walk(s, &mut c, "tools/list", "tools")?;
+    let (tools, _) = walk(c, "tools/list", "tools")?;
     let mut calls = ctx.calls.clone();
     if ctx.call_readonly {
         for tool in &tools {
@@ -328,7 +365,7 @@ fn tools_called(s: &mut Session, ctx: &Ctx) -> Checked {
             done.push(format!("{name}: not listed, not called"));
             continue;
         };
-        let response = c.call(s, "tools/call", json!({"name": name, "arguments": arguments}))?;
+        let response = c.call("tools/call", json!({"name": name, "arguments": arguments}))?;
         let Some(result) = response.get("result") else {
             done.push(format!(
                 "{name}: error {}",

@@ -219,3 +219,45 @@ pub const ROBUST: Rule = should(
     "basic/lifecycle › Timeouts",
     "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion.",
 );
+/// A modern request without its required `_meta` fields, over HTTP.
+pub const META_REQUIRED_HTTP: Rule = must(
+    "2026-07-28",
+    "basic/index › _meta",
+    "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params). On HTTP, the response status MUST be `400 Bad Request`.",
+);
+/// An unsupported version over HTTP.
+pub const UNSUPPORTED_VERSION_HTTP: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Protocol Version Header",
+    "If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with `400 Bad Request` and an UnsupportedProtocolVersionError listing its supported versions.",
+);
+/// An unknown method over HTTP.
+pub const METHOD_NOT_FOUND_HTTP: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Protocol Version Header",
+    "If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).",
+);
+/// A notification POSTed.
+pub const NOTIFICATION_202: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Sending Messages",
+    "If the server accepts it, the server MUST return HTTP status code `202 Accepted` with no body.",
+);
+/// A request POSTed gets JSON or an SSE stream.
+pub const REQUEST_CONTENT_TYPE: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Sending Messages",
+    "If the body is a JSON-RPC _request_, the server MUST return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).",
+);
+/// A foreign Origin.
+pub const ORIGIN: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Security & Endpoint",
+    "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
+);
+/// A body that is not JSON, over HTTP.
+pub const NOT_JSON_HTTP: Rule = should(
+    "2026-07-28",
+    "basic/transports/streamable-http › Sending Messages",
+    "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
+);
