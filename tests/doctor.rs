@@ -165,7 +165,12 @@ fn mutants(group: usize, of: usize) {
         if i % of != group {
             continue;
         }
-        let mut options = Options::default();
+        // Only the check built for the mistake (detection always runs).
+        let base = check.split(" (").next().unwrap_or(check);
+        let mut options = Options {
+            only: Some(vec![base.to_string()]),
+            ..Options::default()
+        };
         tweak(&mut options);
         let report = run(&mock(mistake), &options);
         let case = report

@@ -102,6 +102,9 @@ pub struct Options {
     pub call_readonly: bool,
     /// Set to stop early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Run only the checks with these names (without the era: `ids
+    /// echoed`), after era detection; `None` runs them all (stdio).
+    pub only: Option<Vec<String>>,
 }
 
 /// The server: a program and its arguments (found on `PATH` when bare).
@@ -238,7 +241,13 @@ pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
     report.error = detected.error;
     if report.error.is_none() {
         let mut runs: Vec<(&'static Check, Ctx)> = Vec::new();
-        for check in checks() {
+        let wanted = |check: &Check| {
+            options
+                .only
+                .as_ref()
+                .is_none_or(|names| names.iter().any(|n| n == check.name))
+        };
+        for check in checks().into_iter().filter(|c| wanted(c)) {
             for found in &detected.eras {
                 if check.eras.contains(&found.era) {
                     runs.push((

@@ -66,6 +66,7 @@ pub fn run(args: &Args) -> Result<u8, String> {
         calls: args.calls.iter().map(|c| parse_call(c)).collect::<Result<_, _>>()?,
         call_readonly: args.call_readonly,
         cancel: None,
+        only: None,
     };
     let report = match (args.url, args.command.split_first()) {
         (Some(_), Some(_)) => return Err("doctor takes --url URL or a command after `--`, not both".into()),
