@@ -214,24 +214,83 @@ fn a_hanging_server_gets_a_bounded_fail() {
     assert!(started.elapsed().as_secs_f64() < bound, "{:?}", started.elapsed());
 }
 
-/// Starts an HTTP server binary on a free loopback port; its URL.
-fn serve_http(binary: &std::path::Path) -> (std::process::Child, String) {
+/// Starts an HTTP server (`command` given a free loopback port) and
+/// waits until it listens; the child and its URL.
+fn serve(command: impl Fn(u16) -> std::process::Command) -> (std::process::Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let child = std::process::Command::new(binary)
-        .args(["--port", &port.to_string()])
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = command(port).stderr(std::process::Stdio::null()).spawn().unwrap();
     let started = std::time::Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed().as_secs() < 20, "{} never listened", binary.display());
+        assert!(started.elapsed().as_secs() < 20, "the HTTP server never listened");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     (child, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// Starts an HTTP server binary with `--port N`.
+fn serve_http(binary: &std::path::Path) -> (std::process::Child, String) {
+    serve(|port| {
+        let mut command = std::process::Command::new(binary);
+        command.args(["--port", &port.to_string()]);
+        command
+    })
+}
+
+/// The HTTP mock (`tests/doctor/http_server.py`) with `mistake` planted.
+fn serve_mock(mistake: &str) -> (std::process::Child, String) {
+    serve(|port| {
+        let mut command = std::process::Command::new("python3");
+        command
+            .arg(common::root().join("tests/doctor/http_server.py"))
+            .arg(port.to_string());
+        if !mistake.is_empty() {
+            command.args(["--mistake", mistake]);
+        }
+        command
+    })
+}
+
+#[test]
+fn over_http_each_mutant_is_caught_by_its_check() {
+    let (mut server, url) = serve_mock("");
+    let report = doctor::doctor_url(&url, &Options::default());
+    let _ = server.kill();
+    assert_eq!(
+        (report.fails, report.warns),
+        (0, 0),
+        "the right HTTP mock:\n{}",
+        summary(&report)
+    );
+    let mutants = [
+        ("discover-500", "server/discover", Verdict::Fail),
+        ("no-result-type", "server/discover", Verdict::Fail),
+        ("meta-200", "_meta required", Verdict::Fail),
+        ("future-200", "unsupported version", Verdict::Fail),
+        ("unknown-200", "unknown method", Verdict::Fail),
+        ("notification-200", "notification: 202", Verdict::Fail),
+        ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
+        ("float-ids", "ids echoed", Verdict::Fail),
+        ("not-json-200", "body not JSON", Verdict::Warn),
+        ("bad-schema", "tool schemas", Verdict::Fail),
+    ];
+    for (mistake, check, verdict) in mutants {
+        let (mut server, url) = serve_mock(mistake);
+        let report = doctor::doctor_url(&url, &Options::default());
+        let _ = server.kill();
+        let case = report
+            .case(check)
+            .unwrap_or_else(|| panic!("{mistake}: no check `{check}`:\n{}", summary(&report)));
+        assert_eq!(case.verdict, verdict, "{mistake}: `{check}`:\n{}", summary(&report));
+        let rule = case.rule.expect("a warn or fail cites a rule");
+        assert!(
+            case.case.reason.as_deref().unwrap_or("").contains(rule.sentence),
+            "{mistake}"
+        );
+    }
 }
 
 #[test]
