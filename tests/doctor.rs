@@ -118,6 +118,7 @@ fn none(_: &mut Options) {}
 
 const MUTANTS: &[Mutant] = &[
     ("banner", none, "era detection", Verdict::Fail),
+    ("flood", none, "era detection", Verdict::Fail),
     ("echo-future", none, "version negotiation", Verdict::Fail),
     ("no-gate", none, "requests before initialize", Verdict::Warn),
     ("ping-nonempty", none, "ping", Verdict::Fail),

@@ -160,6 +160,12 @@ while True:
             sys.exit(3)
         send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
         continue
+    if MISTAKE == "flood":
+        # 9 MiB without a newline: more than a client should buffer.
+        for _ in range(9):
+            sys.stdout.write("x" * (1 << 20))
+        sys.stdout.flush()
+        time.sleep(60)
     reply = handle(message)
     if reply is not None:
         send(reply)
