@@ -232,6 +232,31 @@ def doctor_expect(lines, _recorded):
     return problems
 
 
+def wire_expect(jsonl):
+    """`mcplings wire` between the SDK client and our server: the run passes
+    (driver_expect), its log holds exactly the lines wire.py saw on the far
+    side, each way, in order, and no frame is judged invalid."""
+
+    def expect(lines, recorded):
+        problems = driver_expect(lines, recorded)
+        try:
+            entries = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines()]
+        except (OSError, ValueError) as e:
+            return problems + [f"mcplings wire's log {jsonl}: {e}"]
+        for ours, theirs in (("to_server", "C->S"), ("from_server", "S->C")):
+            logged = [e["line"] for e in entries if e["dir"] == ours]
+            seen = [json.dumps(m, separators=(",", ":")) if "not-json" not in m else m["not-json"] for s, m in recorded if s == theirs]
+            if [json.loads(l) for l in logged] != [json.loads(l) for l in seen]:
+                problems.append(f"mcplings wire logged {len(logged)} {ours} lines, wire.py saw {len(seen)} {theirs}: they differ")
+        invalid = [e for e in entries if e["schema"].startswith("invalid")]
+        problems += [f"mcplings wire judged a frame invalid: {e['schema']}: {e['line'][:200]}" for e in invalid]
+        if not problems:
+            print(f"      mcplings wire: {len(entries)} lines logged, the same as wire.py's, none invalid")
+        return problems
+
+    return expect
+
+
 def driver_expect(lines, recorded):
     """A driver reports through its exit code (0: every check held), which
     run_once already checks; it must at least have spoken to the server."""
@@ -254,6 +279,14 @@ def scenarios(idle_ms):
         for mode in ("legacy", "auto"):
             name = f"sdk-client-{mode}-to-{matches[0]}"
             out.append(Scenario(name, mode, [PY, str(driver), "--mode", mode, "--", PY, WIRE, str(LOGS / f"{name}.log"), "--", solution(matches[0])], driver_expect))
+
+    # mcplings wire as the host's tap, in front of wire.py: both must see the same.
+    if CRATES == "solutions":
+        name = "sdk-client-auto-through-mcplings-wire-to-07-tool-server"
+        jsonl = LOGS / f"{name}.jsonl"
+        tap = [str(DEBUG / "mcplings"), "wire", "--log", str(jsonl), "--"]
+        driver = str(HERE / "sdk_drives_07.py")
+        out.append(Scenario(name, "wire", [PY, driver, "--mode", "auto", "--", *tap, PY, WIRE, str(LOGS / f"{name}.log"), "--", solution("07-tool-server")], wire_expect(jsonl)))
 
     def ours(name, mode, client, flags, server_flags, expect):
         argv = [solution(client), *flags, PY, WIRE, str(LOGS / f"{name}.log"), "--", PY, SERVER, *server_flags]
@@ -332,7 +365,7 @@ def main():
     global CRATES
     CRATES = options.crates
     LOGS.mkdir(parents=True, exist_ok=True)
-    for old in LOGS.glob("*"):
+    for old in LOGS.glob("*"):  # (.log, .out, .err, .jsonl)
         old.unlink()
 
     drivers = sorted(HERE.glob("sdk_drives_*.py"))
