@@ -138,3 +138,52 @@ fn signals_reach_the_server() {
     // or death by the signal on newer versions (130).
     assert!(matches!(signalled("INT", sleeper), Some(1 | 130)));
 }
+
+#[test]
+fn view_opens_the_transcript_view_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("wire.log");
+    let mut child = wire(Some(&log), &["cat"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n")
+        .unwrap();
+    child.wait().unwrap();
+    // A pseudo-terminal of 90x20 from Python's standard library: the view
+    // draws, scrolls on j, and quits on q.
+    let driver = r#"
+import os, re, select, struct, subprocess, sys, time, fcntl, termios
+m, s = os.openpty()
+fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 90, 0, 0))
+p = subprocess.Popen(sys.argv[1:], stdin=s, stdout=s, stderr=s, close_fds=True)
+out = b""
+def drain(t):
+    global out
+    end = time.time() + t
+    while time.time() < end:
+        if select.select([m], [], [], 0.1)[0]:
+            try:
+                out += os.read(m, 65536)
+            except OSError:
+                return
+drain(1.5); os.write(m, b"j"); drain(0.3); os.write(m, b"q"); drain(0.5)
+code = p.wait(timeout=10)
+print(code, re.sub(" +", " ", re.sub(rb"\x1b\[[0-9;?]*[a-zA-Z]", b" ", out).decode("utf-8", "replace")))
+"#;
+    let out = Command::new("python3")
+        .args(["-c", driver, env!("CARGO_BIN_EXE_mcplings"), "wire", "--view"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("0 "), "the view quits on q with 0: {text}");
+    for wanted in ["Transcript", "▶", "ping · id 7 · valid", "q quits"] {
+        assert!(text.contains(wanted), "{wanted} in: {text}");
+    }
+}

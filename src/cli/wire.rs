@@ -12,12 +12,13 @@
 //! once, through the tap); the tap exits with the server's status, 128+n
 //! when it died of signal n.
 //!
-//! `mcplings wire --view FILE` prints a log as a transcript.
+//! `mcplings wire --view FILE` opens a log in the transcript view
+//! (`tui::log_view`), or prints it as text when not on a terminal.
 
 mod log;
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -31,6 +32,8 @@ pub use log::{Entry, Log, Way};
 
 use super::EXIT_ERROR;
 use crate::check::session::Process;
+use crate::check::{Direction, EntryKind, TranscriptEntry};
+use crate::tui::log_view::LogLine;
 
 /// How long the tap waits, once the server has exited, for the rest of
 /// its stdout (a process it started may hold it open).
@@ -111,28 +114,51 @@ fn exit_code(status: std::process::ExitStatus) -> u8 {
     }
 }
 
-/// `mcplings wire --view FILE`: the log as a plain transcript, `▶` for
+/// `mcplings wire --view FILE`: on a terminal, the log in a scrollable
+/// transcript view (`tui::log_view`); otherwise as plain text, `▶` for
 /// lines to the server and `◀` for lines from it.
 pub fn view(path: &PathBuf) -> Result<u8, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut out = String::new();
+    let mut entries = Vec::new();
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let entry: Entry = serde_json::from_str(line)
             .map_err(|e| format!("{}:{}: not a wire log line: {e}", path.display(), n + 1))?;
-        out.push_str(&render_entry(&entry));
+        entries.push(entry);
     }
-    print!("{out}");
+    if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+        let lines: Vec<LogLine> = entries.iter().map(log_line).collect();
+        crate::tui::log_view::run(&path.display().to_string(), &lines)?;
+    } else {
+        print!("{}", entries.iter().map(render_entry).collect::<String>());
+    }
     Ok(0)
 }
 
-/// One entry as text: time, glyph, the line, then its id, method and
-/// verdict.
-pub fn render_entry(entry: &Entry) -> String {
-    let glyph = match entry.dir {
-        Way::ToServer => "▶",
-        Way::FromServer => "◀",
+/// An entry as a line of the transcript view.
+fn log_line(entry: &Entry) -> LogLine {
+    let kind = if entry.schema.starts_with("not JSON") || entry.schema.starts_with("not UTF-8") {
+        EntryKind::Junk
+    } else {
+        EntryKind::Frame
     };
-    let mut about = Vec::new();
+    LogLine {
+        entry: TranscriptEntry {
+            dir: match entry.dir {
+                Way::ToServer => Direction::ToLearner,
+                Way::FromServer => Direction::FromLearner,
+            },
+            line: entry.line.clone(),
+            id: entry.id.clone(),
+            time_ms: entry.time_ms,
+            kind,
+        },
+        note: about(entry),
+    }
+}
+
+/// An entry's time, method, id and verdict, in one line.
+fn about(entry: &Entry) -> String {
+    let mut about = vec![format!("{:.3} s", entry.time_ms as f64 / 1000.0)];
     if let Some(method) = &entry.method {
         about.push(method.clone());
     }
@@ -143,10 +169,21 @@ pub fn render_entry(entry: &Entry) -> String {
     if entry.partial {
         about.push("partial line: no newline before the stream ended".into());
     }
+    about.join(" · ")
+}
+
+/// One entry as text: time, glyph, the line, then its method, id and
+/// verdict.
+pub fn render_entry(entry: &Entry) -> String {
+    let glyph = match entry.dir {
+        Way::ToServer => "▶",
+        Way::FromServer => "◀",
+    };
+    let about = about(entry);
+    let about = about.split_once(" · ").map_or("", |(_, rest)| rest);
     format!(
-        "{:>9.3} s {glyph} {}\n            {}\n",
+        "{:>9.3} s {glyph} {}\n            {about}\n",
         entry.time_ms as f64 / 1000.0,
         crate::text::visible(&entry.line),
-        about.join(" · ")
     )
 }
