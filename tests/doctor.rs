@@ -314,6 +314,71 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
 }
 
+/// Markdown as plain text: no bold, links as their text, one space.
+fn plain(text: &str) -> String {
+    let mut out = text.replace("**", "");
+    // [text](target) and [text][ref] become text.
+    while let Some(open) = out.find("](").or_else(|| out.find("][")) {
+        let Some(start) = out[..open].rfind('[') else { break };
+        let close_char = if out[open..].starts_with("](") { ')' } else { ']' };
+        let Some(end) = out[open + 2..].find(close_char).map(|e| open + 2 + e) else {
+            break;
+        };
+        out = format!("{}{}{}", &out[..start], &out[start + 1..open], &out[end + 1..]);
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every file under `dir` ending in `.mdx`, as one plain text.
+fn spec_text(dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            text.push_str(&spec_text(&path));
+        } else if path.extension().is_some_and(|e| e == "mdx") {
+            text.push_str(&plain(&std::fs::read_to_string(&path).unwrap()));
+            text.push(' ');
+        }
+    }
+    text
+}
+
+#[test]
+fn every_cited_sentence_is_in_the_specification() {
+    // The specification text: $MCP_SPEC_DIR, or ../shared/mcp-spec beside the
+    // checkout (skipped without it, like the schema tests).
+    let dir = std::env::var_os("MCP_SPEC_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join("../shared/mcp-spec"));
+    if !dir.is_dir() {
+        eprintln!("skipped: no specification text at {}", dir.display());
+        return;
+    }
+    let texts: Vec<(&str, String)> = ["2025-11-25", "2026-07-28"]
+        .into_iter()
+        .map(|rev| (rev, spec_text(&dir.join(rev))))
+        .collect();
+    for rule in doctor::rules::ALL {
+        if rule.revision.starts_with("JSON-RPC") {
+            continue;
+        }
+        let text = &texts
+            .iter()
+            .find(|(rev, _)| *rev == rule.revision)
+            .expect("a known revision")
+            .1;
+        for part in rule.sentence.split("...").map(str::trim) {
+            assert!(
+                text.contains(&plain(part)),
+                "{} {}: not found: {part}",
+                rule.revision,
+                rule.section
+            );
+        }
+    }
+}
+
 #[test]
 fn exit_codes() {
     let server = common::root().join("tests/doctor/server.py");

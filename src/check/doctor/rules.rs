@@ -99,7 +99,7 @@ pub const IDS_ECHOED: Rule = must(
 pub const IDS_FORBIDDEN: Rule = should(
     "2025-11-25",
     "basic/index › Requests",
-    "Requests MUST include a string or integer ID. Unlike base JSON-RPC, the ID MUST NOT be `null`.",
+    "Requests MUST include a string or integer ID. ... Unlike base JSON-RPC, the ID MUST NOT be `null`.",
 );
 /// Notifications are never answered.
 pub const NOTIFICATIONS: Rule = must(
@@ -149,7 +149,7 @@ pub const META_REQUIRED: Rule = must(
 pub const UNSUPPORTED_VERSION: Rule = must(
     "2026-07-28",
     "basic/versioning › Protocol Version Negotiation",
-    "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support",
+    "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with an `UnsupportedProtocolVersionError` listing the versions it does support",
 );
 /// A declared feature answers its list method. 2025-11-25 names the
 /// capability and the method without this sentence; 2026-07-28 states it,
@@ -229,7 +229,7 @@ pub const META_REQUIRED_HTTP: Rule = must(
 pub const UNSUPPORTED_VERSION_HTTP: Rule = must(
     "2026-07-28",
     "basic/transports/streamable-http › Protocol Version Header",
-    "If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with `400 Bad Request` and an UnsupportedProtocolVersionError listing its supported versions.",
+    "If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError` listing its supported versions.",
 );
 /// An unknown method over HTTP.
 pub const METHOD_NOT_FOUND_HTTP: Rule = must(
@@ -261,3 +261,41 @@ pub const NOT_JSON_HTTP: Rule = should(
     "basic/transports/streamable-http › Sending Messages",
     "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
 );
+
+/// Every rule, for tests that hold each quote to the specification text.
+pub const ALL: &[&Rule] = &[
+    &STDOUT_MESSAGES,
+    &INITIALIZE,
+    &NEGOTIATION,
+    &GATE,
+    &PING,
+    &IDS_ECHOED,
+    &IDS_FORBIDDEN,
+    &NOTIFICATIONS,
+    &REPLY,
+    &METHOD_NOT_FOUND,
+    &PARSE_ERROR,
+    &INVALID_REQUEST,
+    &DISCOVER,
+    &RESULT_TYPE,
+    &META_REQUIRED,
+    &UNSUPPORTED_VERSION,
+    &TOOLS_LISTED,
+    &RESOURCES_LISTED,
+    &PROMPTS_LISTED,
+    &PAGES,
+    &INPUT_SCHEMA,
+    &SCHEMA_VALID,
+    &SCHEMA_USABLE,
+    &FEATURES,
+    &STRUCTURED,
+    &SHUTDOWN,
+    &ROBUST,
+    &META_REQUIRED_HTTP,
+    &UNSUPPORTED_VERSION_HTTP,
+    &METHOD_NOT_FOUND_HTTP,
+    &NOTIFICATION_202,
+    &REQUEST_CONTENT_TYPE,
+    &ORIGIN,
+    &NOT_JSON_HTTP,
+];
