@@ -73,7 +73,7 @@ use crate::mcp;
 const CHECK_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a server may take to answer its first request (it may be
 /// starting an interpreter).
-pub(crate) const STARTUP: Duration = Duration::from_secs(5);
+pub(crate) const STARTUP: Duration = Duration::from_secs(10);
 /// Checks run at once.
 const AT_ONCE: usize = 4;
 
