@@ -126,6 +126,10 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// How long the server may take to answer its first request, in
+        /// milliseconds (default 10000; stretched on a loaded machine).
+        #[arg(long, value_name = "MS")]
+        startup_ms: Option<u64>,
         /// Check a running Streamable HTTP server (2026-07-28, http) at
         /// this URL instead of a stdio command.
         #[arg(long, value_name = "URL")]
@@ -219,6 +223,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             call_readonly,
             json,
             url,
+            startup_ms,
             command,
         }) => doctor::run(&doctor::Args {
             command: &command,
@@ -227,6 +232,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             calls: &calls,
             call_readonly,
             json,
+            startup_ms,
         }),
         Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
         Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),

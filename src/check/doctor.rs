@@ -71,9 +71,9 @@ use crate::mcp;
 
 /// How long a check's whole conversation may take.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(15);
-/// How long a server may take to answer its first request (it may be
-/// starting an interpreter).
-pub(crate) const STARTUP: Duration = Duration::from_secs(10);
+/// How long a server may take to answer its first request by default (it
+/// may be starting an interpreter).
+pub const STARTUP: Duration = Duration::from_secs(10);
 /// Checks run at once.
 const AT_ONCE: usize = 4;
 
@@ -102,6 +102,9 @@ pub struct Options {
     pub call_readonly: bool,
     /// Set to stop early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// How long the server may take to answer its first request in each
+    /// process (`None`: [`STARTUP`], 10 s), stretched by the machine's load.
+    pub startup: Option<Duration>,
     /// Run only the checks with these names (without the era: `ids
     /// echoed`), after era detection; `None` runs them all (stdio).
     pub only: Option<Vec<String>>,
@@ -146,6 +149,8 @@ pub(crate) struct Ctx {
     pub calls: Vec<(String, Value)>,
     /// Whether read-only tools without required arguments are called.
     pub call_readonly: bool,
+    /// How long the first answer in a process may take.
+    pub startup: Duration,
 }
 
 impl Ctx {
@@ -258,6 +263,7 @@ pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
                             capabilities: found.capabilities.clone(),
                             calls: options.calls.clone(),
                             call_readonly: options.call_readonly,
+                            startup: options.startup.unwrap_or(STARTUP),
                         },
                     ));
                 }

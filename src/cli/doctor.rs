@@ -57,6 +57,8 @@ pub struct Args<'a> {
     pub call_readonly: bool,
     /// `--json`.
     pub json: bool,
+    /// `--startup-ms`.
+    pub startup_ms: Option<u64>,
 }
 
 /// Runs doctor and prints the report; the exit code.
@@ -67,6 +69,7 @@ pub fn run(args: &Args) -> Result<u8, String> {
         call_readonly: args.call_readonly,
         cancel: None,
         only: None,
+        startup: args.startup_ms.map(std::time::Duration::from_millis),
     };
     let report = match (args.url, args.command.split_first()) {
         (Some(_), Some(_)) => return Err("doctor takes --url URL or a command after `--`, not both".into()),

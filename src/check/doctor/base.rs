@@ -107,11 +107,7 @@ fn served_frame(era: Era, id: &str) -> Value {
 fn ready(s: &mut Session, ctx: &Ctx) -> Result<(), Failure> {
     open(s, ctx)?;
     if ctx.era == Era::Modern {
-        crate::check::toolkit::as_client::exchange_within(
-            s,
-            &served_frame(Era::Modern, "doctor-warm"),
-            super::STARTUP,
-        )?;
+        crate::check::toolkit::as_client::exchange_within(s, &served_frame(Era::Modern, "doctor-warm"), ctx.startup)?;
     }
     Ok(())
 }

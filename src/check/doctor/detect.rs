@@ -85,6 +85,7 @@ fn probe<T>(
         capabilities: Value::Null,
         calls: Vec::new(),
         call_readonly: false,
+        startup: STARTUP,
     };
     let result = match result {
         Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),
@@ -127,7 +128,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         let forced = options.era == EraChoice::Modern;
         let probed = probe(target, &PROBE, Era::Modern, |s| {
             let frame = discover("doctor-probe", mcp::MODERN);
-            match exchange_within(s, &frame, STARTUP) {
+            match exchange_within(s, &frame, options.startup.unwrap_or(STARTUP)) {
                 Ok(response) => match (response.get("result"), response.pointer("/error/code")) {
                     (Some(result), _) => (
                         Ok(Outcome::Note("server/discover answered: a modern server".into())),
@@ -195,7 +196,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         let must = detected.eras.is_empty();
         let probed = probe(target, &HANDSHAKE, Era::Legacy, |s| {
             let frame = initialize_request("doctor-init", mcp::LEGACY);
-            match exchange_within(s, &frame, STARTUP) {
+            match exchange_within(s, &frame, options.startup.unwrap_or(STARTUP)) {
                 Ok(response) => match response.get("result") {
                     Some(result) => {
                         let version = result["protocolVersion"].as_str().unwrap_or("").to_string();

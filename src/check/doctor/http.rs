@@ -421,6 +421,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         capabilities,
         calls: options.calls.clone(),
         call_readonly: options.call_readonly,
+        startup: options.startup.unwrap_or(super::STARTUP),
     };
     for check in CHECKS {
         report

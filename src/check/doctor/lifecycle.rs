@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use super::detect::discover;
-use super::{Check, Checked, Ctx, Era, Finding, Outcome, STARTUP, rules};
+use super::{Check, Checked, Ctx, Era, Finding, Outcome, rules};
 use crate::check::session::Session;
 use crate::check::toolkit::Failure;
 use crate::check::toolkit::as_client::{Client, exchange, exchange_within, initialize_request, request};
@@ -75,9 +75,9 @@ pub(super) fn open(s: &mut Session, ctx: &Ctx) -> Result<Client, Failure> {
     }
 }
 
-fn negotiation(s: &mut Session, _: &Ctx) -> Checked {
+fn negotiation(s: &mut Session, ctx: &Ctx) -> Checked {
     let frame = initialize_request("doctor-future", mcp::FUTURE);
-    let response = exchange_within(s, &frame, STARTUP)?;
+    let response = exchange_within(s, &frame, ctx.startup)?;
     let expected = json!({"jsonrpc": "2.0", "id": "doctor-future", "result": {"protocolVersion": "(a version the server supports)"}});
     let version = response.pointer("/result/protocolVersion").and_then(Value::as_str);
     match version {
@@ -103,9 +103,9 @@ fn negotiation(s: &mut Session, _: &Ctx) -> Checked {
     }
 }
 
-fn gate(s: &mut Session, _: &Ctx) -> Checked {
+fn gate(s: &mut Session, ctx: &Ctx) -> Checked {
     let frame = request("doctor-early", "tools/list", Some(json!({})));
-    let response = exchange_within(s, &frame, STARTUP)?;
+    let response = exchange_within(s, &frame, ctx.startup)?;
     if response.get("result").is_some() {
         return Err(Failure::partial(
             "tools/list before initialize was served: until initialize is answered there is no session, and a client that skips the handshake gets no negotiated version or capabilities. Refuse such a request with an error carrying its id (-32600 is common)",
@@ -131,8 +131,8 @@ fn ping(s: &mut Session, ctx: &Ctx) -> Checked {
     Ok(Outcome::Pass)
 }
 
-fn discovered(s: &mut Session, _: &Ctx) -> Checked {
-    let response = exchange_within(s, &discover("doctor-discover", mcp::MODERN), STARTUP)?;
+fn discovered(s: &mut Session, ctx: &Ctx) -> Checked {
+    let response = exchange_within(s, &discover("doctor-discover", mcp::MODERN), ctx.startup)?;
     let Some(result) = response.get("result") else {
         return Err(Failure::showing("server/discover got an error", response).into());
     };
@@ -165,10 +165,10 @@ fn discovered(s: &mut Session, _: &Ctx) -> Checked {
     )))
 }
 
-fn meta_required(s: &mut Session, _: &Ctx) -> Checked {
+fn meta_required(s: &mut Session, ctx: &Ctx) -> Checked {
     let meta = json!({mcp::meta::PROTOCOL_VERSION: mcp::MODERN, mcp::meta::CLIENT_INFO: mcp::checker_info()});
     let frame = request("doctor-no-caps", "server/discover", Some(json!({"_meta": meta})));
-    let response = exchange_within(s, &frame, STARTUP)?;
+    let response = exchange_within(s, &frame, ctx.startup)?;
     if response.pointer("/error/code") != Some(&json!(-32602)) {
         return Err(Failure::partial(
             "server/discover without io.modelcontextprotocol/clientCapabilities in its _meta is malformed and must be refused with -32602 Invalid params",
@@ -180,8 +180,8 @@ fn meta_required(s: &mut Session, _: &Ctx) -> Checked {
     Ok(Outcome::Pass)
 }
 
-fn unsupported_version(s: &mut Session, _: &Ctx) -> Checked {
-    let response = exchange_within(s, &discover("doctor-future", mcp::FUTURE), STARTUP)?;
+fn unsupported_version(s: &mut Session, ctx: &Ctx) -> Checked {
+    let response = exchange_within(s, &discover("doctor-future", mcp::FUTURE), ctx.startup)?;
     let supported = response.pointer("/error/data/supported").and_then(Value::as_array);
     if response.pointer("/error/code") != Some(&json!(-32022)) || supported.is_none_or(Vec::is_empty) {
         return Err(Failure::partial(
