@@ -23,7 +23,7 @@ pub use glossary::GlossaryView;
 pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
 pub use message::{Effect, Msg};
-pub use pane::{LIST_WIDTH, Look, PaneLine, Run, Solution};
+pub use pane::{LIST_WIDTH, Look, PaneLine, Run, Solution, entry_lines, transcript_title};
 pub use quiz::QuizView;
 
 /// Smallest terminal the workbook draws in; below it a message says so.

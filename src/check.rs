@@ -10,6 +10,7 @@ mod cases;
 pub mod checkers;
 pub mod diff;
 pub mod disk;
+pub mod doctor;
 pub mod http;
 pub mod report;
 pub mod schema;

@@ -7,12 +7,14 @@
 //! every case.
 
 mod commands;
+mod doctor;
 mod glossary;
 mod quiz;
 mod relay;
 mod report;
 mod stats;
 mod verify;
+mod wire;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -119,6 +121,55 @@ pub enum Command {
     /// builds, verify's scratch builds); keeps the app's own build, your
     /// files and your progress. The next check builds what it needs again.
     Clean,
+    /// Check any MCP server over stdio: the rules that hold for every
+    /// server, each fail citing the MUST it breaks.
+    ///
+    /// Exit 0 with no fail (warnings allowed), 1 with a fail, 2 for a usage
+    /// error or a server that cannot be started. No tool is called unless
+    /// asked with --call or --call-readonly.
+    Doctor {
+        /// The era to speak: auto (probe as a host does), legacy or modern.
+        #[arg(long, default_value = "auto", value_name = "ERA")]
+        era: String,
+        /// Call tool NAME with the JSON object of arguments (repeatable).
+        #[arg(long = "call", value_name = "NAME=JSON")]
+        calls: Vec<String>,
+        /// Call, with {}, every tool annotated readOnlyHint: true that
+        /// needs no arguments (annotations are the server's hints, not
+        /// guarantees).
+        #[arg(long)]
+        call_readonly: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// How long the server may take to answer its first request, in
+        /// milliseconds (default 10000; stretched on a loaded machine).
+        #[arg(long, value_name = "MS")]
+        startup_ms: Option<u64>,
+        /// Check a running Streamable HTTP server (2026-07-28, http) at
+        /// this URL instead of a stdio command.
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+        /// The server command and its arguments, after `--`.
+        #[arg(last = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// A transparent stdio tap between a host and a server: forwards both
+    /// ways byte for byte, passes the server's stderr through, logs each
+    /// line with its time, direction, id, method and schema verdict,
+    /// forwards SIGINT, SIGTERM and SIGHUP, and exits with the server's
+    /// status (128+n for signal n).
+    Wire {
+        /// Write the log here (JSON lines).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+        /// Print a log written by --log as a transcript, instead of tapping.
+        #[arg(long, value_name = "FILE", conflicts_with = "log")]
+        view: Option<PathBuf>,
+        /// The server command and its arguments, after `--`.
+        #[arg(last = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
     /// (Internal) The server command handed to a client exercise: relays
     /// its stdin and stdout to the checker's socket.
     #[command(name = "__relay", hide = true)]
@@ -133,7 +184,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let json = matches!(
         cli.command,
-        Some(Command::List { json: true } | Command::Check { json: true, .. })
+        Some(Command::List { json: true } | Command::Check { json: true, .. } | Command::Doctor { json: true, .. })
     );
     let code = match execute(cli) {
         Ok(code) => code,
@@ -183,6 +234,25 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Glossary { term }) => glossary::run(&load(root)?, term.as_deref()),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
+        Some(Command::Doctor {
+            era,
+            calls,
+            call_readonly,
+            json,
+            url,
+            startup_ms,
+            command,
+        }) => doctor::run(&doctor::Args {
+            command: &command,
+            url: url.as_deref(),
+            era: &era,
+            calls: &calls,
+            call_readonly,
+            json,
+            startup_ms,
+        }),
+        Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
+        Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify { stats }) => match load(root) {

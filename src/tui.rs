@@ -6,6 +6,8 @@
 //! back to the app as a message, whose effects are carried out in turn.
 //! The runtime never writes the app's state itself.
 
+pub mod log_view;
+
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};

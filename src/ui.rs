@@ -130,6 +130,12 @@ pub fn styled(line: &crate::text::Line, theme: &Theme) -> Line<'static> {
     )
 }
 
+/// A laid-out pane line ([`crate::app::PaneLine`]) in the theme's styles,
+/// as the exercise pane draws it.
+pub fn pane_line(line: &crate::app::PaneLine, theme: &Theme) -> Line<'static> {
+    exercise::styled(line, theme)
+}
+
 /// The course map's footer: key help on the left; progress, or that the
 /// exercises are being prepared, on the right.
 pub fn map_footer(app: &App) -> (String, String) {

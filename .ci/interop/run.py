@@ -21,6 +21,9 @@ Two directions:
   from the SDK's auth server routes (sdk_oauth_12.py, which checks the
   exchanges itself; its HTTP is not recorded by wire.py).
 
+And `mcplings doctor` checks sdk_server.py (dual-era, and --legacy-only),
+calling `echo`: no check may fail; its warnings are listed.
+
 Each run's frames are recorded by wire.py in target/interop-logs/NAME.log.
 One line per run, then a summary with counts per mode; exit 1 if any run
 failed or any frame violates its schema.
@@ -47,7 +50,7 @@ SERVER = str(HERE / "sdk_server.py")
 CLIENTS = ["04-era-probe", "08-pagination-walker", "09-progress-cancel", "10-input-required"]
 # HTTP servers a real OAuth client drives (sdk_oauth_NN.py SERVER_BINARY).
 OAUTH = ["12-auth-gate"]
-RUN_TIMEOUT_S = 90
+RUN_TIMEOUT_S = 90  # per run; doctor's runs get longer (Scenario.timeout)
 CRATES = "solutions"  # or "exercises" (--crates)
 
 
@@ -61,6 +64,7 @@ class Scenario:
     argv: list
     expect: object
     problems: list = field(default_factory=list)
+    timeout: int = RUN_TIMEOUT_S
 
 
 def package_of(exercise):
@@ -217,6 +221,48 @@ def elicitation(era):
     return expect
 
 
+def doctor_expect(lines, _recorded):
+    """doctor's JSON report: no fail. Its warnings are printed, not failed."""
+    try:
+        report = json.loads("\n".join(lines))
+    except ValueError:
+        return ["doctor printed no JSON report"]
+    problems = [f"doctor could not run: {report['error']}"] if report.get("error") else []
+    for case in report.get("cases", []):
+        if case["verdict"] == "fail":
+            problems.append(f"fail: {case['name']}: {case.get('reason', '')[:300]}")
+        elif case["verdict"] == "warn":
+            print(f"      warn: {case['name']}: {case.get('reason', '')[:200]}")
+    if not problems:
+        print(f"      doctor: era {report['era']}, {len(report['cases'])} checks, {report['warns']} warn, 0 fail")
+    return problems
+
+
+def wire_expect(jsonl):
+    """`mcplings wire` between the SDK client and our server: the run passes
+    (driver_expect), its log holds exactly the lines wire.py saw on the far
+    side, each way, in order, and no frame is judged invalid."""
+
+    def expect(lines, recorded):
+        problems = driver_expect(lines, recorded)
+        try:
+            entries = [json.loads(l) for l in jsonl.read_text(encoding="utf-8").splitlines()]
+        except (OSError, ValueError) as e:
+            return problems + [f"mcplings wire's log {jsonl}: {e}"]
+        for ours, theirs in (("to_server", "C->S"), ("from_server", "S->C")):
+            logged = [e["line"] for e in entries if e["dir"] == ours]
+            seen = [json.dumps(m, separators=(",", ":")) if "not-json" not in m else m["not-json"] for s, m in recorded if s == theirs]
+            if [json.loads(l) for l in logged] != [json.loads(l) for l in seen]:
+                problems.append(f"mcplings wire logged {len(logged)} {ours} lines, wire.py saw {len(seen)} {theirs}: they differ")
+        invalid = [e for e in entries if e["schema"].startswith("invalid")]
+        problems += [f"mcplings wire judged a frame invalid: {e['schema']}: {e['line'][:200]}" for e in invalid]
+        if not problems:
+            print(f"      mcplings wire: {len(entries)} lines logged, the same as wire.py's, none invalid")
+        return problems
+
+    return expect
+
+
 def driver_expect(lines, recorded):
     """A driver reports through its exit code (0: every check held), which
     run_once already checks; it must at least have spoken to the server."""
@@ -253,6 +299,14 @@ def scenarios(idle_ms):
         name = f"sdk-oauth-client-to-{server}"
         out.append(Scenario(name, "modern", [PY, str(HERE / f"sdk_oauth_{number}.py"), solution(server)], summary_expect))
 
+    # mcplings wire as the host's tap, in front of wire.py: both must see the same.
+    if CRATES == "solutions":
+        name = "sdk-client-auto-through-mcplings-wire-to-07-tool-server"
+        jsonl = LOGS / f"{name}.jsonl"
+        tap = [str(DEBUG / "mcplings"), "wire", "--log", str(jsonl), "--"]
+        driver = str(HERE / "sdk_drives_07.py")
+        out.append(Scenario(name, "wire", [PY, driver, "--mode", "auto", "--", *tap, PY, WIRE, str(LOGS / f"{name}.log"), "--", solution("07-tool-server")], wire_expect(jsonl)))
+
     def ours(name, mode, client, flags, server_flags, expect):
         argv = [solution(client), *flags, PY, WIRE, str(LOGS / f"{name}.log"), "--", PY, SERVER, *server_flags]
         out.append(Scenario(name, mode, argv, expect))
@@ -270,6 +324,12 @@ def scenarios(idle_ms):
         ours(f"09-progress-{era}", era, "09-progress-cancel", ["--era", era, *idle], [], progress(era, cancel_first=False))
         ours(f"09-cancel-{era}", era, "09-progress-cancel", ["--era", era, *idle, "--calls", "2"], ["--stall-first-slow"], progress(era, cancel_first=True))
         ours(f"10-elicitation-{era}", era, "10-input-required", ["--era", era], [], elicitation(era))
+    # doctor starts the SDK server once per check (about 40 of them).
+    # (Not with --crates exercises: this run involves no exercise crate.)
+    doctor = [str(DEBUG / "mcplings"), "doctor", "--json", "--call", 'echo={"text": "hi"}', "--"]
+    if CRATES == "solutions":
+        out.append(Scenario("doctor-sdk-server", "doctor", [*doctor, PY, SERVER], doctor_expect, timeout=300))
+        out.append(Scenario("doctor-sdk-server-legacy-only", "doctor", [*doctor, PY, SERVER, "--legacy-only"], doctor_expect, timeout=300))
     return out
 
 
@@ -285,12 +345,12 @@ def run_once(scenario):
     started = time.monotonic()
     child = subprocess.Popen(scenario.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=ROOT)
     try:
-        stdout, stderr = child.communicate(timeout=RUN_TIMEOUT_S)
+        stdout, stderr = child.communicate(timeout=scenario.timeout)
         problems = [] if child.returncode == 0 else [f"exit code {child.returncode}"]
     except subprocess.TimeoutExpired:
         os.killpg(child.pid, signal.SIGKILL)
         stdout, stderr = child.communicate()
-        problems = [f"killed after {RUN_TIMEOUT_S} s"]
+        problems = [f"killed after {scenario.timeout} s"]
     elapsed = time.monotonic() - started
     (LOGS / f"{scenario.name}.out").write_text(stdout)
     (LOGS / f"{scenario.name}.err").write_text(stderr)
@@ -324,12 +384,12 @@ def main():
     global CRATES
     CRATES = options.crates
     LOGS.mkdir(parents=True, exist_ok=True)
-    for old in LOGS.glob("*"):
+    for old in LOGS.glob("*"):  # (.log, .out, .err, .jsonl)
         old.unlink()
 
     drivers = sorted(HERE.glob("sdk_drives_*.py"))
     servers = {m.name for d in drivers for m in (ROOT / CRATES).glob(d.stem.removeprefix("sdk_drives_") + "-*")}
-    packages = sorted(package_of(e) for e in servers | set(CLIENTS) | set(OAUTH))
+    packages = sorted(package_of(e) for e in servers | set(CLIENTS) | set(OAUTH)) + ["mcplings"]
     subprocess.run(["cargo", "build", "--locked", "--quiet", *[a for p in packages for a in ("-p", p)]], cwd=ROOT, check=True)
 
     # How long the SDK takes to start here (the faster of two tries); 09's idle timer covers it.

@@ -6,6 +6,8 @@
 
 mod case;
 
+pub use case::{entry_lines, transcript_title};
+
 use ratatui::style::Style;
 
 use super::{App, Pane};

@@ -116,81 +116,38 @@ pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
     }
 }
 
-/// Sends `request` to the server and returns its reply, recording both.
+/// Sends `request` to the server and returns its reply, recording both:
+/// the request line with every header sent (`Host` and `Content-Length`
+/// included), the body, then the status line and the body or SSE events.
 /// Errors: the server did not listen, closed the connection without a
 /// response, or took past the session's deadline.
 pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
     let address = wait_until_listening(s)?;
-    let mut headers = request.headers.clone();
-    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
-        headers.insert(0, ("Host".into(), address.to_string()));
+    let mut sent = request.clone();
+    if !sent.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        sent.headers.insert(0, ("Host".into(), address.to_string()));
     }
-    if let Some(body) = &request.body {
-        headers.push(("Content-Length".into(), body.len().to_string()));
+    if let Some(body) = &sent.body {
+        sent.headers.push(("Content-Length".into(), body.len().to_string()));
     }
-    s.note(Direction::ToLearner, &request_line(request, &headers), EntryKind::Http);
-    if let Some(body) = &request.body {
+    s.note(Direction::ToLearner, &request_line(&sent), EntryKind::Http);
+    if let Some(body) = &sent.body {
         note_body(s, Direction::ToLearner, body);
     }
     let left = s
         .deadline()
         .saturating_duration_since(Instant::now())
         .max(Duration::from_millis(50));
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(left))
-        .max_redirects(0)
-        .user_agent(AutoHeaderValue::None)
-        .accept(AutoHeaderValue::None)
-        .accept_encoding(AutoHeaderValue::None)
-        .build()
-        .into();
-    let url = format!("http://{address}{}", request.path);
-    let mut builder = ureq::http::Request::builder().method(request.method).uri(&url);
-    for (name, value) in headers
-        .iter()
-        .filter(|(n, _)| !n.eq_ignore_ascii_case("content-length"))
-    {
-        builder = builder.header(name, value);
-    }
-    let outcome = match &request.body {
-        Some(body) => builder
-            .body(body.clone())
-            .map_err(|e| e.to_string())
-            .and_then(|r| agent.run(r).map_err(|e| e.to_string())),
-        None => builder
-            .body(())
-            .map_err(|e| e.to_string())
-            .and_then(|r| agent.run(r).map_err(|e| e.to_string())),
-    };
-    let response = match outcome {
-        Ok(response) => response,
-        Err(e) if e.contains("timeout") || e.contains("Timeout") => return Err(Stop::Timeout(left)),
-        Err(e) => {
+    let reply = match fetch(&format!("http://{address}{}", request.path), &sent, left) {
+        Ok(reply) => reply,
+        Err(Fetched::Timeout) => return Err(Stop::Timeout(left)),
+        Err(Fetched::Failed(e)) => {
             if let Some(status) = s.exited_within(Duration::from_millis(100)) {
                 return Err(Stop::Exited(Some(status)));
             }
-            return Err(Stop::Io(format!("the HTTP request failed: {e}")));
+            return Err(Stop::Io(e));
         }
     };
-    let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            (
-                n.as_str().to_ascii_lowercase(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    let body = response
-        .into_body()
-        .with_config()
-        .limit(16 << 20)
-        .read_to_vec()
-        .map_err(|e| Stop::Io(format!("cannot read the response body: {e}")))?;
-    let reply = Reply { status, headers, body };
     if reply.media_type().as_deref() == Some("text/event-stream") {
         // An SSE stream reads best as its events, one JSON-RPC message each.
         s.note(
@@ -208,6 +165,97 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         }
     }
     Ok(reply)
+}
+
+/// Why [`fetch`] got no reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fetched {
+    /// Nothing came back within the timeout.
+    Timeout,
+    /// The request failed (refused, reset, a body that cannot be read).
+    Failed(String),
+}
+
+/// Sends `request` to `url` (its `path` is not used) with the `ureq`
+/// client: exactly the headers given (no User-Agent, Accept or
+/// Accept-Encoding of ureq's own; a `Content-Length` header is left to
+/// ureq, which sets it from the body), no redirects followed, every status
+/// a reply, the body read up to 16 MiB, all within `timeout`.
+pub fn fetch(url: &str, request: &Request, timeout: Duration) -> Result<Reply, Fetched> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(timeout))
+        .max_redirects(0)
+        .user_agent(AutoHeaderValue::None)
+        .accept(AutoHeaderValue::None)
+        .accept_encoding(AutoHeaderValue::None)
+        .build()
+        .into();
+    let mut builder = ureq::http::Request::builder().method(request.method).uri(url);
+    for (name, value) in request
+        .headers
+        .iter()
+        .filter(|(n, _)| !n.eq_ignore_ascii_case("content-length"))
+    {
+        builder = builder.header(name, value);
+    }
+    let outcome = match &request.body {
+        Some(body) => builder
+            .body(body.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|r| agent.run(r).map_err(|e| e.to_string())),
+        None => builder
+            .body(())
+            .map_err(|e| e.to_string())
+            .and_then(|r| agent.run(r).map_err(|e| e.to_string())),
+    };
+    let response = match outcome {
+        Ok(response) => response,
+        Err(e) if e.contains("timeout") || e.contains("Timeout") => return Err(Fetched::Timeout),
+        Err(e) => return Err(Fetched::Failed(format!("the HTTP request failed: {e}"))),
+    };
+    let status = response.status().as_u16();
+    let headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_ascii_lowercase(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = response
+        .into_body()
+        .with_config()
+        .limit(16 << 20)
+        .read_to_vec()
+        .map_err(|e| Fetched::Failed(format!("cannot read the response body: {e}")))?;
+    Ok(Reply { status, headers, body })
+}
+
+/// The headers a conforming 2026-07-28 client sends with the JSON-RPC
+/// message `body` (basic/transports/streamable-http › Sending Messages,
+/// › Request Metadata): Content-Type, Accept, MCP-Protocol-Version (the
+/// body's own, else 2026-07-28), Mcp-Method, and Mcp-Name when the params
+/// name a tool, prompt or resource.
+pub fn headers_for(body: &Value) -> Vec<(String, String)> {
+    let version = body
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(crate::mcp::meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .unwrap_or(crate::mcp::MODERN);
+    let method = body["method"].as_str().unwrap_or("");
+    let mut headers = vec![
+        ("Content-Type".to_string(), "application/json".to_string()),
+        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
+        ("MCP-Protocol-Version".to_string(), version.to_string()),
+        ("Mcp-Method".to_string(), method.to_string()),
+    ];
+    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
+        headers.push(("Mcp-Name".to_string(), name.to_string()));
+    }
+    headers
 }
 
 /// Records a body on a line of its own: a frame when it is JSON, else
@@ -230,16 +278,18 @@ fn shown_headers(headers: &[(String, String)]) -> String {
 }
 
 /// A request's first line and every header it carries, `POST /mcp · Host:
-/// 127.0.0.1:4000 · Mcp-Method: tools/call`, and `· (no body)` without one.
-fn request_line(request: &Request, headers: &[(String, String)]) -> String {
-    let all: String = headers.iter().map(|(n, v)| format!(" · {n}: {v}")).collect();
+/// 127.0.0.1:4000 · Mcp-Method: tools/call`, and `· (no body)` without
+/// one; the body goes on a line of its own.
+pub fn request_line(request: &Request) -> String {
+    let all: String = request.headers.iter().map(|(n, v)| format!(" · {n}: {v}")).collect();
     let none = if request.body.is_none() { " · (no body)" } else { "" };
     format!("{} {}{all}{none}", request.method, request.path)
 }
 
 /// A response's status and the headers that matter, `200 · content-type:
-/// application/json`, and `· (no body)` without one.
-fn status_line(reply: &Reply) -> String {
+/// application/json`, and `· (no body)` without one; the body goes on a
+/// line of its own.
+pub fn status_line(reply: &Reply) -> String {
     let none = if reply.body.is_empty() { " · (no body)" } else { "" };
     format!("{}{}{none}", reply.status, shown_headers(&reply.headers))
 }

@@ -93,7 +93,12 @@ fn files(report: &CheckReport, exercise: &Exercise) -> String {
         .join(", ")
 }
 
-fn details(out: &mut String, case: &CaseReport) {
+pub(super) fn details(out: &mut String, case: &CaseReport) {
+    details_with(out, case, "▶ to your program, ◀ from it; ▷ ◁ harness lines")
+}
+
+/// [`details`] with `legend` explaining the transcript's glyphs.
+pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
     if !case.differences.is_empty() {
         let _ = writeln!(out, "      differences:");
         for d in case.differences.iter().take(6) {
@@ -114,10 +119,7 @@ fn details(out: &mut String, case: &CaseReport) {
     }
     let skip = case.transcript.len().saturating_sub(TRANSCRIPT_LINES);
     if !case.transcript.is_empty() {
-        let _ = writeln!(
-            out,
-            "      transcript (▶ to your program, ◀ from it; ▷ ◁ harness lines):"
-        );
+        let _ = writeln!(out, "      transcript ({legend}):");
         if skip > 0 {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }

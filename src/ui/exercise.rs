@@ -136,7 +136,7 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 /// A laid-out line of the pane in the theme's styles.
-fn styled(line: &PaneLine, theme: &Theme) -> Line<'static> {
+pub(super) fn styled(line: &PaneLine, theme: &Theme) -> Line<'static> {
     Line::from(
         line.runs
             .iter()

@@ -4,7 +4,7 @@
 
 use super::{Look, PaneLine, Run, paragraphs, toned, wrap_runs};
 use crate::app::{App, CheckState};
-use crate::check::{CaseReport, Direction, EntryKind, Status};
+use crate::check::{CaseReport, Direction, EntryKind, Status, TranscriptEntry};
 use crate::text::{Piece, Tone, hard_wrap, highlight_json};
 
 /// Most transcript entries the case pane shows (the last ones).
@@ -72,18 +72,11 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
         lines.push(PaneLine::blank());
     }
     if !report.transcript.is_empty() {
-        lines.push(PaneLine::of(vec![
-            Run::new("Transcript ", Look::Title),
-            Run::new("▶ to your program · ◀ from it", Look::Dim),
-        ]));
-        if report.transcript.iter().any(|e| e.kind == EntryKind::Harness) {
-            lines.extend(paragraphs(
-                "▷ ◁ the harness calling your functions and reporting what they returned",
-                width,
-                Tone::Plain,
-                Look::Dim,
-            ));
-        }
+        lines.extend(transcript_title(
+            "▶ to your program · ◀ from it",
+            report.transcript.iter().any(|e| e.kind == EntryKind::Harness),
+            width,
+        ));
         // The last entries matter most (the failure is at the end), and a
         // long line is rarely read past its start: both are capped, so a
         // case that moved megabytes still shows in a few screens.
@@ -92,23 +85,7 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
             lines.push(PaneLine::one(format!("… {skip} earlier lines"), Look::Dim));
         }
         for entry in &report.transcript[skip..] {
-            let look = match (entry.dir, entry.kind) {
-                (_, EntryKind::Junk) => Look::Fail,
-                (_, EntryKind::Harness) => Look::Dim,
-                (Direction::ToLearner, _) => Look::Tone(Tone::Label),
-                (Direction::FromLearner, _) => Look::Tone(Tone::JsonString),
-            };
-            let chars = entry.line.chars().count();
-            let line = if chars > ENTRY_CHARS {
-                format!(
-                    "{} … ({} more characters)",
-                    entry.line.chars().take(ENTRY_CHARS).collect::<String>(),
-                    chars - ENTRY_CHARS
-                )
-            } else {
-                entry.line.clone()
-            };
-            lines.extend(frame_lines(&format!("{} ", entry.glyph()), &line, width, look));
+            lines.extend(entry_lines(entry, width));
         }
         lines.push(PaneLine::blank());
     }
@@ -122,6 +99,46 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
             ));
         }
     }
+}
+
+/// A transcript's title, with `legend` saying which way the glyphs point,
+/// and a line about harness lines when there are any.
+pub fn transcript_title(legend: &str, harness: bool, width: usize) -> Vec<PaneLine> {
+    let mut lines = vec![PaneLine::of(vec![
+        Run::new("Transcript ", Look::Title),
+        Run::new(legend.to_string(), Look::Dim),
+    ])];
+    if harness {
+        lines.extend(paragraphs(
+            "▷ ◁ the harness calling your functions and reporting what they returned",
+            width,
+            Tone::Plain,
+            Look::Dim,
+        ));
+    }
+    lines
+}
+
+/// One transcript entry behind its glyph, highlighted as JSON, wrapped to
+/// `width`, at most [`ENTRY_CHARS`] characters of it.
+pub fn entry_lines(entry: &TranscriptEntry, width: usize) -> Vec<PaneLine> {
+    let look = match (entry.dir, entry.kind) {
+        (_, EntryKind::Junk) => Look::Fail,
+        (_, EntryKind::Harness) => Look::Dim,
+        (Direction::ToLearner, _) => Look::Tone(Tone::Label),
+        (Direction::FromLearner, _) => Look::Tone(Tone::JsonString),
+    };
+    let chars = entry.line.chars().count();
+    let line = if chars > ENTRY_CHARS {
+        format!(
+            "{} … ({} more characters)",
+            entry.line.chars().take(ENTRY_CHARS).collect::<String>(),
+            chars - ENTRY_CHARS
+        )
+    } else {
+        entry.line.clone()
+    };
+    frame_lines(&format!("{} ", entry.glyph()), &line, width, look)
 }
 
 /// A frame (or any line) behind a label, highlighted as JSON and wrapped

@@ -112,6 +112,14 @@ impl Process {
         }
     }
 
+    /// Sends signal `sig` (e.g. 15, SIGTERM) to the whole process group.
+    ///
+    /// Errors: the signal number is not one the platform knows, or the
+    /// group is gone.
+    pub fn signal(&self, sig: i32) -> io::Result<()> {
+        self.child.signal(sig)
+    }
+
     /// Kills the whole process group (even after the leader exited: the
     /// processes it started may linger) and reaps the leader.
     pub fn kill(&mut self) {

@@ -62,7 +62,13 @@ pub(crate) fn initialize_request(id: impl Into<Value>, version: &str) -> Value {
 /// The next line within [`ANSWER_WITHIN`], or `None` when the server is
 /// quietly waiting. A server that has exited is a stop, not silence.
 pub(crate) fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
-    match s.recv_within(s.slack(ANSWER_WITHIN))? {
+    next_within(s, ANSWER_WITHIN)
+}
+
+/// Like [`next`], waiting up to `within` (stretched by load): a server
+/// that is not one of the course's may take longer to start.
+pub(crate) fn next_within(s: &mut Session, within: Duration) -> Result<Option<Received>, Failure> {
+    match s.recv_within(s.slack(within))? {
         Some(got) => Ok(Some(got)),
         None => match s.exited_within(Duration::ZERO) {
             Some(status)
@@ -87,14 +93,20 @@ pub(crate) fn next(s: &mut Session) -> Result<Option<Received>, Failure> {
 /// Sends `frame` and returns the response to it. Notifications from the
 /// server are skipped; silence, a wrong id and a request are failures.
 pub(crate) fn exchange(s: &mut Session, frame: &Value) -> Result<Value, Failure> {
+    exchange_within(s, frame, ANSWER_WITHIN)
+}
+
+/// Like [`exchange`], waiting up to `within` (stretched by load) for each
+/// line of the answer.
+pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) -> Result<Value, Failure> {
     s.send_json(frame)?;
     let id = frame["id"].clone();
     let method = frame["method"].as_str().unwrap_or("?");
     loop {
-        let Some(got) = next(s)? else {
+        let Some(got) = next_within(s, within)? else {
             return Err(Failure::new(format!(
                 "no response to `{method}` (id {id}) within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4); a client left without one waits forever",
-                ANSWER_WITHIN.as_secs_f64()
+                within.as_secs_f64()
             )));
         };
         let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
@@ -238,12 +250,26 @@ fn answer_to(s: &mut Session, what: &str) -> Result<Value, Failure> {
 /// frame before that one's response must be a refusal (-32600, no id), and
 /// none is also fine.
 pub(crate) fn ids_kept(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseResult {
+    ids_echoed(s, frame)?;
+    ids_refused(s, frame)
+}
+
+/// The first half of [`ids_kept`]: each legal id is sent and must come
+/// back exactly, with a result.
+pub(crate) fn ids_echoed(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseResult {
     for (what, wire) in ids::legal() {
         let sent = ids::value_of(&wire);
         s.send(&frame(&wire))?;
         let response = answer_to(s, &format!("whose id is {what}"))?;
         ids::served(what, &sent, &response)?;
     }
+    Ok(())
+}
+
+/// The second half of [`ids_kept`]: each forbidden id is sent, then the
+/// same request with an ordinary id; every frame before that one's
+/// response must be a refusal (-32600, no id), and none is also fine.
+pub(crate) fn ids_refused(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseResult {
     for (k, (what, wire)) in ids::FORBIDDEN.iter().enumerate() {
         let sentinel = format!("\"after-{k}\"");
         s.send(&frame(wire))?;

@@ -15,25 +15,8 @@ pub(super) fn tool_call(id: u64, name: &str, arguments: Value, version: &str) ->
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments, "_meta": mcp::request_meta(version)}})
 }
 
-/// The headers a conforming client sends with `body`.
-pub(super) fn headers_for(body: &Value) -> Vec<(String, String)> {
-    let version = body
-        .pointer("/params/_meta")
-        .and_then(|m| m.get(mcp::meta::PROTOCOL_VERSION))
-        .and_then(Value::as_str)
-        .unwrap_or(mcp::MODERN);
-    let method = body["method"].as_str().unwrap_or("");
-    let mut headers = vec![
-        ("Content-Type".to_string(), "application/json".to_string()),
-        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
-        ("MCP-Protocol-Version".to_string(), version.to_string()),
-        ("Mcp-Method".to_string(), method.to_string()),
-    ];
-    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
-        headers.push(("Mcp-Name".to_string(), name.to_string()));
-    }
-    headers
-}
+/// The headers a conforming client sends with a body (shared with doctor).
+pub(super) use crate::check::http::headers_for;
 
 /// `headers` with `name` set to `value`, or removed when `value` is None.
 pub(super) fn with_header(

@@ -1,0 +1,260 @@
+//! Finding a server's era as a host does (2026-07-28
+//! basic/transports/stdio › Backward Compatibility): probe with
+//! `server/discover` at 2026-07-28; a `DiscoverResult` (or a recognized
+//! modern error, -32022) means modern; any other error, or silence,
+//! means legacy, and the host falls back to `initialize`. Doctor then also
+//! tries `initialize` on a modern server, in a fresh process, to see
+//! whether it is dual-era; what each probe settled (the legacy version,
+//! the capabilities) is what the checks start from.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::{CHECK_TIMEOUT, finish_case, rules};
+use super::{Check, Checked, Ctx, DoctorCase, Era, EraChoice, Finding, Options, Outcome, STARTUP, Target};
+use crate::check::session::{Session, Stop};
+use crate::check::toolkit::Failure;
+use crate::check::toolkit::as_client::{exchange_within, initialize_request, request};
+use crate::mcp;
+
+/// An era the server speaks, with what its probe settled.
+pub(super) struct Found {
+    pub era: Era,
+    pub legacy_version: String,
+    pub capabilities: Value,
+}
+
+/// What detection found.
+pub(super) struct Detected {
+    pub cases: Vec<DoctorCase>,
+    pub eras: Vec<Found>,
+    pub era: String,
+    pub how: String,
+    pub error: Option<String>,
+}
+
+/// The modern probe, as a check.
+static PROBE: Check = Check {
+    name: "era detection",
+    about: "server/discover at 2026-07-28 first, as a dual-era host probes; any error but a modern one, or silence, means legacy and initialize follows",
+    rule: &rules::DISCOVER,
+    eras: &[Era::Modern],
+    schema: true,
+    run: |_, _| Ok(Outcome::Pass),
+};
+
+/// The legacy probe, as a check.
+static HANDSHAKE: Check = Check {
+    name: "initialize",
+    about: "initialize at 2025-11-25 gets a result with protocolVersion, capabilities and serverInfo",
+    rule: &rules::INITIALIZE,
+    eras: &[Era::Legacy],
+    schema: true,
+    run: |_, _| Ok(Outcome::Pass),
+};
+
+/// A modern `server/discover` request frame at `version`.
+pub(super) fn discover(id: &str, version: &str) -> Value {
+    request(
+        id,
+        "server/discover",
+        Some(json!({"_meta": mcp::request_meta(version)})),
+    )
+}
+
+/// Runs `talk` in a fresh process of the server and reports it as
+/// `check`; `Err` when the server cannot be started.
+fn probe<T>(
+    target: &Target,
+    check: &Check,
+    era: Era,
+    talk: impl FnOnce(&mut Session) -> (Checked, T),
+) -> Result<(DoctorCase, T), String> {
+    let started = Instant::now();
+    let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
+    let mut session = Session::spawn(&target.program, &args, CHECK_TIMEOUT, None).map_err(|stop| match stop {
+        Stop::Io(e) => e,
+        other => other.reason(),
+    })?;
+    let (result, value) = talk(&mut session);
+    let finished = session.finish();
+    let ctx = Ctx {
+        era,
+        legacy_version: mcp::LEGACY.into(),
+        capabilities: Value::Null,
+        calls: Vec::new(),
+        call_readonly: false,
+        startup: STARTUP,
+    };
+    let result = match result {
+        Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),
+        other => other,
+    };
+    let (mut case, _) = finish_case(
+        check.name.into(),
+        check.about,
+        check.rule,
+        ctx.era,
+        result,
+        finished,
+        started,
+    );
+    case.era = None;
+    Ok((case, value))
+}
+
+/// What the modern probe got.
+enum Modern {
+    /// A `DiscoverResult`: its capabilities.
+    Yes(Value),
+    /// A modern error: the versions it supports instead.
+    OtherVersions(Value),
+    /// Anything else, and why.
+    No(String),
+}
+
+/// Finds the server's era; see the module doc.
+pub(super) fn detect(target: &Target, options: &Options) -> Detected {
+    let mut detected = Detected {
+        cases: Vec::new(),
+        eras: Vec::new(),
+        era: String::new(),
+        how: String::new(),
+        error: None,
+    };
+    let mut modern = Modern::No("not probed (--era legacy)".into());
+    if options.era != EraChoice::Legacy {
+        let forced = options.era == EraChoice::Modern;
+        let probed = probe(target, &PROBE, Era::Modern, |s| {
+            let frame = discover("doctor-probe", mcp::MODERN);
+            match exchange_within(s, &frame, options.startup.unwrap_or(STARTUP)) {
+                Ok(response) => match (response.get("result"), response.pointer("/error/code")) {
+                    (Some(result), _) => (
+                        Ok(Outcome::Note("server/discover answered: a modern server".into())),
+                        Modern::Yes(result["capabilities"].clone()),
+                    ),
+                    (None, Some(code)) if code == &json!(-32022) => {
+                        let supported = response
+                            .pointer("/error/data/supported")
+                            .cloned()
+                            .unwrap_or(Value::Null);
+                        let how = format!(
+                            "server/discover at {} got -32022 Unsupported protocol version (supported: {supported}): a modern server, but not of a revision mcplings speaks",
+                            mcp::MODERN
+                        );
+                        (Ok(Outcome::Note(how)), Modern::OtherVersions(supported))
+                    }
+                    (None, code) => {
+                        let why = format!(
+                            "server/discover got error {}: not a modern server",
+                            code.map_or("(no code)".to_string(), Value::to_string)
+                        );
+                        let result = if forced {
+                            Err(Finding::from(Failure::showing(
+                                "--era modern: server/discover must succeed, but it got an error",
+                                response,
+                            )))
+                        } else {
+                            Ok(Outcome::Note(why.clone()))
+                        };
+                        (result, Modern::No(why))
+                    }
+                },
+                Err(failure) => {
+                    let why = format!("server/discover got no answer: {}", failure.reason);
+                    let framing = super::framing(&failure.stop);
+                    let result = if forced || framing {
+                        Err(Finding::from(failure))
+                    } else {
+                        Ok(Outcome::Note(why.clone()))
+                    };
+                    (result, Modern::No(why))
+                }
+            }
+        });
+        match probed {
+            Ok((case, found)) => {
+                detected.cases.push(case);
+                modern = found;
+            }
+            Err(e) => {
+                detected.error = Some(format!("cannot start the server: {e}"));
+                return detected;
+            }
+        }
+    }
+    if let Modern::Yes(capabilities) = &modern {
+        detected.eras.push(Found {
+            era: Era::Modern,
+            legacy_version: String::new(),
+            capabilities: capabilities.clone(),
+        });
+    }
+    let mut legacy_how = String::from("initialize not tried (--era modern)");
+    if options.era != EraChoice::Modern {
+        let must = detected.eras.is_empty();
+        let probed = probe(target, &HANDSHAKE, Era::Legacy, |s| {
+            let frame = initialize_request("doctor-init", mcp::LEGACY);
+            match exchange_within(s, &frame, options.startup.unwrap_or(STARTUP)) {
+                Ok(response) => match response.get("result") {
+                    Some(result) => {
+                        let version = result["protocolVersion"].as_str().unwrap_or("").to_string();
+                        let note = format!("initialize at {} settled {version}", mcp::LEGACY);
+                        (Ok(Outcome::Note(note)), Some((version, result["capabilities"].clone())))
+                    }
+                    None if must => (
+                        Err(Failure::partial(
+                            "initialize got an error: the server must answer it with its capabilities and information",
+                            json!({"jsonrpc": "2.0", "id": "doctor-init", "result": {"protocolVersion": mcp::LEGACY, "capabilities": {}, "serverInfo": {}}}),
+                            response,
+                        )
+                        .into()),
+                        None,
+                    ),
+                    None => (Ok(Outcome::Note("initialize got an error: a modern-only server".into())), None),
+                },
+                Err(failure) if must || super::framing(&failure.stop) => (Err(failure.into()), None),
+                Err(failure) => (Ok(Outcome::Note(format!("initialize: {}", failure.reason))), None),
+            }
+        });
+        match probed {
+            Ok((case, found)) => {
+                legacy_how = match &found {
+                    Some((version, _)) => format!("initialize settled {version}"),
+                    None => "initialize failed".into(),
+                };
+                detected.cases.push(case);
+                if let Some((version, capabilities)) = found {
+                    detected.eras.push(Found {
+                        era: Era::Legacy,
+                        legacy_version: version,
+                        capabilities,
+                    });
+                }
+            }
+            Err(e) => {
+                detected.error = Some(format!("cannot start the server: {e}"));
+                return detected;
+            }
+        }
+    }
+    let modern_how = match &modern {
+        Modern::Yes(_) => "server/discover answered".to_string(),
+        Modern::OtherVersions(v) => format!("server/discover answered -32022 (supports {v})"),
+        Modern::No(why) => why.clone(),
+    };
+    let eras: Vec<Era> = detected.eras.iter().map(|f| f.era).collect();
+    detected.era = match eras.as_slice() {
+        [Era::Modern, Era::Legacy] => "dual-era",
+        [Era::Modern] => "modern",
+        [Era::Legacy] => "legacy",
+        _ => "unknown",
+    }
+    .to_string();
+    detected.how = format!("{modern_how}; {legacy_how}");
+    if detected.eras.is_empty() {
+        detected.how.push_str(": no era to check further");
+    }
+    detected
+}

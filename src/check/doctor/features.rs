@@ -1,0 +1,394 @@
+//! Doctor's feature checks, for what the server declares: every page of
+//! `tools/list`, `resources/list` and `prompts/list` (cursors passed back
+//! as they came, the walk ending only when `nextCursor` is absent, at most
+//! [`PAGE_CAP`] pages); each tool's `inputSchema` and `outputSchema` a
+//! valid JSON Schema (the `jsonschema` crate, against the schema's own
+//! or the default 2020-12 dialect); up to [`READ_CAP`] resources read;
+//! templates listed, never expanded; prompts that need no arguments got.
+//! Tools are called only when asked (`--call`, `--call-readonly`).
+
+use std::collections::HashSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde_json::{Value, json};
+
+use super::lifecycle::open;
+use super::{BOTH, Check, Checked, Ctx, Finding, Outcome, rules};
+use crate::check::session::Session;
+use crate::check::toolkit::Failure;
+use crate::check::toolkit::as_client::{Client, content_list};
+
+/// Most pages walked of one list.
+pub const PAGE_CAP: usize = 20;
+/// Most resources read.
+pub const READ_CAP: usize = 5;
+/// Most prompts got.
+pub const GET_CAP: usize = 5;
+
+/// A way to call the server in the check's era: one request, its whole
+/// response frame (a result or an error). Over stdio, the toolkit's
+/// [`Client`]; over HTTP, doctor's `http.rs`.
+pub(super) trait Caller {
+    /// Sends `method` with `params` (the era's `_meta` added) and returns
+    /// the response.
+    fn call(&mut self, method: &str, params: Value) -> Result<Value, Failure>;
+}
+
+/// The stdio [`Caller`]: a session and the toolkit's client.
+struct Stdio<'a> {
+    s: &'a mut Session,
+    c: Client,
+}
+
+impl Caller for Stdio<'_> {
+    fn call(&mut self, method: &str, params: Value) -> Result<Value, Failure> {
+        self.c.call(self.s, method, params)
+    }
+}
+
+/// A feature check, whatever the transport.
+#[derive(Clone, Copy)]
+pub(super) struct Feature {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub rule: &'static rules::Rule,
+    /// Skipped unless the server declares this capability.
+    pub capability: Option<&'static str>,
+    pub body: fn(&mut dyn Caller, &Ctx) -> Checked,
+}
+
+const TOOLS_LISTED: Feature = Feature {
+    name: "tools listed",
+    about: "a server that declares tools answers tools/list, every page of it, each cursor passed back as it came until nextCursor is absent",
+    rule: &rules::TOOLS_LISTED,
+    capability: Some("tools"),
+    body: tools_listed,
+};
+const TOOL_SCHEMAS: Feature = Feature {
+    name: "tool schemas",
+    about: "each tool's inputSchema and outputSchema is a valid JSON Schema of its dialect (2020-12 when it names none)",
+    rule: &rules::INPUT_SCHEMA,
+    capability: Some("tools"),
+    body: tool_schemas,
+};
+const RESOURCES: Feature = Feature {
+    name: "resources",
+    about: "a server that declares resources answers resources/list over every page; the first resources listed can be read",
+    rule: &rules::RESOURCES_LISTED,
+    capability: Some("resources"),
+    body: resources,
+};
+const TEMPLATES: Feature = Feature {
+    name: "resource templates",
+    about: "resources/templates/list is answered (templates are listed, never expanded)",
+    rule: &rules::FEATURES,
+    capability: Some("resources"),
+    body: templates,
+};
+const PROMPTS: Feature = Feature {
+    name: "prompts",
+    about: "a server that declares prompts answers prompts/list over every page; prompts that need no arguments can be got",
+    rule: &rules::PROMPTS_LISTED,
+    capability: Some("prompts"),
+    body: prompts,
+};
+const TOOLS_CALLED: Feature = Feature {
+    name: "tools called",
+    about: "only when asked (--call, --call-readonly): each call gets a result, and a tool with an outputSchema returns structuredContent that fits it",
+    rule: &rules::STRUCTURED,
+    capability: None,
+    body: tools_called,
+};
+
+/// The feature checks, in report order, for any transport.
+pub(super) const FEATURES: [Feature; 6] = [TOOLS_LISTED, TOOL_SCHEMAS, RESOURCES, TEMPLATES, PROMPTS, TOOLS_CALLED];
+
+/// Runs `feature` over stdio: skipped unless its capability is declared,
+/// else in the check's era.
+fn over_stdio(s: &mut Session, ctx: &Ctx, feature: &Feature) -> Checked {
+    if let Some(skip) = feature.capability.and_then(|c| declared(ctx, c)) {
+        return Ok(skip);
+    }
+    let c = open(s, ctx)?;
+    (feature.body)(&mut Stdio { s, c }, ctx)
+}
+
+/// A stdio check of `feature`.
+const fn stdio_check(feature: Feature, run: fn(&mut Session, &Ctx) -> Checked) -> Check {
+    Check {
+        name: feature.name,
+        about: feature.about,
+        rule: feature.rule,
+        eras: BOTH,
+        schema: true,
+        run,
+    }
+}
+
+/// The feature checks over stdio, in report order.
+pub(super) static CHECKS: &[Check] = &[
+    stdio_check(TOOLS_LISTED, |s, ctx| over_stdio(s, ctx, &TOOLS_LISTED)),
+    stdio_check(TOOL_SCHEMAS, |s, ctx| over_stdio(s, ctx, &TOOL_SCHEMAS)),
+    stdio_check(RESOURCES, |s, ctx| over_stdio(s, ctx, &RESOURCES)),
+    stdio_check(TEMPLATES, |s, ctx| over_stdio(s, ctx, &TEMPLATES)),
+    stdio_check(PROMPTS, |s, ctx| over_stdio(s, ctx, &PROMPTS)),
+    stdio_check(TOOLS_CALLED, |s, ctx| over_stdio(s, ctx, &TOOLS_CALLED)),
+];
+
+/// The rule a server that declares the feature listed by `method` keeps.
+fn listed_rule(method: &str) -> &'static rules::Rule {
+    match method {
+        "resources/list" => &rules::RESOURCES_LISTED,
+        "prompts/list" => &rules::PROMPTS_LISTED,
+        _ => &rules::TOOLS_LISTED,
+    }
+}
+
+/// Every item of `method`'s list (under `key`) and the pages walked. An
+/// error is a fail under the feature's list rule; a repeated cursor or the
+/// page cap is a warn.
+fn walk(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
+    walk_pages(c, method, key).map_err(|f| Finding {
+        rule: f.rule.or(Some(listed_rule(method))),
+        ..f
+    })
+}
+
+fn walk_pages(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
+    let mut items = Vec::new();
+    let mut cursor: Option<Value> = None;
+    let mut seen = HashSet::new();
+    for page in 1..=PAGE_CAP {
+        let params = cursor.as_ref().map_or_else(|| json!({}), |c| json!({"cursor": c}));
+        let response = c.call(method, params)?;
+        let Some(result) = response.get("result") else {
+            return Err(Failure::showing(
+                format!("{method} (page {page}) got an error, though the server declares the feature"),
+                response,
+            )
+            .into());
+        };
+        let Some(list) = result.get(key).and_then(Value::as_array) else {
+            return Err(Failure::showing(format!("the {method} result has no `{key}` list"), result.clone()).into());
+        };
+        items.extend(list.iter().cloned());
+        match result.get("nextCursor") {
+            Some(next @ Value::String(text)) => {
+                if !seen.insert(text.clone()) {
+                    return Err(Finding::under(
+                        &rules::PAGES,
+                        Failure::showing(
+                            format!("{method} handed out the cursor {next} twice: the walk would never end"),
+                            result.clone(),
+                        ),
+                    ));
+                }
+                cursor = Some(next.clone());
+            }
+            _ => return Ok((items, page)),
+        }
+    }
+    Err(Finding::under(
+        &rules::PAGES,
+        Failure::new(format!(
+            "{method} still had a nextCursor after {PAGE_CAP} pages ({} items): doctor stopped there",
+            items.len()
+        )),
+    ))
+}
+
+/// Skips unless the server declares `capability`.
+pub(super) fn declared(ctx: &Ctx, capability: &str) -> Option<Outcome> {
+    (!ctx.declares(capability)).then(|| Outcome::Skip(format!("the server does not declare `{capability}`")))
+}
+
+fn tools_listed(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (tools, pages) = walk(c, "tools/list", "tools")?;
+    Ok(Outcome::Note(format!("{} tools over {pages} page(s)", tools.len())))
+}
+
+/// Why `schema` is not a valid JSON Schema, if it is not; `Err` with a
+/// warn when its dialect is one the crate does not know or it does not
+/// compile (an unresolvable `$ref`).
+fn schema_problem(schema: &Value) -> Result<Option<String>, String> {
+    if !schema.is_object() {
+        return Ok(Some(format!("it is {schema}, not a JSON object")));
+    }
+    let checked = catch_unwind(AssertUnwindSafe(|| {
+        jsonschema::meta::validate(schema).map_err(|e| format!("{e} (at {})", e.instance_path()))
+    }));
+    match checked {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) if schema.get("$schema").is_some() && e.contains("meta-schema") => {
+            return Err(format!(
+                "its dialect {} is not one mcplings knows: {e}",
+                schema["$schema"]
+            ));
+        }
+        Ok(Err(e)) => return Ok(Some(e)),
+        Err(_) => return Err("the JSON Schema library could not read it".into()),
+    }
+    match catch_unwind(AssertUnwindSafe(|| jsonschema::validator_for(schema).map(|_| ()))) {
+        Ok(Ok(())) => Ok(None),
+        Ok(Err(e)) => Err(format!("it does not compile: {e}")),
+        Err(_) => Err("the JSON Schema library could not compile it".into()),
+    }
+}
+
+fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (tools, _) = walk(c, "tools/list", "tools")?;
+    let mut warned = None;
+    for tool in &tools {
+        let name = tool["name"].as_str().unwrap_or("?");
+        for (member, rule) in [
+            ("inputSchema", &rules::INPUT_SCHEMA),
+            ("outputSchema", &rules::SCHEMA_VALID),
+        ] {
+            let Some(schema) = tool.get(member) else { continue };
+            match schema_problem(schema) {
+                Ok(None) => {}
+                Ok(Some(problem)) => {
+                    return Err(Finding::under(
+                        rule,
+                        Failure::showing(
+                            format!("the {member} of tool `{name}` is not a valid JSON Schema: {problem}"),
+                            tool.clone(),
+                        ),
+                    ));
+                }
+                Err(warn) => {
+                    warned.get_or_insert_with(|| {
+                        Failure::showing(format!("the {member} of tool `{name}`: {warn}"), tool.clone())
+                    });
+                }
+            }
+        }
+    }
+    match warned {
+        Some(failure) => Err(Finding::under(&rules::SCHEMA_USABLE, failure)),
+        None => Ok(Outcome::Note(format!("{} tools, every schema valid", tools.len()))),
+    }
+}
+
+fn resources(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (listed, pages) = walk(c, "resources/list", "resources")?;
+    let mut read = 0;
+    for resource in listed.iter().take(READ_CAP) {
+        let uri = resource["uri"].clone();
+        let response = c.call("resources/read", json!({"uri": uri}))?;
+        let contents = response.pointer("/result/contents").and_then(Value::as_array);
+        if contents.is_none_or(Vec::is_empty) {
+            return Err(Finding::under(
+                &rules::FEATURES,
+                Failure::showing(
+                    format!("resources/read of {uri}, a resource resources/list names, got no contents"),
+                    response,
+                ),
+            ));
+        }
+        read += 1;
+    }
+    Ok(Outcome::Note(format!(
+        "{} resources over {pages} page(s), {read} read",
+        listed.len()
+    )))
+}
+
+fn templates(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let response = c.call("resources/templates/list", json!({}))?;
+    if response.pointer("/error/code") == Some(&json!(-32601)) {
+        return Ok(Outcome::Note("no templates (-32601)".into()));
+    }
+    match response.pointer("/result/resourceTemplates").and_then(Value::as_array) {
+        Some(list) => Ok(Outcome::Note(format!("{} templates on the first page", list.len()))),
+        None => Err(Failure::showing("resources/templates/list got neither a list nor -32601", response).into()),
+    }
+}
+
+fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
+    let (listed, pages) = walk(c, "prompts/list", "prompts")?;
+    let mut got = 0;
+    let free = listed.iter().filter(|p| {
+        p["arguments"]
+            .as_array()
+            .is_none_or(|args| !args.iter().any(|a| a["required"] == json!(true)))
+    });
+    for prompt in free.take(GET_CAP) {
+        let response = c.call("prompts/get", json!({"name": prompt["name"]}))?;
+        if response.pointer("/result/messages").is_none_or(|m| !m.is_array()) {
+            return Err(Finding::under(
+                &rules::FEATURES,
+                Failure::showing(
+                    format!(
+                        "prompts/get of {}, a prompt that needs no arguments, got no messages",
+                        prompt["name"]
+                    ),
+                    response,
+                ),
+            ));
+        }
+        got += 1;
+    }
+    Ok(Outcome::Note(format!(
+        "{} prompts over {pages} page(s), {got} got (those needing no arguments)",
+        listed.len()
+    )))
+}
+
+fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
+    if ctx.calls.is_empty() && !ctx.call_readonly {
+        return Ok(Outcome::Skip(
+            "no tool is called unless asked: --call NAME=JSON, or --call-readonly".into(),
+        ));
+    }
+    if let Some(skip) = declared(ctx, "tools") {
+        return Ok(skip);
+    }
+    let (tools, _) = walk(c, "tools/list", "tools")?;
+    let mut calls = ctx.calls.clone();
+    if ctx.call_readonly {
+        for tool in &tools {
+            let read_only = tool.pointer("/annotations/readOnlyHint") == Some(&json!(true));
+            let needs = tool
+                .pointer("/inputSchema/required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty());
+            let name = tool["name"].as_str().unwrap_or("").to_string();
+            if read_only && !needs && !calls.iter().any(|(n, _)| *n == name) {
+                calls.push((name, json!({})));
+            }
+        }
+    }
+    let mut done = Vec::new();
+    for (name, arguments) in &calls {
+        let Some(tool) = tools.iter().find(|t| t["name"] == json!(name)) else {
+            done.push(format!("{name}: not listed, not called"));
+            continue;
+        };
+        let response = c.call("tools/call", json!({"name": name, "arguments": arguments}))?;
+        let Some(result) = response.get("result") else {
+            done.push(format!(
+                "{name}: error {}",
+                response.pointer("/error/code").unwrap_or(&Value::Null)
+            ));
+            continue;
+        };
+        content_list(result)?;
+        let is_error = result.get("isError") == Some(&json!(true));
+        if let (Some(schema), false) = (tool.get("outputSchema"), is_error) {
+            let structured = result.get("structuredContent").unwrap_or(&Value::Null);
+            let fits = jsonschema::validator_for(schema)
+                .map(|v| v.validate(structured).map_err(|e| e.to_string()))
+                .unwrap_or(Ok(()));
+            if let Err(why) = fits {
+                return Err(Failure::showing(
+                    format!("tool `{name}` declares an outputSchema, and its structuredContent does not fit it: {why}"),
+                    result.clone(),
+                )
+                .into());
+            }
+        }
+        done.push(format!("{name}: {}", if is_error { "isError" } else { "ok" }));
+    }
+    Ok(Outcome::Note(format!("called {}", done.join(", "))))
+}

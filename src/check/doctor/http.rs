@@ -1,0 +1,435 @@
+//! `mcplings doctor --url URL`: the checks that hold for every modern
+//! (2026-07-28) Streamable HTTP server, against one already running at
+//! `URL` (http; the client is `check::http::fetch`). Each check sends real
+//! POSTs with the headers a conforming client sends (`http::headers_for`)
+//! and records them as a transcript: the request and status lines, and
+//! each JSON-RPC message (a JSON body, or each event of an SSE stream) as
+//! a frame, so the schema check of `check::schema` holds them to the
+//! official types as over stdio. The feature checks are the stdio ones
+//! (`features.rs`), over this transport.
+//!
+//! A server that answers `server/discover` with no modern result is a
+//! legacy (session-based) HTTP server, which doctor does not check yet: it
+//! says so and exits 2.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::features::{Caller, FEATURES};
+use super::{Checked, Ctx, DoctorCase, DoctorReport, Era, Finding, Options, Outcome, finish_case, rules};
+use crate::check::http::{self as wire, Fetched, Reply, Request};
+use crate::check::report::{Direction, EntryKind, TranscriptEntry};
+use crate::check::session::Finished;
+use crate::check::toolkit::Failure;
+use crate::check::toolkit::as_client::request_line;
+use crate::check::toolkit::ids;
+use crate::mcp;
+
+/// How long one HTTP exchange may take.
+const EXCHANGE: Duration = Duration::from_secs(10);
+
+/// One check's connection: the URL, a request counter and the transcript.
+pub(super) struct HttpConn {
+    url: String,
+    started: Instant,
+    entries: Vec<TranscriptEntry>,
+    next_id: u64,
+}
+
+impl HttpConn {
+    fn new(url: &str) -> HttpConn {
+        HttpConn {
+            url: url.to_string(),
+            started: Instant::now(),
+            entries: Vec::new(),
+            next_id: 1,
+        }
+    }
+
+    fn note(&mut self, dir: Direction, line: &str, kind: EntryKind) {
+        let id = serde_json::from_str::<Value>(line)
+            .ok()
+            .and_then(|v| crate::jsonrpc::frame_id(&v));
+        self.entries.push(TranscriptEntry {
+            dir,
+            line: line.to_string(),
+            id,
+            time_ms: self.started.elapsed().as_millis() as u64,
+            kind,
+        });
+    }
+
+    /// POSTs `body` (any text) with `headers`, recording both ways.
+    fn post_text(&mut self, headers: Vec<(String, String)>, body: &str) -> Result<Reply, Failure> {
+        let request = Request {
+            method: "POST",
+            path: "",
+            headers,
+            body: Some(body.as_bytes().to_vec()),
+        };
+        self.note(Direction::ToLearner, &wire::request_line(&request), EntryKind::Http);
+        self.note(Direction::ToLearner, body, EntryKind::Frame);
+        let reply = wire::fetch(&self.url, &request, EXCHANGE).map_err(|e| match e {
+            Fetched::Timeout => Failure::new(format!("no HTTP reply within {} s", EXCHANGE.as_secs())),
+            Fetched::Failed(e) => Failure::new(e),
+        })?;
+        let sse = reply.media_type().as_deref() == Some("text/event-stream");
+        self.note(Direction::FromLearner, &wire::status_line(&reply), EntryKind::Http);
+        if sse {
+            for event in wire::parse_events(&reply.text()) {
+                self.note(Direction::FromLearner, &event.data, EntryKind::Frame);
+            }
+        } else if !reply.body.is_empty() {
+            let kind = if reply.json().is_some() {
+                EntryKind::Frame
+            } else {
+                EntryKind::Junk
+            };
+            self.note(Direction::FromLearner, &reply.text(), kind);
+        }
+        Ok(reply)
+    }
+
+    /// POSTs the message `frame` with the headers a conforming client sends.
+    fn post(&mut self, frame: &Value) -> Result<Reply, Failure> {
+        self.post_text(wire::headers_for(frame), &frame.to_string())
+    }
+
+    /// The finished check's transcript.
+    fn finished(self) -> Finished {
+        Finished {
+            transcript: self.entries,
+            ..Finished::default()
+        }
+    }
+}
+
+/// The JSON-RPC response a reply carries: its JSON body, or the SSE event
+/// that is a response.
+fn message(reply: &Reply) -> Option<Value> {
+    if reply.media_type().as_deref() == Some("text/event-stream") {
+        return wire::parse_events(&reply.text())
+            .iter()
+            .filter_map(|e| serde_json::from_str::<Value>(&e.data).ok())
+            .find(|v| v.get("result").is_some() || v.get("error").is_some());
+    }
+    reply.json()
+}
+
+/// The reply as a value for a failure's `actual`.
+fn shown(reply: &Reply) -> Value {
+    json!({"status": reply.status, "content-type": reply.header("content-type"), "body": reply.json().unwrap_or_else(|| json!(reply.text()))})
+}
+
+impl Caller for HttpConn {
+    fn call(&mut self, method: &str, mut params: Value) -> Result<Value, Failure> {
+        params["_meta"] = mcp::request_meta(mcp::MODERN);
+        let id = self.next_id;
+        self.next_id += 1;
+        let frame = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let reply = self.post(&frame)?;
+        match message(&reply) {
+            Some(response) if response.get("id") == Some(&json!(id)) => Ok(response),
+            _ => Err(Failure::showing(
+                format!("the reply to `{method}` (id {id}) carries no JSON-RPC response to it"),
+                shown(&reply),
+            )),
+        }
+    }
+}
+
+/// A discover request frame with `_meta` at `version`, id `id`.
+fn discover(id: &str, meta: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "server/discover", "params": {"_meta": meta}})
+}
+
+/// Fails unless `reply` has `status` and carries an error with `code`.
+fn error_reply(reply: &Reply, status: u16, code: i64, what: &str) -> Checked {
+    let got = message(reply);
+    if reply.status == status && got.as_ref().and_then(|m| m.pointer("/error/code")) == Some(&json!(code)) {
+        return Ok(Outcome::Pass);
+    }
+    Err(Failure::mismatch(
+        format!("{what} must get {status} and a JSON-RPC error {code}"),
+        json!({"status": status, "body": {"error": {"code": code}}}),
+        shown(reply),
+    )
+    .into())
+}
+
+fn discovered(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let frame = discover("doctor-discover", mcp::request_meta(mcp::MODERN));
+    let reply = c.post(&frame)?;
+    if !matches!(
+        reply.media_type().as_deref(),
+        Some("application/json" | "text/event-stream")
+    ) {
+        return Err(Finding::under(
+            &rules::REQUEST_CONTENT_TYPE,
+            Failure::showing(
+                "server/discover was answered without a JSON or SSE content type",
+                shown(&reply),
+            ),
+        ));
+    }
+    let result = message(&reply).and_then(|m| m.get("result").cloned());
+    let Some(result) = result else {
+        return Err(Failure::showing("server/discover got no result", shown(&reply)).into());
+    };
+    if result.get("resultType").is_none() {
+        return Err(Finding::under(
+            &rules::RESULT_TYPE,
+            Failure::showing("the server/discover result has no resultType", result),
+        ));
+    }
+    Ok(Outcome::Note(format!(
+        "supportedVersions {}, capabilities {}",
+        result["supportedVersions"], result["capabilities"]
+    )))
+}
+
+fn meta_required(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let meta = json!({mcp::meta::PROTOCOL_VERSION: mcp::MODERN, mcp::meta::CLIENT_INFO: mcp::checker_info()});
+    let reply = c.post(&discover("doctor-no-caps", meta))?;
+    error_reply(
+        &reply,
+        400,
+        -32602,
+        "server/discover without clientCapabilities in its _meta",
+    )
+}
+
+fn unsupported_version(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let reply = c.post(&discover("doctor-future", mcp::request_meta(mcp::FUTURE)))?;
+    error_reply(&reply, 400, -32022, &format!("a request at {}", mcp::FUTURE))
+}
+
+fn unknown_method(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let frame = json!({"jsonrpc": "2.0", "id": "doctor-unknown", "method": "doctor/no-such-method", "params": {"_meta": mcp::request_meta(mcp::MODERN)}});
+    let reply = c.post(&frame)?;
+    error_reply(&reply, 404, -32601, "a method the server does not implement")
+}
+
+fn notification(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let frame = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "doctor-never-sent", "reason": "doctor"}});
+    let reply = c.post(&frame)?;
+    if reply.status == 202 && reply.body.is_empty() || (400..500).contains(&reply.status) {
+        return Ok(Outcome::Pass);
+    }
+    Err(Failure::mismatch(
+        "a notification the server accepts gets 202 Accepted with no body (one it cannot accept, an error status)",
+        json!({"status": 202, "body": ""}),
+        shown(&reply),
+    )
+    .into())
+}
+
+fn origin(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let frame = discover("doctor-origin", mcp::request_meta(mcp::MODERN));
+    let mut headers = wire::headers_for(&frame);
+    headers.push(("Origin".into(), "http://evil.example".into()));
+    let reply = c.post_text(headers, &frame.to_string())?;
+    if reply.status == 403 {
+        return Ok(Outcome::Pass);
+    }
+    Err(Failure::mismatch(
+        "a request with Origin http://evil.example must get 403 Forbidden (DNS rebinding: any web page can make a browser POST to a local server)",
+        json!({"status": 403}),
+        shown(&reply),
+    )
+    .into())
+}
+
+fn ids_echoed(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
+    for (what, text) in ids::legal() {
+        let line = request_line(&text, "server/discover", Some(&params));
+        let frame: Value = serde_json::from_str(&line).expect("a request line is JSON");
+        let reply = c.post_text(wire::headers_for(&frame), &line)?;
+        let Some(response) = message(&reply) else {
+            return Err(Failure::showing(
+                format!("the request whose id is {what} got no JSON-RPC response"),
+                shown(&reply),
+            )
+            .into());
+        };
+        ids::echoed(what, &ids::value_of(&text), &response)?;
+    }
+    Ok(Outcome::Pass)
+}
+
+fn not_json(c: &mut HttpConn, _: &Ctx) -> Checked {
+    let frame = discover("doctor-cut", mcp::request_meta(mcp::MODERN));
+    let text = frame.to_string();
+    let reply = c.post_text(wire::headers_for(&frame), &text[..text.len() - 1])?;
+    if (400..500).contains(&reply.status) {
+        return Ok(Outcome::Pass);
+    }
+    Err(Failure::mismatch(
+        "a body that is not JSON (cut short) must get an HTTP error status, 400 Bad Request with -32700",
+        json!({"status": 400, "body": {"error": {"code": -32700}}}),
+        shown(&reply),
+    )
+    .into())
+}
+
+/// One HTTP check.
+struct HttpCheck {
+    name: &'static str,
+    about: &'static str,
+    rule: &'static rules::Rule,
+    run: fn(&mut HttpConn, &Ctx) -> Checked,
+}
+
+const CHECKS: &[HttpCheck] = &[
+    HttpCheck {
+        name: "server/discover",
+        about: "server/discover gets 200 with JSON or SSE and a result with resultType",
+        rule: &rules::DISCOVER,
+        run: discovered,
+    },
+    HttpCheck {
+        name: "_meta required",
+        about: "a request without clientCapabilities in its _meta gets 400 and -32602",
+        rule: &rules::META_REQUIRED_HTTP,
+        run: meta_required,
+    },
+    HttpCheck {
+        name: "unsupported version",
+        about: "a request at 2099-01-01 gets 400 and -32022",
+        rule: &rules::UNSUPPORTED_VERSION_HTTP,
+        run: unsupported_version,
+    },
+    HttpCheck {
+        name: "unknown method",
+        about: "a method the server does not implement gets 404 and -32601",
+        rule: &rules::METHOD_NOT_FOUND_HTTP,
+        run: unknown_method,
+    },
+    HttpCheck {
+        name: "notification: 202",
+        about: "a POSTed notification gets 202 Accepted and no body",
+        rule: &rules::NOTIFICATION_202,
+        run: notification,
+    },
+    HttpCheck {
+        name: "foreign Origin: 403",
+        about: "a request with a foreign Origin gets 403 Forbidden",
+        rule: &rules::ORIGIN,
+        run: origin,
+    },
+    HttpCheck {
+        name: "ids echoed",
+        about: ids::ABOUT,
+        rule: &rules::IDS_ECHOED,
+        run: ids_echoed,
+    },
+    HttpCheck {
+        name: "body not JSON",
+        about: "a body that is not JSON gets an HTTP error status",
+        rule: &rules::NOT_JSON_HTTP,
+        run: not_json,
+    },
+];
+
+/// Runs one check (or feature) on a fresh connection and reports it.
+fn run_one(
+    url: &str,
+    name: &str,
+    about: &str,
+    rule: &'static rules::Rule,
+    ctx: &Ctx,
+    run: &dyn Fn(&mut HttpConn, &Ctx) -> Checked,
+) -> DoctorCase {
+    let started = Instant::now();
+    let mut conn = HttpConn::new(url);
+    let result = run(&mut conn, ctx);
+    let finished = conn.finished();
+    let result = match result {
+        Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),
+        other => other,
+    };
+    let (case, _) = finish_case(name.to_string(), about, rule, ctx.era, result, finished, started);
+    case
+}
+
+/// `mcplings doctor --url URL`.
+pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport) {
+    // Detection, as a host does it (2026-07-28 basic/transports/streamable-http
+    // › Backward Compatibility): a modern request; a 4xx without a modern
+    // JSON-RPC error body means a legacy server.
+    let started = Instant::now();
+    let mut probe = HttpConn::new(url);
+    let frame = discover("doctor-probe", mcp::request_meta(mcp::MODERN));
+    let reply = match probe.post(&frame) {
+        Ok(reply) => reply,
+        Err(failure) => {
+            report.error = Some(format!("cannot reach {url}: {}", failure.reason));
+            return;
+        }
+    };
+    let response = message(&reply);
+    let modern_error = response
+        .as_ref()
+        .and_then(|m| m.pointer("/error/code"))
+        .and_then(Value::as_i64)
+        .is_some_and(|code| [-32022, -32602, -32020, -32021].contains(&code));
+    let capabilities = match response.as_ref().and_then(|m| m.get("result")) {
+        Some(result) => result["capabilities"].clone(),
+        None if (400..500).contains(&reply.status) && !modern_error => {
+            report.error = Some(format!(
+                "{url}: server/discover got {} without a modern JSON-RPC error: a legacy (initialize and Mcp-Session-Id) HTTP server; doctor --url checks the modern (2026-07-28) transport only",
+                reply.status
+            ));
+            return;
+        }
+        None => {
+            let failure = Failure::showing("server/discover got no result", shown(&reply));
+            let (mut case, _) = finish_case(
+                "server/discover".into(),
+                CHECKS[0].about,
+                &rules::DISCOVER,
+                Era::Modern,
+                Err(failure.into()),
+                probe.finished(),
+                started,
+            );
+            case.era = None;
+            report.era = "unknown".into();
+            report.detection = format!("server/discover got HTTP {} and no result", reply.status);
+            report.cases.push(case);
+            return;
+        }
+    };
+    report.era = "modern".into();
+    report.detection = "server/discover answered over Streamable HTTP".into();
+    let ctx = Ctx {
+        era: Era::Modern,
+        legacy_version: String::new(),
+        capabilities,
+        calls: options.calls.clone(),
+        call_readonly: options.call_readonly,
+        startup: options.startup.unwrap_or(super::STARTUP),
+    };
+    for check in CHECKS {
+        report
+            .cases
+            .push(run_one(url, check.name, check.about, check.rule, &ctx, &check.run));
+    }
+    for feature in FEATURES {
+        let body = |c: &mut HttpConn, ctx: &Ctx| match feature
+            .capability
+            .and_then(|cap| super::features::declared(ctx, cap))
+        {
+            Some(skip) => Ok(skip),
+            None => (feature.body)(c, ctx),
+        };
+        report
+            .cases
+            .push(run_one(url, feature.name, feature.about, feature.rule, &ctx, &body));
+    }
+    for case in &mut report.cases {
+        case.era = None;
+    }
+}

@@ -1,0 +1,301 @@
+//! The rules `mcplings doctor` holds a server to, each with the sentence it
+//! cites (revision, page › section, quoted from the specification text in
+//! the revision's own words) and its level: a MUST or MUST NOT makes a
+//! finding a **fail**, a SHOULD or a robustness concern a **warn**.
+//!
+//! JSON-RPC 2.0 is cited where MCP defers to it: "All messages between MCP
+//! clients and servers MUST follow the JSON-RPC 2.0 specification"
+//! (2025-11-25 and 2026-07-28 basic/index › Messages).
+
+use serde::Serialize;
+
+/// How much a broken rule weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A SHOULD, or robustness: a host copes, but a user may not.
+    Warn,
+    /// A MUST or MUST NOT.
+    Fail,
+}
+
+/// One cited rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// What breaking it makes a finding.
+    pub level: Level,
+    /// The revision the sentence is from (`2025-11-25`), or `JSON-RPC 2.0`.
+    pub revision: &'static str,
+    /// The page and section, `basic/index › Notifications`.
+    pub section: &'static str,
+    /// The sentence, quoted.
+    pub sentence: &'static str,
+}
+
+impl Rule {
+    /// `revision section: "sentence"`, for reasons.
+    pub fn cited(&self) -> String {
+        format!("{} {}: \"{}\"", self.revision, self.section, self.sentence)
+    }
+}
+
+const fn must(revision: &'static str, section: &'static str, sentence: &'static str) -> Rule {
+    Rule {
+        level: Level::Fail,
+        revision,
+        section,
+        sentence,
+    }
+}
+
+const fn should(revision: &'static str, section: &'static str, sentence: &'static str) -> Rule {
+    Rule {
+        level: Level::Warn,
+        revision,
+        section,
+        sentence,
+    }
+}
+
+/// Only messages on stdout (and every frame valid against its revision's
+/// types: an invalid frame is not a valid MCP message).
+pub const STDOUT_MESSAGES: Rule = must(
+    "2025-11-25",
+    "basic/transports › stdio",
+    "The server MUST NOT write anything to its `stdout` that is not a valid MCP message.",
+);
+/// The legacy handshake is answered.
+pub const INITIALIZE: Rule = must(
+    "2025-11-25",
+    "basic/lifecycle › Initialization",
+    "The server MUST respond with its own capabilities and information",
+);
+/// Version negotiation in `initialize`.
+pub const NEGOTIATION: Rule = must(
+    "2025-11-25",
+    "basic/lifecycle › Version Negotiation",
+    "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.",
+);
+/// Requests before `initialize` (a robustness concern for the server).
+pub const GATE: Rule = should(
+    "2025-11-25",
+    "basic/lifecycle › Initialization",
+    "The initialization phase MUST be the first interaction between client and server.",
+);
+/// `ping` (legacy).
+pub const PING: Rule = must(
+    "2025-11-25",
+    "basic/utilities/ping › Behavior Requirements",
+    "The receiver MUST respond promptly with an empty response",
+);
+/// Ids echoed exactly.
+pub const IDS_ECHOED: Rule = must(
+    "2025-11-25",
+    "basic/index › Responses",
+    "Result responses MUST include the same ID as the request they correspond to.",
+);
+/// Forbidden ids (the MUST binds the sender; serving one is a robustness
+/// concern for the receiver).
+pub const IDS_FORBIDDEN: Rule = should(
+    "2025-11-25",
+    "basic/index › Requests",
+    "Requests MUST include a string or integer ID. ... Unlike base JSON-RPC, the ID MUST NOT be `null`.",
+);
+/// Notifications are never answered.
+pub const NOTIFICATIONS: Rule = must(
+    "2025-11-25",
+    "basic/index › Notifications",
+    "The receiver MUST NOT send a response.",
+);
+/// Every request gets a response.
+pub const REPLY: Rule = must(
+    "JSON-RPC 2.0",
+    "§ 5 Response object",
+    "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.",
+);
+/// The error code of an unknown method.
+pub const METHOD_NOT_FOUND: Rule = should(
+    "JSON-RPC 2.0",
+    "§ 5.1 Error object",
+    "-32601 Method not found: The method does not exist / is not available.",
+);
+/// A line that is not JSON.
+pub const PARSE_ERROR: Rule = should(
+    "JSON-RPC 2.0",
+    "§ 5.1 Error object",
+    "-32700 Parse error: Invalid JSON was received by the server.",
+);
+/// A JSON value that is no request.
+pub const INVALID_REQUEST: Rule = should(
+    "JSON-RPC 2.0",
+    "§ 5.1 Error object",
+    "-32600 Invalid Request: The JSON sent is not a valid Request object.",
+);
+/// `server/discover` (modern).
+pub const DISCOVER: Rule = must("2026-07-28", "server/discover", "Servers MUST implement it.");
+/// `resultType` on every modern result.
+pub const RESULT_TYPE: Rule = must(
+    "2026-07-28",
+    "basic/index › Responses",
+    "The `result` MUST include a `resultType` field to indicate the type of the result.",
+);
+/// A modern request without its required `_meta` fields.
+pub const META_REQUIRED: Rule = must(
+    "2026-07-28",
+    "basic/index › _meta",
+    "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params).",
+);
+/// A modern request at a version the server does not implement.
+pub const UNSUPPORTED_VERSION: Rule = must(
+    "2026-07-28",
+    "basic/versioning › Protocol Version Negotiation",
+    "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with an `UnsupportedProtocolVersionError` listing the versions it does support",
+);
+/// A declared feature answers its list method. 2025-11-25 names the
+/// capability and the method without this sentence; 2026-07-28 states it,
+/// and doctor holds a legacy session to it too.
+pub const TOOLS_LISTED: Rule = must(
+    "2026-07-28",
+    "server/tools › Capabilities",
+    "Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available to the requesting client.",
+);
+/// [`TOOLS_LISTED`] for resources.
+pub const RESOURCES_LISTED: Rule = must(
+    "2026-07-28",
+    "server/resources › Capabilities",
+    "Servers that declare the `resources` capability MUST respond to `resources/list` requests with the set of resources currently available to the requesting client.",
+);
+/// [`TOOLS_LISTED`] for prompts.
+pub const PROMPTS_LISTED: Rule = must(
+    "2026-07-28",
+    "server/prompts › Capabilities",
+    "Servers that declare the `prompts` capability MUST respond to `prompts/list` requests with the set of prompts currently available to the requesting client.",
+);
+/// Walking the pages (the cap is ours).
+pub const PAGES: Rule = should(
+    "2025-11-25",
+    "server/utilities/pagination › Response Format",
+    "An optional `nextCursor` field if more results exist",
+);
+/// A tool's `inputSchema`.
+pub const INPUT_SCHEMA: Rule = must(
+    "2025-11-25",
+    "server/tools › Tool",
+    "`inputSchema`: JSON Schema defining expected parameters ... MUST be a valid JSON Schema object (not `null`)",
+);
+/// Any schema a server hands out (`outputSchema`).
+pub const SCHEMA_VALID: Rule = must(
+    "2025-11-25",
+    "basic/index › JSON Schema Usage",
+    "Schemas MUST be valid according to their declared or default dialect",
+);
+/// A schema that compiles only with what we cannot resolve (remote refs).
+pub const SCHEMA_USABLE: Rule = should(
+    "2025-11-25",
+    "basic/index › JSON Schema Usage",
+    "Clients and servers MUST support JSON Schema 2020-12 for schemas without an explicit `$schema` field",
+);
+/// Reading what was listed, getting a prompt, listing templates.
+pub const FEATURES: Rule = should(
+    "2025-11-25",
+    "server/resources › Error Handling",
+    "Servers SHOULD return standard JSON-RPC errors for common failure cases",
+);
+/// A tool's structured result against its `outputSchema` (`--call`).
+pub const STRUCTURED: Rule = must(
+    "2025-11-25",
+    "server/tools › Output Schema",
+    "Servers MUST provide structured results that conform to this schema.",
+);
+/// Shutdown on end of input.
+pub const SHUTDOWN: Rule = should(
+    "2026-07-28",
+    "basic/transports/stdio › Shutdown",
+    "Servers SHOULD exit promptly when their standard input is closed or reads return end-of-file.",
+);
+/// Crashing, hanging or going quiet where an answer is due.
+pub const ROBUST: Rule = should(
+    "2025-11-25",
+    "basic/lifecycle › Timeouts",
+    "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion.",
+);
+/// A modern request without its required `_meta` fields, over HTTP.
+pub const META_REQUIRED_HTTP: Rule = must(
+    "2026-07-28",
+    "basic/index › _meta",
+    "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params). On HTTP, the response status MUST be `400 Bad Request`.",
+);
+/// An unsupported version over HTTP.
+pub const UNSUPPORTED_VERSION_HTTP: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Protocol Version Header",
+    "If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError` listing its supported versions.",
+);
+/// An unknown method over HTTP.
+pub const METHOD_NOT_FOUND_HTTP: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Protocol Version Header",
+    "If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).",
+);
+/// A notification POSTed.
+pub const NOTIFICATION_202: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Sending Messages",
+    "If the server accepts it, the server MUST return HTTP status code `202 Accepted` with no body.",
+);
+/// A request POSTed gets JSON or an SSE stream.
+pub const REQUEST_CONTENT_TYPE: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Sending Messages",
+    "If the body is a JSON-RPC _request_, the server MUST return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).",
+);
+/// A foreign Origin.
+pub const ORIGIN: Rule = must(
+    "2026-07-28",
+    "basic/transports/streamable-http › Security & Endpoint",
+    "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
+);
+/// A body that is not JSON, over HTTP.
+pub const NOT_JSON_HTTP: Rule = should(
+    "2026-07-28",
+    "basic/transports/streamable-http › Sending Messages",
+    "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
+);
+
+/// Every rule, for tests that hold each quote to the specification text.
+pub const ALL: &[&Rule] = &[
+    &STDOUT_MESSAGES,
+    &INITIALIZE,
+    &NEGOTIATION,
+    &GATE,
+    &PING,
+    &IDS_ECHOED,
+    &IDS_FORBIDDEN,
+    &NOTIFICATIONS,
+    &REPLY,
+    &METHOD_NOT_FOUND,
+    &PARSE_ERROR,
+    &INVALID_REQUEST,
+    &DISCOVER,
+    &RESULT_TYPE,
+    &META_REQUIRED,
+    &UNSUPPORTED_VERSION,
+    &TOOLS_LISTED,
+    &RESOURCES_LISTED,
+    &PROMPTS_LISTED,
+    &PAGES,
+    &INPUT_SCHEMA,
+    &SCHEMA_VALID,
+    &SCHEMA_USABLE,
+    &FEATURES,
+    &STRUCTURED,
+    &SHUTDOWN,
+    &ROBUST,
+    &META_REQUIRED_HTTP,
+    &UNSUPPORTED_VERSION_HTTP,
+    &METHOD_NOT_FOUND_HTTP,
+    &NOTIFICATION_202,
+    &REQUEST_CONTENT_TYPE,
+    &ORIGIN,
+    &NOT_JSON_HTTP,
+];

@@ -1,0 +1,422 @@
+//! `mcplings doctor` end to end: the reference servers 03, 07 and 11 get
+//! no fail and their shipped stubs do; a small dual-era Python server
+//! (`tests/doctor/server.py`) is right by default and, with `--mistake
+//! NAME`, breaks exactly one rule, which the check built for it reports at
+//! its level (one mutant per check); the CLI's exit codes.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use mcplings::check::build::{self, Target as BuildTarget};
+use mcplings::check::doctor::{self, DoctorReport, EraChoice, Options, Target, Verdict};
+use serde_json::json;
+
+/// The mock server, with a mistake planted when `mistake` is not empty.
+fn mock(mistake: &str) -> Target {
+    let mut args = vec![common::root().join("tests/doctor/server.py").display().to_string()];
+    if !mistake.is_empty() {
+        args.extend(["--mistake".to_string(), mistake.to_string()]);
+    }
+    Target {
+        program: PathBuf::from("python3"),
+        args,
+    }
+}
+
+/// The report in a few lines, for assertion messages.
+fn summary(report: &DoctorReport) -> String {
+    let mut out = format!("era {} ({}) error {:?}\n", report.era, report.detection, report.error);
+    for case in &report.cases {
+        out.push_str(&format!(
+            "  [{:?}] {}: {}\n",
+            case.verdict,
+            case.case.name,
+            case.case.reason.as_deref().or(case.note.as_deref()).unwrap_or("")
+        ));
+    }
+    out
+}
+
+/// Builds a package of the shipped course (stubs in `exercises/`) and
+/// returns its binary.
+fn course_binary(package: &str) -> PathBuf {
+    let course = common::built_course();
+    let built = build::build(
+        course.path(),
+        &BuildTarget::Package(package.into()),
+        &common::course_target_dir(),
+        false,
+        None,
+    );
+    assert!(built.ok, "{package} builds:\n{}", built.output);
+    built.executable.expect("a binary")
+}
+
+fn run(target: &Target, options: &Options) -> DoctorReport {
+    doctor::doctor(target, options)
+}
+
+#[test]
+fn the_right_mock_gets_no_fail_and_no_warn() {
+    let options = Options {
+        calls: vec![("add".into(), json!({"a": 1, "b": 2}))],
+        call_readonly: true,
+        ..Options::default()
+    };
+    let report = run(&mock(""), &options);
+    assert_eq!(report.era, "dual-era", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    let called = report.case("tools called (legacy)").and_then(|c| c.note.clone());
+    assert_eq!(
+        called.as_deref(),
+        Some("called add: ok, now: ok"),
+        "{}",
+        summary(&report)
+    );
+    assert!(
+        report.notes.iter().any(|n| n.contains("untrusted")),
+        "{:?}",
+        report.notes
+    );
+}
+
+#[test]
+fn the_reference_servers_get_no_fail_and_their_stubs_do() {
+    for n in ["03-handshake-gate", "07-tool-server", "11-capstone-server"] {
+        let solution = course_binary(&format!("solution-{n}"));
+        let report = run(
+            &Target {
+                program: solution,
+                args: vec![],
+            },
+            &Options::default(),
+        );
+        assert!(
+            report.error.is_none() && report.fails == 0,
+            "solution {n}:\n{}",
+            summary(&report)
+        );
+        let stub = course_binary(&format!("exercise-{n}"));
+        let report = run(
+            &Target {
+                program: stub,
+                args: vec![],
+            },
+            &Options::default(),
+        );
+        assert!(report.fails > 0, "stub {n}:\n{}", summary(&report));
+    }
+}
+
+/// (mistake, extra options, check, verdict it gets).
+type Mutant = (&'static str, fn(&mut Options), &'static str, Verdict);
+
+fn none(_: &mut Options) {}
+
+const MUTANTS: &[Mutant] = &[
+    ("banner", none, "era detection", Verdict::Fail),
+    ("flood", none, "era detection", Verdict::Fail),
+    ("echo-future", none, "version negotiation", Verdict::Fail),
+    ("no-gate", none, "requests before initialize", Verdict::Warn),
+    ("ping-nonempty", none, "ping", Verdict::Fail),
+    ("no-result-type", none, "server/discover", Verdict::Fail),
+    ("meta-lenient", none, "_meta required", Verdict::Fail),
+    ("future-accepted", none, "unsupported version", Verdict::Fail),
+    ("schema-invalid", none, "tools listed (legacy)", Verdict::Fail),
+    ("float-ids", none, "ids echoed (legacy)", Verdict::Fail),
+    ("serves-null-id", none, "forbidden ids (legacy)", Verdict::Warn),
+    (
+        "answers-notifications",
+        none,
+        "notifications unanswered (modern)",
+        Verdict::Fail,
+    ),
+    ("silent-unknown", none, "unknown method (modern)", Verdict::Fail),
+    ("unknown-wrong-code", none, "unknown method (legacy)", Verdict::Warn),
+    ("crash-on-junk", none, "unparsable line (legacy)", Verdict::Warn),
+    ("silent-invalid", none, "invalid request (modern)", Verdict::Warn),
+    ("no-exit", none, "shutdown on EOF (legacy)", Verdict::Warn),
+    ("list-error", none, "tools listed (legacy)", Verdict::Fail),
+    ("cursor-loop", none, "tools listed (modern)", Verdict::Warn),
+    ("bad-schema", none, "tool schemas (legacy)", Verdict::Fail),
+    ("read-empty", none, "resources (legacy)", Verdict::Warn),
+    ("templates-error", none, "resource templates (modern)", Verdict::Warn),
+    ("prompt-get-error", none, "prompts (legacy)", Verdict::Warn),
+    (
+        "structured-mismatch",
+        |o| o.calls = vec![("add".into(), json!({"a": 1, "b": 2}))],
+        "tools called (legacy)",
+        Verdict::Fail,
+    ),
+    (
+        "legacy-only",
+        |o| o.era = EraChoice::Modern,
+        "era detection",
+        Verdict::Fail,
+    ),
+];
+
+/// Runs the mutants whose index modulo `of` is `group`: three groups, so
+/// the test harness runs them side by side.
+fn mutants(group: usize, of: usize) {
+    for (i, (mistake, tweak, check, verdict)) in MUTANTS.iter().enumerate() {
+        if i % of != group {
+            continue;
+        }
+        // Only the check built for the mistake (detection always runs).
+        let base = check.split(" (").next().unwrap_or(check);
+        let mut options = Options {
+            only: Some(vec![base.to_string()]),
+            ..Options::default()
+        };
+        tweak(&mut options);
+        let report = run(&mock(mistake), &options);
+        let case = report
+            .case(check)
+            .unwrap_or_else(|| panic!("{mistake}: no check `{check}`:\n{}", summary(&report)));
+        assert_eq!(case.verdict, *verdict, "{mistake}: `{check}`:\n{}", summary(&report));
+        let rule = case.rule.expect("a warn or fail cites a rule");
+        assert_eq!(Verdict::of(rule.level), *verdict, "{mistake}: the level is the rule's");
+        let reason = case.case.reason.as_deref().unwrap_or("");
+        assert!(
+            reason.contains(rule.sentence),
+            "{mistake}: the reason quotes the rule: {reason}"
+        );
+        assert_eq!(report.passed, report.fails == 0);
+    }
+}
+
+#[test]
+fn each_mutant_is_caught_by_its_check_0() {
+    mutants(0, 3);
+}
+
+#[test]
+fn each_mutant_is_caught_by_its_check_1() {
+    mutants(1, 3);
+}
+
+#[test]
+fn each_mutant_is_caught_by_its_check_2() {
+    mutants(2, 3);
+}
+
+#[test]
+fn a_hanging_server_gets_a_bounded_fail() {
+    let started = std::time::Instant::now();
+    let options = Options {
+        startup: Some(std::time::Duration::from_secs(1)),
+        ..Options::default()
+    };
+    let report = run(&mock("hang"), &options);
+    let init = report.case("initialize").expect("initialize");
+    assert_eq!(init.verdict, Verdict::Fail, "{}", summary(&report));
+    // Two probes (discover, initialize), each waiting 1 s stretched by load.
+    let bound = 2.0 * mcplings::check::session::slack::scale() + 10.0;
+    assert!(started.elapsed().as_secs_f64() < bound, "{:?}", started.elapsed());
+}
+
+/// Starts an HTTP server (`command` given a free loopback port) and
+/// waits until it listens; the child and its URL.
+fn serve(command: impl Fn(u16) -> std::process::Command) -> (std::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = command(port).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed().as_secs() < 20, "the HTTP server never listened");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (child, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// Starts an HTTP server binary with `--port N`.
+fn serve_http(binary: &std::path::Path) -> (std::process::Child, String) {
+    serve(|port| {
+        let mut command = std::process::Command::new(binary);
+        command.args(["--port", &port.to_string()]);
+        command
+    })
+}
+
+/// The HTTP mock (`tests/doctor/http_server.py`) with `mistake` planted.
+fn serve_mock(mistake: &str) -> (std::process::Child, String) {
+    serve(|port| {
+        let mut command = std::process::Command::new("python3");
+        command
+            .arg(common::root().join("tests/doctor/http_server.py"))
+            .arg(port.to_string());
+        if !mistake.is_empty() {
+            command.args(["--mistake", mistake]);
+        }
+        command
+    })
+}
+
+#[test]
+fn over_http_each_mutant_is_caught_by_its_check() {
+    let (mut server, url) = serve_mock("");
+    let report = doctor::doctor_url(&url, &Options::default());
+    let _ = server.kill();
+    assert_eq!(
+        (report.fails, report.warns),
+        (0, 0),
+        "the right HTTP mock:\n{}",
+        summary(&report)
+    );
+    let mutants = [
+        ("discover-500", "server/discover", Verdict::Fail),
+        ("no-result-type", "server/discover", Verdict::Fail),
+        ("meta-200", "_meta required", Verdict::Fail),
+        ("future-200", "unsupported version", Verdict::Fail),
+        ("unknown-200", "unknown method", Verdict::Fail),
+        ("notification-200", "notification: 202", Verdict::Fail),
+        ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
+        ("float-ids", "ids echoed", Verdict::Fail),
+        ("not-json-200", "body not JSON", Verdict::Warn),
+        ("bad-schema", "tool schemas", Verdict::Fail),
+    ];
+    for (mistake, check, verdict) in mutants {
+        let (mut server, url) = serve_mock(mistake);
+        let report = doctor::doctor_url(&url, &Options::default());
+        let _ = server.kill();
+        let case = report
+            .case(check)
+            .unwrap_or_else(|| panic!("{mistake}: no check `{check}`:\n{}", summary(&report)));
+        assert_eq!(case.verdict, verdict, "{mistake}: `{check}`:\n{}", summary(&report));
+        let rule = case.rule.expect("a warn or fail cites a rule");
+        assert!(
+            case.case.reason.as_deref().unwrap_or("").contains(rule.sentence),
+            "{mistake}"
+        );
+    }
+}
+
+#[test]
+fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
+    let options = Options {
+        calls: vec![("echo".into(), json!({"text": "hi"}))],
+        ..Options::default()
+    };
+    let (mut server, url) = serve_http(&course_binary("solution-06-http-front-door"));
+    let report = doctor::doctor_url(&url, &options);
+    let _ = server.kill();
+    assert_eq!(report.era, "modern", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    assert_eq!(report.cases.len(), 14, "{}", summary(&report));
+    let (mut server, url) = serve_http(&course_binary("exercise-06-http-front-door"));
+    let report = doctor::doctor_url(&url, &options);
+    let _ = server.kill();
+    assert!(report.fails > 0, "{}", summary(&report));
+    let unreachable = doctor::doctor_url("http://127.0.0.1:1/mcp", &options);
+    assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
+}
+
+/// Markdown as plain text: no bold, links as their text, one space.
+fn plain(text: &str) -> String {
+    let mut out = text.replace("**", "");
+    // [text](target) and [text][ref] become text.
+    while let Some(open) = out.find("](").or_else(|| out.find("][")) {
+        let Some(start) = out[..open].rfind('[') else { break };
+        let close_char = if out[open..].starts_with("](") { ')' } else { ']' };
+        let Some(end) = out[open + 2..].find(close_char).map(|e| open + 2 + e) else {
+            break;
+        };
+        out = format!("{}{}{}", &out[..start], &out[start + 1..open], &out[end + 1..]);
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every file under `dir` ending in `.mdx`, as one plain text.
+fn spec_text(dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            text.push_str(&spec_text(&path));
+        } else if path.extension().is_some_and(|e| e == "mdx") {
+            text.push_str(&plain(&std::fs::read_to_string(&path).unwrap()));
+            text.push(' ');
+        }
+    }
+    text
+}
+
+#[test]
+fn every_cited_sentence_is_in_the_specification() {
+    // The specification text: $MCP_SPEC_DIR, or ../shared/mcp-spec beside the
+    // checkout (skipped without it, like the schema tests).
+    let dir = std::env::var_os("MCP_SPEC_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join("../shared/mcp-spec"));
+    if !dir.is_dir() {
+        eprintln!("skipped: no specification text at {}", dir.display());
+        return;
+    }
+    let texts: Vec<(&str, String)> = ["2025-11-25", "2026-07-28"]
+        .into_iter()
+        .map(|rev| (rev, spec_text(&dir.join(rev))))
+        .collect();
+    for rule in doctor::rules::ALL {
+        if rule.revision.starts_with("JSON-RPC") {
+            continue;
+        }
+        let text = &texts
+            .iter()
+            .find(|(rev, _)| *rev == rule.revision)
+            .expect("a known revision")
+            .1;
+        for part in rule.sentence.split("...").map(str::trim) {
+            assert!(
+                text.contains(&plain(part)),
+                "{} {}: not found: {part}",
+                rule.revision,
+                rule.section
+            );
+        }
+    }
+}
+
+#[test]
+fn exit_codes() {
+    let server = common::root().join("tests/doctor/server.py");
+    let doctor = |args: &[&str]| {
+        Command::cargo_bin("mcplings")
+            .unwrap()
+            .arg("doctor")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let right = doctor(&["--", "python3", server.to_str().unwrap()]);
+    assert_eq!(
+        right.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&right.stdout)
+    );
+    let text = String::from_utf8_lossy(&right.stdout);
+    assert!(text.contains("era: dual-era"), "{text}");
+    let wrong = doctor(&[
+        "--json",
+        "--",
+        "python3",
+        server.to_str().unwrap(),
+        "--mistake",
+        "ping-nonempty",
+    ]);
+    assert_eq!(wrong.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&wrong.stdout).unwrap();
+    assert_eq!(report["fails"], json!(1), "{report:#}");
+    let missing = doctor(&["--", "/nonexistent/mcp-server"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("cannot start the server"));
+    assert_eq!(doctor(&[]).status.code(), Some(2));
+    assert_eq!(doctor(&["--era", "future", "--", "true"]).status.code(), Some(2));
+}

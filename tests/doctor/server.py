@@ -1,0 +1,171 @@
+"""A small dual-era MCP server for the doctor tests (tests/doctor.rs).
+
+Right by default; `--mistake NAME` plants one mistake, so each doctor check
+has a server that breaks it (see MISTAKES in tests/doctor.rs). Standard
+library only; one JSON-RPC message per line on stdin and stdout.
+"""
+
+import json
+import sys
+import time
+
+MISTAKE = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--mistake" else ""
+MODERN = "2026-07-28"
+LEGACY = ["2025-11-25", "2025-06-18"]
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
+
+TOOLS = [
+    {"name": "greet", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}}},
+    {"name": "add", "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}},
+     "outputSchema": {"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]}},
+    {"name": "now", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+]
+if MISTAKE == "bad-schema":
+    TOOLS[0]["inputSchema"] = {"type": "objekt"}
+if MISTAKE == "schema-invalid":
+    del TOOLS[2]["name"]
+RESOURCES = [{"uri": "notes://a", "name": "a"}, {"uri": "notes://b", "name": "b"}]
+PROMPTS = [{"name": "hello"}, {"name": "sum", "arguments": [{"name": "text", "required": True}]}]
+CAPS = {"tools": {}, "resources": {}, "prompts": {}}
+
+
+class Error(Exception):
+    def __init__(self, code, message):
+        self.code, self.message = code, message
+
+
+def send(frame):
+    text = json.dumps(frame)
+    if MISTAKE == "float-ids" and isinstance(frame.get("id"), int):
+        text = text.replace('"id": %d' % frame["id"], '"id": %r' % float(frame["id"]), 1)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def page(items, key, params):
+    start = int(params.get("cursor", "0")) if "cursor" in params else 0
+    result = {key: items[start:start + 2]}
+    if start + 2 < len(items):
+        result["nextCursor"] = "0" if MISTAKE == "cursor-loop" else str(start + 2)
+    return result
+
+
+def serve(method, params, modern):
+    if method == "server/discover" and modern:
+        return {"supportedVersions": [MODERN], "capabilities": CAPS, "ttlMs": 0, "cacheScope": "public"}
+    if method == "ping" and not modern:
+        return {"ok": True} if MISTAKE == "ping-nonempty" else {}
+    if method == "tools/list":
+        if MISTAKE == "list-error":
+            raise Error(-32603, "cannot list")
+        return page(TOOLS, "tools", params)
+    if method == "tools/call":
+        if params.get("name") == "add":
+            args = params.get("arguments", {})
+            total = args.get("a", 0) + args.get("b", 0)
+            structured = {"sum": "many"} if MISTAKE == "structured-mismatch" else {"sum": total}
+            return {"content": [{"type": "text", "text": json.dumps(structured)}], "structuredContent": structured}
+        return {"content": [{"type": "text", "text": "ok"}]}
+    if method == "resources/list":
+        return page(RESOURCES, "resources", params)
+    if method == "resources/read":
+        if MISTAKE == "read-empty":
+            return {"contents": []}
+        return {"contents": [{"uri": params.get("uri"), "text": "x"}]}
+    if method == "resources/templates/list":
+        if MISTAKE == "templates-error":
+            raise Error(-32603, "templates broke")
+        return {"resourceTemplates": []}
+    if method == "prompts/list":
+        return page(PROMPTS, "prompts", params)
+    if method == "prompts/get":
+        if MISTAKE == "prompt-get-error":
+            raise Error(-32603, "prompt broke")
+        return {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}
+    if MISTAKE == "unknown-wrong-code":
+        raise Error(-32600, "no")
+    raise Error(-32601, "Method not found: " + method)
+
+
+session = None
+
+
+def handle(message):
+    global session
+    if not isinstance(message, dict):
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
+    method, has_id = message.get("method"), "id" in message
+    if method is None:
+        if MISTAKE == "silent-invalid":
+            return None
+        return {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32600, "message": "Invalid Request"}}
+    if not has_id:
+        if MISTAKE == "answers-notifications":
+            return {"jsonrpc": "2.0", "id": None, "error": {"code": -32601, "message": "no"}}
+        return None
+    rid = message["id"]
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        if MISTAKE != "serves-null-id" or rid is not None:
+            return {"jsonrpc": "2.0", "error": {"code": -32600, "message": "bad id"}}
+    if method == "doctor/no-such-method" and MISTAKE == "silent-unknown":
+        return None
+    params = message.get("params") or {}
+    meta = params.get("_meta") or {}
+    modern = VERSION_KEY in meta and MISTAKE != "legacy-only"
+    try:
+        if modern:
+            if meta[VERSION_KEY] != MODERN and MISTAKE != "future-accepted":
+                raise Error(-32022, "Unsupported protocol version")
+            if not isinstance(meta.get(CAPS_KEY), dict) and MISTAKE != "meta-lenient":
+                raise Error(-32602, "missing clientCapabilities")
+        elif method == "initialize":
+            asked = params.get("protocolVersion")
+            version = asked if asked in LEGACY or MISTAKE == "echo-future" else LEGACY[0]
+            session = version
+            return {"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": version, "capabilities": CAPS,
+                                                            "serverInfo": {"name": "mock", "version": "1"}}}
+        elif session is None and method != "ping" and MISTAKE != "no-gate":
+            raise Error(-32600, "initialize first")
+        result = serve(method, params, modern)
+        if modern and MISTAKE != "no-result-type":
+            result["resultType"] = "complete"
+            if method.endswith("/list") or method == "resources/read":
+                result.update({"ttlMs": 0, "cacheScope": "public"})
+        return {"jsonrpc": "2.0", "id": rid, "result": result}
+    except Error as e:
+        error = {"code": e.code, "message": e.message}
+        if e.code == -32022:
+            error["data"] = {"supported": [MODERN], "requested": meta.get(VERSION_KEY)}
+        return {"jsonrpc": "2.0", "id": rid, "error": error}
+
+
+if MISTAKE == "banner":
+    print("mock server ready")
+    sys.stdout.flush()
+if MISTAKE == "hang":
+    time.sleep(60)
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        if MISTAKE == "no-exit":
+            time.sleep(60)
+        break
+    if not line.strip():
+        continue
+    try:
+        message = json.loads(line)
+    except ValueError:
+        if MISTAKE == "crash-on-junk":
+            sys.exit(3)
+        send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+        continue
+    if MISTAKE == "flood":
+        # 9 MiB without a newline: more than a client should buffer.
+        for _ in range(9):
+            sys.stdout.write("x" * (1 << 20))
+        sys.stdout.flush()
+        time.sleep(60)
+    reply = handle(message)
+    if reply is not None:
+        send(reply)
