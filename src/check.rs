@@ -187,9 +187,10 @@ pub fn check(
         }
         (None, _) => target_dir(&course.root),
     };
-    let built = build::build(
+    let built = build::build_or_reuse(
         &course.root,
         &target,
+        &crate_dir,
         &target_dir,
         options.color,
         options.cancel.as_ref(),

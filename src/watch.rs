@@ -1,14 +1,21 @@
 //! Watching the learner's files: a change under `exercises/<id>/` becomes
-//! [`Change::Exercise`] with that id, once per burst of events (editors
-//! often write a file in several steps). A progress file written by another
-//! mcplings (the CLI, a second workbook) becomes [`Change::ProgressFile`].
-//! The runtime ([`crate::tui`]) turns these into messages.
+//! [`Change::Exercise`] with that id, once per save (editors often write a
+//! file in several steps). A progress file written by another mcplings (the
+//! CLI, a second workbook) becomes [`Change::ProgressFile`]. The runtime
+//! ([`crate::tui`]) turns these into messages.
+//!
+//! A save is seen as soon as it is complete: the file closed after writing,
+//! or renamed into place (an editor's atomic save), is reported at once.
+//! Other changes (a write still open, a file removed, a platform without
+//! close events) are reported after [`DEBOUNCE`] of quiet.
 
 use std::path::{Component, Path, PathBuf};
-use std::time::Duration;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
 
-use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+use notify_debouncer_full::notify::event::{AccessKind, AccessMode, MetadataKind, ModifyKind, RenameMode};
+use notify_debouncer_full::notify::{self, Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
 /// A change on disk that the workbook reacts to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,18 +26,38 @@ pub enum Change {
     ProgressFile,
 }
 
-/// How long a burst of file events must be quiet before a check starts.
-/// Editors that save in steps (write a temporary file, rename it over the
-/// old one) finish within a few milliseconds; a check started too early is
-/// cancelled and started again by the next event anyway. The debouncer
-/// also wakes at this rate (not its default of a quarter of it), so a
-/// check starts 50 to 100 ms after the last event, and an idle workbook
-/// wakes 20 times a second for it, not 80.
+/// How long changes that do not end a save (a write to a file still open,
+/// a file created or removed) must be quiet before they are reported.
+/// Editors that save in steps finish within a few milliseconds; a save
+/// that ends with the file closed or renamed into place is reported at
+/// once, without this wait.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
-/// A running watcher; dropping it stops watching.
+/// A running watcher; dropping it stops watching (and its thread).
 pub struct Watcher {
-    _debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+    _watcher: RecommendedWatcher,
+}
+
+/// How soon a file event is worth reporting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Urgency {
+    /// The file is complete: closed after writing, or renamed into place.
+    Now,
+    /// More events may follow: report after [`DEBOUNCE`] of quiet.
+    Settled,
+    /// Not a change of content (a read, a permission change).
+    Ignored,
+}
+
+fn urgency(kind: &EventKind) -> Urgency {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => Urgency::Now,
+        EventKind::Access(_) => Urgency::Ignored,
+        EventKind::Modify(ModifyKind::Name(RenameMode::To | RenameMode::Both)) => Urgency::Now,
+        EventKind::Modify(ModifyKind::Metadata(MetadataKind::Any | MetadataKind::WriteTime)) => Urgency::Settled,
+        EventKind::Modify(ModifyKind::Metadata(_)) => Urgency::Ignored,
+        _ => Urgency::Settled,
+    }
 }
 
 /// The exercise id for a changed path under `exercises_dir`: the first
@@ -50,7 +77,7 @@ pub fn exercise_of(exercises_dir: &Path, path: &Path) -> Option<String> {
 }
 
 /// Starts watching `root/exercises` and the progress file; each change is
-/// handed to `on_change` (on the watcher's thread).
+/// handed to `on_change` (on the watcher's own thread).
 ///
 /// Errors: the platform's watcher could not start or watch the folder
 /// (the message says why; checks then run on a key press only).
@@ -61,39 +88,76 @@ pub fn start(root: &Path, on_change: impl Fn(Change) + Send + 'static) -> Result
     let progress_name = progress_file.file_name().map(|n| n.to_os_string());
     let progress_dir = progress_file.parent().map(Path::to_path_buf).unwrap_or_default();
     let _ = std::fs::create_dir_all(&progress_dir);
-    let handler = move |result: DebounceEventResult| {
-        let Ok(events) = result else { return };
-        let mut ids: Vec<String> = Vec::new();
-        let mut progress_changed = false;
-        for event in events {
-            if matches!(event.kind, EventKind::Access(_)) {
-                continue;
-            }
-            progress_changed |= event.paths.iter().any(|p| {
-                p.file_name() == progress_name.as_deref() && p.parent().is_some_and(|d| d.ends_with(".mcplings"))
-            });
-            for path in &event.paths {
-                let path = path.canonicalize().unwrap_or_else(|_| path.clone());
-                if let Some(id) = exercise_of(&base, &path).filter(|id| !ids.contains(id)) {
-                    ids.push(id);
-                }
-            }
-        }
-        for id in ids {
-            on_change(Change::Exercise(id));
-        }
-        if progress_changed {
-            on_change(Change::ProgressFile);
-        }
-    };
-    let mut debouncer =
-        new_debouncer(DEBOUNCE, Some(DEBOUNCE), handler).map_err(|e| format!("cannot start watching files: {e}"))?;
-    debouncer
+    let (tx, rx) = mpsc::channel::<notify::Result<Event>>();
+    let mut watcher = notify::recommended_watcher(tx).map_err(|e| format!("cannot start watching files: {e}"))?;
+    watcher
         .watch(&dir, RecursiveMode::Recursive)
         .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
     // Not fatal: without it, only changes made by other mcplings go unseen.
-    let _ = debouncer.watch(&progress_dir, RecursiveMode::NonRecursive);
-    Ok(Watcher { _debouncer: debouncer })
+    let _ = watcher.watch(&progress_dir, RecursiveMode::NonRecursive);
+    let changes = move |event: &Event| {
+        let mut changes: Vec<Change> = Vec::new();
+        for path in &event.paths {
+            let is_progress =
+                path.file_name() == progress_name.as_deref() && path.parent().is_some_and(|d| d.ends_with(".mcplings"));
+            let path = path.canonicalize().unwrap_or_else(|_| path.clone());
+            let change = match exercise_of(&base, &path) {
+                Some(id) => Change::Exercise(id),
+                None if is_progress => Change::ProgressFile,
+                None => continue,
+            };
+            if !changes.contains(&change) {
+                changes.push(change);
+            }
+        }
+        changes
+    };
+    // Ends when the watcher is dropped: its sender goes with it.
+    thread::spawn(move || relay(&rx, changes, on_change));
+    Ok(Watcher { _watcher: watcher })
+}
+
+/// Hands each change to `on_change`: at once when its event ends a save,
+/// else once [`DEBOUNCE`] has passed without another event for it. A
+/// change reported at once drops what was waiting for the same file set.
+fn relay(
+    rx: &mpsc::Receiver<notify::Result<Event>>,
+    changes: impl Fn(&Event) -> Vec<Change>,
+    on_change: impl Fn(Change),
+) {
+    // Changes waiting for quiet, with when they are due.
+    let mut pending: Vec<(Change, Instant)> = Vec::new();
+    loop {
+        let due = pending.iter().map(|(_, at)| *at).min();
+        let received = match due {
+            Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok(Ok(event)) => {
+                let urgency = urgency(&event.kind);
+                for change in changes(&event) {
+                    match urgency {
+                        Urgency::Now => {
+                            pending.retain(|(c, _)| *c != change);
+                            on_change(change);
+                        }
+                        Urgency::Settled => {
+                            pending.retain(|(c, _)| *c != change);
+                            pending.push((change, Instant::now() + DEBOUNCE));
+                        }
+                        Urgency::Ignored => {}
+                    }
+                }
+            }
+            Ok(Err(_)) | Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return,
+        }
+        let now = Instant::now();
+        let (ready, waiting): (Vec<_>, Vec<_>) = pending.into_iter().partition(|(_, at)| *at <= now);
+        pending = waiting;
+        ready.into_iter().for_each(|(change, _)| on_change(change));
+    }
 }
 
 #[cfg(test)]
@@ -114,5 +178,65 @@ mod tests {
         assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/.lib.rs.swp")), None);
         assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs~")), None);
         assert_eq!(exercise_of(base, Path::new("/c/lessons/x.rs")), None);
+    }
+
+    /// Events for `lib.rs` of exercise `01-a`, fed to [`relay`] as they
+    /// come (a pause before each), and the changes it reported with when.
+    fn relayed(events: &[(u64, EventKind)]) -> Vec<(Change, Duration)> {
+        let (tx, rx) = mpsc::channel();
+        let started = Instant::now();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&seen);
+        let relayer = thread::spawn(move || {
+            let changes = |event: &Event| {
+                let base = Path::new("/c/exercises");
+                event
+                    .paths
+                    .iter()
+                    .filter_map(|p| exercise_of(base, p))
+                    .map(Change::Exercise)
+                    .collect()
+            };
+            relay(&rx, changes, |change| {
+                sink.lock().unwrap().push((change, started.elapsed()))
+            });
+        });
+        for (pause, kind) in events {
+            thread::sleep(Duration::from_millis(*pause));
+            let _ = tx.send(Ok(
+                Event::new(*kind).add_path(PathBuf::from("/c/exercises/01-a/src/lib.rs"))
+            ));
+        }
+        thread::sleep(DEBOUNCE * 3);
+        drop(tx);
+        relayer.join().unwrap();
+        seen.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn a_save_is_reported_once_and_at_once() {
+        let data = EventKind::Modify(ModifyKind::Data(notify::event::DataChange::Any));
+        let closed = EventKind::Access(AccessKind::Close(AccessMode::Write));
+        let seen = relayed(&[(0, data), (0, data), (0, closed)]);
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen[0].0, Change::Exercise("01-a".into()));
+        assert!(seen[0].1 < DEBOUNCE, "{seen:?}");
+        // An editor's atomic save: written elsewhere, renamed into place.
+        let renamed = EventKind::Modify(ModifyKind::Name(RenameMode::To));
+        let chmod = EventKind::Modify(ModifyKind::Metadata(MetadataKind::Permissions));
+        let seen = relayed(&[(0, renamed), (0, chmod)]);
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(seen[0].1 < DEBOUNCE, "{seen:?}");
+    }
+
+    #[test]
+    fn other_changes_wait_for_quiet() {
+        let data = EventKind::Modify(ModifyKind::Data(notify::event::DataChange::Any));
+        let removed = EventKind::Remove(notify::event::RemoveKind::File);
+        let seen = relayed(&[(0, data), (20, removed)]);
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(seen[0].1 >= DEBOUNCE + Duration::from_millis(20), "{seen:?}");
+        let read = EventKind::Access(AccessKind::Close(AccessMode::Read));
+        assert_eq!(relayed(&[(0, read)]), Vec::new());
     }
 }

@@ -1,6 +1,8 @@
 //! Building a learner's crate with cargo, in the workspace's shared target
 //! dir, and finding the binary it produced; building every exercise's
-//! dependencies ahead of time ([`prebuild`], [`Prebuild`]). Cargo runs as a
+//! dependencies ahead of time ([`prebuild`], [`Prebuild`]); a crate that
+//! has not changed since its last build is not built again ([`fresh`],
+//! [`build_or_reuse`]). Cargo runs as a
 //! [`Process`] of the session layer: in a process group of its own, so a
 //! cancel stops rustc with it, its pipes read by capped readers.
 
@@ -13,6 +15,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+pub mod fresh;
 
 use super::session::{Capture, Limits, Out, Process, Waited, read_lines};
 
@@ -130,6 +134,37 @@ impl Drop for Prebuild {
             let _ = thread.join();
         }
     }
+}
+
+/// [`build`], unless `target` (its crate in `crate_dir`) has not changed
+/// since its last successful build into `target_dir`: then that build is
+/// returned as it was (its binary, its compiler messages) without running
+/// cargo ([`fresh`] says what "not changed" covers).
+pub fn build_or_reuse(
+    root: &Path,
+    target: &Target,
+    crate_dir: &Path,
+    target_dir: &Path,
+    color: bool,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Built {
+    let started = Instant::now();
+    // Read before cargo runs: a save during the build changes the record's
+    // key, so the next check builds again.
+    let record = fresh::Record::read(root, target, crate_dir, target_dir, color);
+    if let Some(built) = record.as_ref().and_then(fresh::Record::reuse) {
+        return Built {
+            duration: started.elapsed(),
+            ..built
+        };
+    }
+    let built = build(root, target, target_dir, color, cancel);
+    if let Some(record) = &record
+        && built.error.is_none()
+    {
+        record.save(&built);
+    }
+    built
 }
 
 /// Runs `cargo build` for `target` from `root`, with compiler messages in

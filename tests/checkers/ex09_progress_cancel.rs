@@ -140,7 +140,7 @@ fn m09_progress_resets_the_cap_too() {
     assert_failed(
         &report,
         "progress resets idle, not the cap",
-        &["past its 0.7 s cap", "keep the cap as a separate deadline"],
+        &["past its 0.6 s cap", "keep the cap as a separate deadline"],
     );
 }
 
