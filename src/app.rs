@@ -395,6 +395,22 @@ impl App {
                 "Every case passes: exercise done! s shows the solution, {then}."
             ));
         }
+        if self.exercise.pinned && self.notice.is_none() {
+            // The pane stays on what the learner reads: say what the check found.
+            self.notice = Some(if !report.build.ok {
+                "The build failed: b shows the compiler's output.".to_string()
+            } else {
+                match report.cases.iter().find(|c| c.status == crate::check::Status::Failed) {
+                    Some(case) => format!(
+                        "Checked: {}/{} pass. enter shows the first failing case, {}.",
+                        report.passed_cases(),
+                        report.cases.len(),
+                        case.name
+                    ),
+                    None => "Checked: every case passes.".to_string(),
+                }
+            });
+        }
         self.exercise.finish(report);
         vec![Effect::SaveProgress]
     }

@@ -43,10 +43,15 @@ pub enum Pane {
 }
 
 impl Pane {
-    /// Panes of code that take the whole width (no case list beside them),
-    /// where ↑↓ scroll instead of picking a case.
+    /// Panes of code that take the whole width (no case list beside them).
     pub fn is_wide(self) -> bool {
         matches!(self, Pane::Build | Pane::Solution)
+    }
+
+    /// Panes the learner reads through, where ↑↓ scroll instead of picking
+    /// a case (enter goes back to the cases).
+    pub fn scrolls(self) -> bool {
+        matches!(self, Pane::Build | Pane::Solution | Pane::Hints)
     }
 }
 
@@ -68,6 +73,10 @@ pub struct ExerciseView {
     pub lines: Vec<PaneLine>,
     /// The reference solution, once the runtime has read it.
     pub solution: Option<Solution>,
+    /// The learner chose what the pane shows (the task with `t`, the
+    /// hints, the solution): a finished check leaves it, and its scroll,
+    /// as they are, instead of showing the first failing case.
+    pub pinned: bool,
 }
 
 impl ExerciseView {
@@ -81,6 +90,7 @@ impl ExerciseView {
             scroll: 0,
             lines: Vec::new(),
             solution: None,
+            pinned: false,
         }
     }
 
@@ -133,8 +143,18 @@ impl ExerciseView {
         }
     }
 
-    /// Takes the finished report and picks what to show.
+    /// Takes the finished report and picks what to show: the compiler's
+    /// output or the first failing case, unless the learner chose what the
+    /// pane shows ([`ExerciseView::pinned`]): then the pane and its scroll
+    /// stay, and only the case list (and its selection) follow the check.
     pub fn finish(&mut self, report: CheckReport) {
+        if self.pinned {
+            if let Some(i) = report.cases.iter().position(|c| c.status == Status::Failed) {
+                self.selected = i;
+            }
+            self.check = CheckState::Done(Box::new(report));
+            return;
+        }
         self.scroll = 0;
         if !report.build.ok {
             self.pane = Pane::Build;
@@ -177,22 +197,17 @@ impl App {
         let page = self.body_rows().saturating_sub(2).max(1);
         let v = &mut self.exercise;
         match key.code {
-            KeyCode::Down | KeyCode::Char('j') if v.pane.is_wide() => v.scroll += 1,
-            KeyCode::Up | KeyCode::Char('k') if v.pane.is_wide() => v.scroll = v.scroll.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') if v.pane.scrolls() => v.scroll += 1,
+            KeyCode::Up | KeyCode::Char('k') if v.pane.scrolls() => v.scroll = v.scroll.saturating_sub(1),
             KeyCode::Down | KeyCode::Char('j') => {
                 v.selected = (v.selected + 1).min(cases.saturating_sub(1));
-                v.pane = Pane::Case;
-                v.scroll = 0;
+                show_case(v);
             }
             KeyCode::Up | KeyCode::Char('k') => {
                 v.selected = v.selected.saturating_sub(1);
-                v.pane = Pane::Case;
-                v.scroll = 0;
+                show_case(v);
             }
-            KeyCode::Enter => {
-                v.pane = Pane::Case;
-                v.scroll = 0;
-            }
+            KeyCode::Enter => show_case(v),
             KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('J') => v.scroll += page,
             KeyCode::PageUp | KeyCode::Char('K') => v.scroll = v.scroll.saturating_sub(page),
             KeyCode::Char('c') => return self.start_check(),
@@ -206,16 +221,11 @@ impl App {
             KeyCode::Char('t') => set_pane(v, Pane::Task),
             KeyCode::Char('b') => set_pane(v, Pane::Build),
             KeyCode::Char('h') => {
-                let before = self.progress.hints_shown(&ex.id);
-                let shown = crate::actions::reveal_hint(&mut self.progress, &ex);
-                set_pane(&mut self.exercise, Pane::Hints);
-                self.exercise.scroll = usize::MAX / 2;
-                if shown == before {
-                    self.notice = Some("That was the last hint.".into());
-                    return Vec::new();
-                }
-                return vec![Effect::SaveProgress];
+                // The hints revealed so far, from the first: reading them
+                // again reveals nothing.
+                set_pane(v, Pane::Hints);
             }
+            KeyCode::Char('H') => return self.reveal_hint(&ex),
             KeyCode::Char('s') => {
                 if self.progress.is_done(&ex.id) {
                     set_pane(v, Pane::Solution);
@@ -277,7 +287,37 @@ impl App {
     }
 }
 
+impl App {
+    /// Reveals the exercise's next hint and scrolls the hints pane to it.
+    fn reveal_hint(&mut self, ex: &crate::content::Exercise) -> Vec<Effect> {
+        let before = self.progress.hints_shown(&ex.id);
+        let shown = crate::actions::reveal_hint(&mut self.progress, ex);
+        set_pane(&mut self.exercise, Pane::Hints);
+        if shown == before {
+            self.notice = Some("That is every hint: h shows them all.".into());
+            self.exercise.scroll = usize::MAX / 2;
+            return Vec::new();
+        }
+        let (width, _) = self.pane_size();
+        let title = pane::hint_title(shown, ex.hints.len());
+        self.exercise.scroll = pane::lay_out(self, width)
+            .iter()
+            .position(|l| l.text() == title)
+            .unwrap_or(0);
+        vec![Effect::SaveProgress]
+    }
+}
+
+/// Shows the pane `pane` from its top, as the learner asked.
 fn set_pane(v: &mut ExerciseView, pane: Pane) {
     v.pane = pane;
     v.scroll = 0;
+    v.pinned = true;
+}
+
+/// Shows the selected case from its top.
+fn show_case(v: &mut ExerciseView) {
+    v.pane = Pane::Case;
+    v.scroll = 0;
+    v.pinned = false;
 }

@@ -162,13 +162,10 @@ pub(super) fn footer(app: &App) -> (String, String) {
         CheckState::Running { .. } => "checking… x cancels".into(),
         CheckState::Idle => String::new(),
     };
-    let keys = if app.exercise.pane.is_wide() {
-        "↑↓ space scroll · t task · enter cases · c check · ?".to_string()
-    } else {
-        format!(
-            "c check · h hint {shown}/{} · o edit · t task · n next · ?",
-            ex.hints.len()
-        )
+    let keys = match app.exercise.pane {
+        Pane::Hints => format!("↑↓ scroll · H reveal ({shown}/{}) · enter cases · ?", ex.hints.len()),
+        pane if pane.scrolls() => "↑↓ space scroll · t task · enter cases · c check · ?".to_string(),
+        _ => format!("c check · h/H hints {shown}/{} · o edit · t task · ?", ex.hints.len()),
     };
     (keys, status)
 }
