@@ -63,6 +63,10 @@ pub struct LessonProgress {
     /// The section last shown.
     #[serde(default)]
     pub section: usize,
+    /// How far into that section the reader was, in thousandths of its
+    /// length (so the place survives another terminal width).
+    #[serde(default)]
+    pub offset: u16,
 }
 
 /// One quiz.
@@ -96,6 +100,32 @@ pub struct Position {
     /// The exercise last opened.
     #[serde(default)]
     pub exercise: Option<String>,
+    /// The screen in front when the learner left (none: the map).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Place>,
+    /// The case selected in that exercise, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// The quiz question shown, by id (none: the quiz's summary, or no
+    /// quiz open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+}
+
+/// A screen of the workbook, as the progress file names it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Place {
+    /// The course map.
+    Map,
+    /// The lesson of [`Position::part`].
+    Lesson,
+    /// The exercise [`Position::exercise`].
+    Exercise,
+    /// The quiz of [`Position::part`].
+    Quiz,
+    /// The glossary.
+    Glossary,
 }
 
 impl Progress {
@@ -155,5 +185,26 @@ impl Progress {
     /// The lesson record of part `part`, created if missing.
     pub fn lesson_mut(&mut self, part: u8) -> &mut LessonProgress {
         self.lessons.entry(part.to_string()).or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_from_before_the_place_fields_loads_and_new_ones_round_trip() {
+        let old = r#"{"format_version":1,"lessons":{"1":{"read":false,"section":3}},
+            "position":{"part":1,"exercise":"01-encode-frames"}}"#;
+        let p: Progress = serde_json::from_str(old).expect("an old file loads");
+        assert_eq!(p.lesson(1).section, 3);
+        assert_eq!(p.lesson(1).offset, 0);
+        assert_eq!(p.position.screen, None);
+        let mut p = p;
+        p.position.screen = Some(Place::Exercise);
+        p.position.case = Some("null id".into());
+        let json = serde_json::to_string(&p).unwrap();
+        assert!(json.contains(r#""screen":"exercise""#), "{json}");
+        assert_eq!(serde_json::from_str::<Progress>(&json).unwrap(), p);
     }
 }

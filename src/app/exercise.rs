@@ -77,6 +77,10 @@ pub struct ExerciseView {
     /// hints, the solution): a finished check leaves it, and its scroll,
     /// as they are, instead of showing the first failing case.
     pub pinned: bool,
+    /// The workbook reopened on this exercise with [`ExerciseView::selected`]
+    /// the case the learner had chosen: the first finished check shows it,
+    /// not the first failing case.
+    pub restore_case: bool,
 }
 
 impl ExerciseView {
@@ -91,6 +95,7 @@ impl ExerciseView {
             lines: Vec::new(),
             solution: None,
             pinned: false,
+            restore_case: false,
         }
     }
 
@@ -156,8 +161,11 @@ impl ExerciseView {
             return;
         }
         self.scroll = 0;
+        let restore = std::mem::take(&mut self.restore_case) && self.selected < report.cases.len();
         if !report.build.ok {
             self.pane = Pane::Build;
+        } else if restore {
+            self.pane = Pane::Case;
         } else if let Some(i) = report.cases.iter().position(|c| c.status == Status::Failed) {
             self.selected = i;
             self.pane = Pane::Case;

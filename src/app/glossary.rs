@@ -8,21 +8,10 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use super::{App, Effect, Screen};
 
 /// Glossary state.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GlossaryView {
     /// Index of the chosen term.
     pub selected: usize,
-    /// The screen esc returns to.
-    pub back: Screen,
-}
-
-impl Default for GlossaryView {
-    fn default() -> Self {
-        GlossaryView {
-            selected: 0,
-            back: Screen::Map,
-        }
-    }
 }
 
 impl App {
@@ -32,8 +21,7 @@ impl App {
             self.notice = Some("This course has no glossary yet.".into());
             return Vec::new();
         }
-        self.glossary.back = self.screen;
-        self.screen = Screen::Glossary;
+        self.go_to(Screen::Glossary);
         Vec::new()
     }
 
@@ -41,9 +29,7 @@ impl App {
         let count = self.course.glossary.as_ref().map_or(0, |g| g.terms.len());
         let v = &mut self.glossary;
         match key.code {
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace | KeyCode::Char('t') => {
-                self.screen = v.back;
-            }
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace | KeyCode::Char('t') => return self.go_back(),
             KeyCode::Down | KeyCode::Char('j') => v.selected = (v.selected + 1).min(count.saturating_sub(1)),
             KeyCode::Up | KeyCode::Char('k') => v.selected = v.selected.saturating_sub(1),
             KeyCode::Home | KeyCode::Char('g') => v.selected = 0,

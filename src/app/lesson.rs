@@ -32,18 +32,46 @@ impl LessonView {
         }
     }
 
-    /// Lays the lesson out for `width` columns, keeping the reader in the
-    /// same section.
+    /// Lays the lesson out for `width` columns, keeping the reader at the
+    /// same place ([`LessonView::place`]).
     pub fn lay_out(&mut self, lesson: &Lesson, width: usize) {
         if self.laid.is_some() && self.width == width {
             return;
         }
-        let section = self.section();
+        let place = self.laid.as_ref().map(|_| self.place());
         self.width = width;
         self.laid = Some(lay_out_lesson(lesson, width));
-        if section > 0 {
-            self.jump_to_section(section);
+        if let Some((section, offset)) = place {
+            self.go_to_place(section, offset);
         }
+    }
+
+    /// Where the top line of the screen is, independent of the width: the
+    /// section it is in, and how far into that section, in thousandths of
+    /// the section's length.
+    pub fn place(&self) -> (usize, u16) {
+        let Some(laid) = &self.laid else { return (0, 0) };
+        let section = laid
+            .sections
+            .iter()
+            .rposition(|(start, _)| *start <= self.scroll)
+            .unwrap_or(0);
+        let (start, end) = section_span(laid, section);
+        // Rounded up, so that going back to it lands on the same line.
+        let offset = (self.scroll.saturating_sub(start) * 1000).div_ceil((end - start).max(1));
+        (section, offset.min(999) as u16)
+    }
+
+    /// Scrolls to a place [`LessonView::place`] gave (clamped to the
+    /// lesson; the caller clamps to the last screen).
+    pub fn go_to_place(&mut self, section: usize, offset: u16) {
+        let Some(laid) = &self.laid else { return };
+        if laid.sections.is_empty() {
+            return;
+        }
+        let section = section.min(laid.sections.len() - 1);
+        let (start, end) = section_span(laid, section);
+        self.scroll = start + (end - start) * usize::from(offset.min(999)) / 1000;
     }
 
     /// Index of the section being read: the one at the top of the screen,
@@ -79,6 +107,13 @@ impl LessonView {
     }
 }
 
+/// First line of section `index` and the first line after it.
+fn section_span(laid: &LaidOut, index: usize) -> (usize, usize) {
+    let start = laid.sections.get(index).map_or(0, |s| s.0);
+    let end = laid.sections.get(index + 1).map_or(laid.lines.len(), |s| s.0);
+    (start, end.max(start))
+}
+
 impl App {
     pub(super) fn lesson_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if let Some(effects) = self.quit_or_back(key) {
@@ -86,7 +121,7 @@ impl App {
         }
         let rows = self.body_rows().max(1);
         let max = self.lesson.len().saturating_sub(rows);
-        let before = (self.lesson.section(), self.progress.lesson(self.lesson.part).read);
+        let before = self.progress.lesson(self.lesson.part).read;
         let part = self.lesson.part;
         let v = &mut self.lesson;
         match key.code {
@@ -131,12 +166,11 @@ impl App {
             _ => {}
         }
         self.lesson.scroll = self.lesson.scroll.min(max);
-        let section = self.lesson.section();
+        // The place (section, offset) is remembered with the position.
         let at_end = self.lesson.scroll >= max;
         let record = self.progress.lesson_mut(part);
-        record.section = section;
         record.read |= at_end;
-        if (section, record.read) != before {
+        if record.read != before {
             vec![Effect::SaveProgress]
         } else {
             Vec::new()

@@ -21,7 +21,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 
 const GLOBAL: &[(&str, &str)] = &[
     ("?", "this help (any key closes it)"),
-    ("esc q", "back (q on the map quits)"),
+    ("esc q", "back where you came from (q on the map quits)"),
     ("ctrl-c", "quit from anywhere"),
 ];
 
