@@ -6,6 +6,7 @@
 
 mod exercise;
 mod glossary;
+pub mod keys;
 mod lesson;
 pub mod map;
 mod message;
@@ -282,7 +283,7 @@ impl App {
             self.help = false;
             return Vec::new();
         }
-        if key.code == KeyCode::Char('?') {
+        if keys::action(self.screen, key) == Some(keys::Action::Help) {
             self.help = true;
             return Vec::new();
         }

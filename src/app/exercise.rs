@@ -1,8 +1,10 @@
 //! The exercise view: the task, the check's cases and the selected case's
 //! reason, differences and transcript, hints, the reference solution.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
+use super::Screen;
+use super::keys::{self, Action};
 use super::pane::{self, LIST_WIDTH, PaneLine, Solution};
 use super::{App, Confirm, Effect};
 use crate::check::{BuildReport, CaseReport, CheckReport, Event as CheckEvent, Status};
@@ -204,37 +206,37 @@ impl App {
         let cases = crate::check::checkers::of(&ex).map_or(0, |c| c.cases.len());
         let page = self.body_rows().saturating_sub(2).max(1);
         let v = &mut self.exercise;
-        match key.code {
-            KeyCode::Down | KeyCode::Char('j') if v.pane.scrolls() => v.scroll += 1,
-            KeyCode::Up | KeyCode::Char('k') if v.pane.scrolls() => v.scroll = v.scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
+        match keys::action(Screen::Exercise, key) {
+            Some(Action::Down) if v.pane.scrolls() => v.scroll += 1,
+            Some(Action::Up) if v.pane.scrolls() => v.scroll = v.scroll.saturating_sub(1),
+            Some(Action::Down) => {
                 v.selected = (v.selected + 1).min(cases.saturating_sub(1));
                 show_case(v);
             }
-            KeyCode::Up | KeyCode::Char('k') => {
+            Some(Action::Up) => {
                 v.selected = v.selected.saturating_sub(1);
                 show_case(v);
             }
-            KeyCode::Enter => show_case(v),
-            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('J') => v.scroll += page,
-            KeyCode::PageUp | KeyCode::Char('K') => v.scroll = v.scroll.saturating_sub(page),
-            KeyCode::Char('c') => return self.start_check(),
-            KeyCode::Char('x') => {
+            Some(Action::Open) => show_case(v),
+            Some(Action::PageDown) => v.scroll += page,
+            Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(page),
+            Some(Action::Check) => return self.start_check(),
+            Some(Action::Cancel) => {
                 if matches!(v.check, CheckState::Running { .. }) {
                     v.check = CheckState::Idle;
                     self.notice = Some("Check cancelled. c checks again.".into());
                     return vec![Effect::CancelCheck];
                 }
             }
-            KeyCode::Char('t') => set_pane(v, Pane::Task),
-            KeyCode::Char('b') => set_pane(v, Pane::Build),
-            KeyCode::Char('h') => {
+            Some(Action::Task) => set_pane(v, Pane::Task),
+            Some(Action::Build) => set_pane(v, Pane::Build),
+            Some(Action::Hints) => {
                 // The hints revealed so far, from the first: reading them
                 // again reveals nothing.
                 set_pane(v, Pane::Hints);
             }
-            KeyCode::Char('H') => return self.reveal_hint(&ex),
-            KeyCode::Char('s') => {
+            Some(Action::RevealHint) => return self.reveal_hint(&ex),
+            Some(Action::Solution) => {
                 if self.progress.is_done(&ex.id) {
                     set_pane(v, Pane::Solution);
                     // Read afresh each time: the runtime reads, the result
@@ -244,19 +246,19 @@ impl App {
                     self.notice = Some("The reference solution unlocks once every case passes.".into());
                 }
             }
-            KeyCode::Char('o') => return vec![Effect::OpenEditor(ex.file_paths(&self.course.root))],
-            KeyCode::Char('r') => self.confirm = Some(Confirm::ResetExercise(ex.id.clone())),
-            KeyCode::Char('n') | KeyCode::Right => {
+            Some(Action::Edit) => return vec![Effect::OpenEditor(ex.file_paths(&self.course.root))],
+            Some(Action::Reset) => self.confirm = Some(Confirm::ResetExercise(ex.id.clone())),
+            Some(Action::Next) => {
                 if self.exercise.index + 1 < self.course.exercises.len() {
                     return self.open_exercise(self.exercise.index + 1);
                 }
                 self.notice = Some("That was the last exercise written so far: z takes the part's quiz.".into());
             }
-            KeyCode::Char('p') | KeyCode::Left if self.exercise.index > 0 => {
+            Some(Action::Previous) if self.exercise.index > 0 => {
                 return self.open_exercise(self.exercise.index - 1);
             }
-            KeyCode::Char('l') => return self.open_lesson(ex.part),
-            KeyCode::Char('z') => return self.open_quiz(ex.part),
+            Some(Action::Lesson) => return self.open_lesson(ex.part),
+            Some(Action::Quiz) => return self.open_quiz(ex.part),
             _ => {}
         }
         Vec::new()

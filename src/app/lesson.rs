@@ -1,8 +1,9 @@
 //! The lesson reader: scroll, jump between sections, remember the place.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Effect};
+use super::keys::{self, Action};
+use super::{App, Effect, Screen};
 use crate::content::Lesson;
 use crate::text::{LaidOut, lay_out_lesson};
 
@@ -124,14 +125,14 @@ impl App {
         let before = self.progress.lesson(self.lesson.part).read;
         let part = self.lesson.part;
         let v = &mut self.lesson;
-        match key.code {
-            KeyCode::Down | KeyCode::Char('j') => v.scroll += 1,
-            KeyCode::Up | KeyCode::Char('k') => v.scroll = v.scroll.saturating_sub(1),
-            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('f') => v.scroll += rows.saturating_sub(2).max(1),
-            KeyCode::PageUp | KeyCode::Char('b') => v.scroll = v.scroll.saturating_sub(rows.saturating_sub(2).max(1)),
-            KeyCode::Home | KeyCode::Char('g') => v.scroll = 0,
-            KeyCode::End | KeyCode::Char('G') => v.scroll = max,
-            KeyCode::Char('n') | KeyCode::Char(']') | KeyCode::Right | KeyCode::Tab => {
+        match keys::action(Screen::Lesson, key) {
+            Some(Action::Down) => v.scroll += 1,
+            Some(Action::Up) => v.scroll = v.scroll.saturating_sub(1),
+            Some(Action::PageDown) => v.scroll += rows.saturating_sub(2).max(1),
+            Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(rows.saturating_sub(2).max(1)),
+            Some(Action::Top) => v.scroll = 0,
+            Some(Action::Bottom) => v.scroll = max,
+            Some(Action::Next) => {
                 let top = v.laid.as_ref().map_or(0, |l| {
                     l.sections
                         .iter()
@@ -144,7 +145,7 @@ impl App {
                     _ => v.scroll = max,
                 }
             }
-            KeyCode::Char('p') | KeyCode::Char('[') | KeyCode::Left | KeyCode::BackTab => {
+            Some(Action::Previous) => {
                 let current = v.section();
                 let start = v.laid.as_ref().and_then(|l| l.sections.get(current)).map_or(0, |s| s.0);
                 // Go to the start of this section first, then to the one before.
@@ -154,15 +155,15 @@ impl App {
                     current.saturating_sub(1)
                 });
             }
-            KeyCode::Char('e') => {
+            Some(Action::Exercise) => {
                 let first = self.course.part(part).and_then(|p| p.exercises.first().cloned());
                 return match first.and_then(|id| self.course.exercise_index(&id)) {
                     Some(index) => self.open_exercise(index),
                     None => Vec::new(),
                 };
             }
-            KeyCode::Char('z') => return self.open_quiz(part),
-            KeyCode::Char('t') => return self.open_glossary(),
+            Some(Action::Quiz) => return self.open_quiz(part),
+            Some(Action::Glossary) => return self.open_glossary(),
             _ => {}
         }
         self.lesson.scroll = self.lesson.scroll.min(max);

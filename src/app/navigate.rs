@@ -3,8 +3,9 @@
 //! screen in front (and the exercise, case, quiz question and lesson place)
 //! is remembered in the progress file, so the workbook reopens there.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
+use super::keys::{self, Action};
 use super::{App, CheckState, Effect, ExerciseView, LessonView, Screen};
 use crate::progress::Place;
 
@@ -44,11 +45,12 @@ impl App {
         effects
     }
 
-    /// esc, q and backspace: back, or (q on the map) quit.
+    /// The keys that quit or go back on this screen ([`keys::GLOBAL`], the
+    /// map's `q`).
     pub(super) fn quit_or_back(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
-        match key.code {
-            KeyCode::Char('q') if self.screen == Screen::Map => Some(self.quit()),
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace => Some(self.go_back()),
+        match keys::action(self.screen, key) {
+            Some(Action::Quit) => Some(self.quit()),
+            Some(Action::Back) => Some(self.go_back()),
             _ => None,
         }
     }

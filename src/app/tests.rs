@@ -448,4 +448,5 @@ fn the_glossary_opens_from_map_and_lesson_and_goes_back_or_to_a_section() {
     );
 }
 
+mod keys;
 mod navigate;

@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::theme::Theme;
+use crate::app::keys::When;
 use crate::app::{App, CheckState, LIST_WIDTH, Pane, PaneLine};
 use crate::check::Status;
 
@@ -162,10 +163,11 @@ pub(super) fn footer(app: &App) -> (String, String) {
         CheckState::Running { .. } => "checking… x cancels".into(),
         CheckState::Idle => String::new(),
     };
-    let keys = match app.exercise.pane {
-        Pane::Hints => format!("↑↓ scroll · H reveal ({shown}/{}) · enter cases · ?", ex.hints.len()),
-        pane if pane.scrolls() => "↑↓ space scroll · t task · enter cases · c check · ?".to_string(),
-        _ => format!("c check · h/H hints {shown}/{} · o edit · t task · ?", ex.hints.len()),
+    let when = if app.exercise.pane.scrolls() {
+        When::Reading
+    } else {
+        When::Cases
     };
+    let keys = super::footer_keys(app, when, &format!("{shown}/{}", ex.hints.len()), &status);
     (keys, status)
 }

@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::keys::When;
 use crate::app::map::NextStep;
 
 /// Lessons read + exercises done + quizzes finished, out of the total
@@ -199,13 +200,11 @@ fn complete_text(app: &App) -> (String, String) {
 
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.prebuilding {
-        return (
-            "enter lesson · e exercise · z quiz · n next · t glossary".into(),
-            "preparing exercises…".into(),
-        );
+        let status = "preparing exercises…".to_string();
+        return (super::footer_keys(app, When::Always, "", &status), status);
     }
     let (done, total) = completion(app);
     let filled = (done * 16).checked_div(total).unwrap_or(0);
     let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
-    ("enter lesson · e exercise · z quiz · n next · t glossary".into(), bar)
+    (super::footer_keys(app, When::Always, "", &bar), bar)
 }

@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::keys::When;
 use crate::content::quiz::LETTERS;
 use crate::text::{Tone, inline_code};
 
@@ -127,10 +128,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.quiz.finished {
         let (first, _) = app.progress.quiz_score(app.quiz.part);
-        return (
-            "← review · r retake · esc map".into(),
-            format!("{first} right at the first try"),
-        );
+        let status = format!("{first} right at the first try");
+        return (super::footer_keys(app, When::Summary, "", &status), status);
     }
     let count = app
         .course
@@ -139,15 +138,6 @@ pub(super) fn footer(app: &App) -> (String, String) {
         .map_or(0, |q| q.questions.len());
 
     let (first, solved) = app.progress.quiz_score(app.quiz.part);
-    let last = app
-        .course
-        .part(app.quiz.part)
-        .and_then(|p| p.quiz.as_ref())
-        .and_then(|q| q.questions.get(app.quiz.question))
-        .map_or(4, |q| q.options.len());
-    let keys = format!(
-        "a–{} answer · enter next · ← back a question · esc map",
-        LETTERS[last.clamp(1, LETTERS.len()) - 1]
-    );
-    (keys, format!("{first} first try · {solved}/{count} done"))
+    let status = format!("{first} first try · {solved}/{count} done");
+    (super::footer_keys(app, When::Question, "", &status), status)
 }
