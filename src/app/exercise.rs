@@ -274,7 +274,24 @@ impl App {
         if self.exercise.pane.is_wide() {
             return (usize::from(self.size.0), rows);
         }
-        (usize::from(self.size.0.saturating_sub(LIST_WIDTH + 1)), rows)
+        (usize::from(self.size.0.saturating_sub(self.list_width() + 1)), rows)
+    }
+
+    /// Width of the case list, borders included: wide enough for the open
+    /// exercise's longest case name, at least [`LIST_WIDTH`], at most two
+    /// fifths of the terminal (so at 70 and 80 columns a long name is cut
+    /// in the list, and shown whole at the top of the pane when chosen).
+    pub fn list_width(&self) -> u16 {
+        use unicode_width::UnicodeWidthStr;
+        let longest = self
+            .course
+            .exercises
+            .get(self.exercise.index)
+            .and_then(crate::check::checkers::of)
+            .map_or(0, |c| c.cases.iter().map(|c| c.name.width()).max().unwrap_or(0));
+        // "· " before the name, a margin each side, the border.
+        let wanted = u16::try_from(longest + 5).unwrap_or(u16::MAX);
+        wanted.clamp(LIST_WIDTH, (self.size.0 * 2 / 5).max(LIST_WIDTH))
     }
 
     /// Lays the right pane out again for what it shows now.

@@ -99,7 +99,12 @@ impl App {
                     self.quiz.finished = false;
                     self.quiz.question = count.saturating_sub(1);
                 }
-                Some(Action::Down) => self.quiz.scroll += 1,
+                Some(Action::Down) => {
+                    // Under the title, legend and a blank: the questions,
+                    // a blank, what next.
+                    let max = (count + 2).saturating_sub(self.body_rows().saturating_sub(3));
+                    self.quiz.scroll = (self.quiz.scroll + 1).min(max);
+                }
                 Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
                 Some(Action::Retake) => self.confirm = Some(super::Confirm::RetakeQuiz(part)),
                 _ => {}

@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::theme::Theme;
 use crate::app::keys::When;
-use crate::app::{App, CheckState, LIST_WIDTH, Pane, PaneLine};
+use crate::app::{App, CheckState, Pane, PaneLine};
 use crate::check::Status;
 
 const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -41,7 +41,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let pane = if app.exercise.pane.is_wide() {
         area
     } else {
-        let [list, pane] = Layout::horizontal([Constraint::Length(LIST_WIDTH), Constraint::Min(1)]).areas(area);
+        let [list, pane] = Layout::horizontal([Constraint::Length(app.list_width()), Constraint::Min(1)]).areas(area);
         draw_cases(frame, list, app, theme);
         pane
     };

@@ -33,9 +33,11 @@ pub fn completion(app: &App) -> (usize, usize) {
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     // The title column takes what the fixed columns leave.
-    let title_width = (area.width as usize).saturating_sub(50).clamp(12, 32);
+    // Fixed: cursor and number 5, lesson 8, exercises 15, quiz 15 ("13/13
+    // first try"); at 70 columns the longest part title (26) fits.
+    let title_width = (area.width as usize).saturating_sub(43).clamp(12, 32);
     let header = format!(
-        "   {:<w$}{:<9}{:<17}{}",
+        "   {:<w$}{:<8}{:<15}{}",
         "Part",
         "Lesson",
         "Exercises",
@@ -68,7 +70,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         } else {
             ("·", theme.dim)
         };
-        spans.push(Span::styled(format!("{mark:<9}"), style));
+        spans.push(Span::styled(format!("{mark:<8}"), style));
         let mut width = 0;
         for id in &part.exercises {
             let Some(ex) = app.course.exercise(id) else { continue };
@@ -81,7 +83,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             spans.push(Span::styled(format!("{mark}{}  ", ex.number()), style));
             width += 5;
         }
-        spans.push(Span::raw(" ".repeat(17usize.saturating_sub(width))));
+        spans.push(Span::raw(" ".repeat(15usize.saturating_sub(width))));
         if let Some(quiz) = &part.quiz {
             let (first, solved) = app.progress.quiz_score(part.number);
             let style = if solved == quiz.questions.len() {

@@ -40,6 +40,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ),
             theme.title,
         )));
+        // The legend above the list, so that scrolling never hides it.
+        lines.push(Line::from(Span::styled(
+            " ✓ right at the first try · ↻ took more than one",
+            theme.dim,
+        )));
         lines.push(Line::default());
         for (i, q) in quiz.questions.iter().enumerate() {
             let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
@@ -60,10 +65,20 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(
-            " ↻ took more than one try. ← reviews the questions; r takes the quiz again.",
+            " p reviews the questions; r takes the quiz again.",
             theme.dim,
         )));
-        frame.render_widget(Paragraph::new(lines), area);
+        // The title and the legend stay; the list below them scrolls.
+        let list = lines.split_off(3.min(lines.len()));
+        let [top, rest] = ratatui::layout::Layout::vertical([
+            ratatui::layout::Constraint::Length(3),
+            ratatui::layout::Constraint::Min(1),
+        ])
+        .areas(area);
+        let max = list.len().saturating_sub(usize::from(rest.height));
+        let scroll = app.quiz.scroll.min(max) as u16;
+        frame.render_widget(Paragraph::new(lines), top);
+        frame.render_widget(Paragraph::new(list).scroll((scroll, 0)), rest);
         return;
     }
     let Some(question) = quiz.questions.get(app.quiz.question) else {
