@@ -349,7 +349,10 @@ impl App {
             return Vec::new();
         }
         let was_done = self.progress.is_done(&report.exercise);
-        if report.error.is_none() {
+        // The check on opening an exercise is no attempt: a failing check
+        // counts once the learner saved a change (or had tried before).
+        let started = self.progress.exercise_standing(&report.exercise) != crate::progress::Standing::NotStarted;
+        if report.error.is_none() && (report.passed || self.exercise.changed || started) {
             crate::actions::record_check(&mut self.progress, &report);
         }
         if report.passed && !was_done {
@@ -385,6 +388,9 @@ impl App {
             .exercises
             .get(self.exercise.index)
             .is_some_and(|e| e.id == id);
+        if open {
+            self.exercise.changed = true;
+        }
         if open && self.screen == Screen::Exercise {
             self.start_check()
         } else {

@@ -10,6 +10,7 @@
 mod file;
 mod merge;
 mod recovery;
+mod standing;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use file::{Loaded, load, path, read, save, update};
 pub use merge::merge;
+pub use standing::Standing;
 
 /// Version of the progress file's shape.
 pub const PROGRESS_FORMAT_VERSION: u32 = 1;
@@ -57,9 +59,13 @@ pub struct ExerciseProgress {
 /// One lesson.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct LessonProgress {
-    /// The learner reached the last section.
+    /// The lesson was read to its end: every section shown in the
+    /// workbook ([`LessonProgress::seen`]), or printed whole.
     #[serde(default)]
     pub read: bool,
+    /// Sections whose end has been on the workbook's screen, ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<usize>,
     /// The section last shown.
     #[serde(default)]
     pub section: usize,

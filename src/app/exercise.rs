@@ -83,6 +83,9 @@ pub struct ExerciseView {
     /// the case the learner had chosen: the first finished check shows it,
     /// not the first failing case.
     pub restore_case: bool,
+    /// The learner saved a change to this exercise's files since it was
+    /// opened: its checks count as attempts.
+    pub changed: bool,
 }
 
 impl ExerciseView {
@@ -98,6 +101,7 @@ impl ExerciseView {
             solution: None,
             pinned: false,
             restore_case: false,
+            changed: false,
         }
     }
 

@@ -108,6 +108,29 @@ impl LessonView {
     }
 }
 
+impl App {
+    /// Records the sections whose last line is on screen now as seen; the
+    /// lesson is read once every section has been.
+    pub(super) fn mark_seen(&mut self) {
+        let Some(laid) = &self.lesson.laid else { return };
+        let (top, rows) = (self.lesson.scroll, self.lesson.rows.max(1));
+        let shown: Vec<usize> = (0..laid.sections.len())
+            .filter(|&i| {
+                let end = section_span(laid, i).1.saturating_sub(1);
+                (top..top + rows).contains(&end)
+            })
+            .collect();
+        let count = laid.sections.len();
+        let record = self.progress.lesson_mut(self.lesson.part);
+        for i in shown {
+            if let Err(at) = record.seen.binary_search(&i) {
+                record.seen.insert(at, i);
+            }
+        }
+        record.read |= count > 0 && record.seen.len() >= count;
+    }
+}
+
 /// First line of section `index` and the first line after it.
 fn section_span(laid: &LaidOut, index: usize) -> (usize, usize) {
     let start = laid.sections.get(index).map_or(0, |s| s.0);
@@ -168,10 +191,8 @@ impl App {
         }
         self.lesson.scroll = self.lesson.scroll.min(max);
         // The place (section, offset) is remembered with the position.
-        let at_end = self.lesson.scroll >= max;
-        let record = self.progress.lesson_mut(part);
-        record.read |= at_end;
-        if record.read != before {
+        self.mark_seen();
+        if self.progress.lesson(part).read != before {
             vec![Effect::SaveProgress]
         } else {
             Vec::new()

@@ -66,6 +66,7 @@ impl App {
         self.relayout();
         self.lesson.go_to_place(record.section, record.offset);
         self.go_to(Screen::Lesson);
+        self.mark_seen();
         self.progress.position.part = Some(number);
         vec![Effect::SaveProgress]
     }

@@ -58,8 +58,32 @@ fn section_jumps_and_reading_to_the_end_marks_the_lesson_read() {
     app.update(key('n'));
     assert_eq!(app.lesson.section(), 1);
     assert_eq!(app.progress.lesson(1).section, 1);
+    // Jumping to the end is not reading: the sections between were not shown.
     app.update(key('G'));
-    assert!(app.progress.lesson(1).read);
+    assert!(!app.progress.lesson(1).read);
+    app.update(key('g'));
+    for _ in 0..app.lesson.len() {
+        app.update(key(' '));
+    }
+    assert!(app.progress.lesson(1).read, "every section shown");
+}
+
+#[test]
+fn the_check_on_opening_is_no_attempt_a_saved_change_is() {
+    use crate::progress::Standing;
+    let mut app = app();
+    app.update(key('e'));
+    app.update(Msg::CheckDone {
+        run: 1,
+        report: Box::new(report("01-encode-frames", false)),
+    });
+    assert_eq!(app.progress.exercise_standing("01-encode-frames"), Standing::NotStarted);
+    app.update(Msg::FileChanged("01-encode-frames".into()));
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(report("01-encode-frames", false)),
+    });
+    assert_eq!(app.progress.exercise_standing("01-encode-frames"), Standing::Tried);
 }
 
 #[test]
@@ -296,7 +320,7 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert!(!app.prebuilding);
     // After it: the course gauge (lessons, exercises and quizzes done).
     assert!(
-        crate::ui::map_footer(&app).1.ends_with(" 0/21"),
+        crate::ui::map_footer(&app).1.ends_with(" 0/21 done"),
         "{:?}",
         crate::ui::map_footer(&app)
     );

@@ -21,15 +21,11 @@ pub(super) fn header(app: &App) -> (String, String) {
         return (String::new(), String::new());
     };
     let title = format!("{} {} · Part {}", ex.number(), ex.slug(), ex.part);
-    let more = match ex.files.len() {
-        0 | 1 => String::new(),
-        n => format!(" +{}", n - 1),
+    // Several files: the folder and how many (the task lists them).
+    let file = match ex.files.as_slice() {
+        [one] => format!("exercises/{}/{one}", ex.id),
+        files => format!("exercises/{}/ ({} files)", ex.id, files.len()),
     };
-    let file = format!(
-        "exercises/{}/{}{more}",
-        ex.id,
-        ex.files.first().map_or("src/lib.rs", String::as_str)
-    );
     let right = match &app.watch_error {
         None => format!("watching {file}"),
         Some(_) => format!("edit {file} · c checks (watching off)"),

@@ -10,6 +10,7 @@ use super::theme::Theme;
 use crate::app::App;
 use crate::app::keys::When;
 use crate::app::map::NextStep;
+use crate::progress::Standing;
 
 /// Lessons read + exercises done + quizzes finished, out of the total
 /// written so far.
@@ -62,23 +63,19 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             lines.push(Line::from(spans));
             continue;
         }
-        let lesson = app.progress.lesson(part.number);
-        let (mark, style) = if lesson.read {
-            ("read", theme.ok)
-        } else if lesson.section > 0 {
-            ("reading", theme.warn)
-        } else {
-            ("·", theme.dim)
+        let (mark, style) = match app.progress.lesson_standing(part.number) {
+            Standing::Done => ("read", theme.ok),
+            Standing::Tried => ("reading", theme.warn),
+            Standing::NotStarted => ("·", theme.dim),
         };
         spans.push(Span::styled(format!("{mark:<8}"), style));
         let mut width = 0;
         for id in &part.exercises {
             let Some(ex) = app.course.exercise(id) else { continue };
-            let entry = app.progress.exercises.get(id);
-            let (mark, style) = match entry {
-                Some(e) if e.done => ("✓", theme.ok),
-                Some(e) if e.last_check.is_some() => ("✗", theme.fail),
-                _ => ("·", theme.dim),
+            let (mark, style) = match app.progress.exercise_standing(id) {
+                Standing::Done => ("✓", theme.ok),
+                Standing::Tried => ("✗", theme.fail),
+                Standing::NotStarted => ("·", theme.dim),
             };
             spans.push(Span::styled(format!("{mark}{}  ", ex.number()), style));
             width += 5;
@@ -207,6 +204,6 @@ pub(super) fn footer(app: &App) -> (String, String) {
     }
     let (done, total) = completion(app);
     let filled = (done * 16).checked_div(total).unwrap_or(0);
-    let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
+    let bar = format!("{}{} {done}/{total} done", "█".repeat(filled), "░".repeat(16 - filled));
     (super::footer_keys(app, When::Always, "", &bar), bar)
 }
