@@ -30,6 +30,11 @@ pub(super) fn header(app: &App) -> (String, String) {
         None => format!("watching {file}"),
         Some(_) => format!("edit {file} · c checks (watching off)"),
     };
+    // On a narrow terminal the title stays whole and the path goes bare.
+    use unicode_width::UnicodeWidthStr;
+    if title.width() + right.width() + 4 > usize::from(app.size().0) && app.watch_error.is_none() {
+        return (title, file);
+    }
     (title, right)
 }
 
