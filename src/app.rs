@@ -6,9 +6,11 @@
 
 mod exercise;
 mod glossary;
+pub mod keys;
 mod lesson;
 pub mod map;
 mod message;
+mod navigate;
 mod pane;
 mod quiz;
 
@@ -101,6 +103,12 @@ pub struct App {
     /// Quiz runs started so far; each gets its own option order.
     quiz_runs: u64,
     quitting: bool,
+    /// The screens to go back to with esc, the last on top (not kept
+    /// across restarts; the screen in front is, in the progress file).
+    pub(crate) back: Vec<Screen>,
+    /// The open exercise's files changed while another screen was in
+    /// front: coming back to it checks again.
+    stale: bool,
 }
 
 impl App {
@@ -138,6 +146,8 @@ impl App {
             quiz_seed: 0,
             quiz_runs: 0,
             quitting: false,
+            back: Vec::new(),
+            stale: false,
         }
     }
 
@@ -183,7 +193,10 @@ impl App {
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let pressed = matches!(&msg, Msg::Key(key) if key.kind == KeyEventKind::Press);
         let tick = matches!(msg, Msg::Tick);
-        let effects = self.handle(msg);
+        let mut effects = self.handle(msg);
+        if pressed && !self.too_small() && self.remember_position() && !effects.contains(&Effect::SaveProgress) {
+            effects.push(Effect::SaveProgress);
+        }
         // A tick only moves the spinner, which is not in the pane.
         if self.screen == Screen::Exercise && !tick {
             self.lay_out_pane();
@@ -239,6 +252,7 @@ impl App {
                 self.ticks = self.ticks.wrapping_add(1);
                 Vec::new()
             }
+            Msg::Resume => self.resume(),
             Msg::Notice(message) | Msg::Failed(message) => {
                 self.notice = Some(message);
                 Vec::new()
@@ -248,14 +262,12 @@ impl App {
 
     fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            self.quitting = true;
-            return self.exercise.cancel_effects();
+            return self.quit();
         }
         if self.too_small() {
             // Nothing is visible: keys must not act unseen. q still quits.
             if key.code == KeyCode::Char('q') {
-                self.quitting = true;
-                return self.exercise.cancel_effects();
+                return self.quit();
             }
             return Vec::new();
         }
@@ -271,7 +283,7 @@ impl App {
             self.help = false;
             return Vec::new();
         }
-        if key.code == KeyCode::Char('?') {
+        if keys::action(self.screen, key) == Some(keys::Action::Help) {
             self.help = true;
             return Vec::new();
         }
@@ -313,54 +325,6 @@ impl App {
         }
     }
 
-    /// Opens part `number`'s lesson.
-    fn open_lesson(&mut self, number: u8) -> Vec<Effect> {
-        if self.course.part(number).is_none_or(|p| !p.is_written()) {
-            self.notice = Some(format!("Part {number} is not written yet."));
-            return Vec::new();
-        }
-        let section = self.progress.lesson(number).section;
-        self.lesson = LessonView::new(number);
-        self.relayout();
-        self.lesson.jump_to_section(section);
-        self.screen = Screen::Lesson;
-        self.progress.position.part = Some(number);
-        vec![Effect::SaveProgress]
-    }
-
-    /// Opens the exercise at `index` in course order.
-    fn open_exercise(&mut self, index: usize) -> Vec<Effect> {
-        let Some(ex) = self.course.exercises.get(index) else {
-            return Vec::new();
-        };
-        let mut effects = self.exercise.cancel_effects();
-        let id = ex.id.clone();
-        self.progress.position.exercise = Some(id.clone());
-        self.progress.position.part = Some(ex.part);
-        if self.exercise.index != index || matches!(self.exercise.check, CheckState::Idle) {
-            self.exercise = ExerciseView::new(index);
-        }
-        self.screen = Screen::Exercise;
-        effects.push(Effect::SaveProgress);
-        effects.extend(self.start_check());
-        effects
-    }
-
-    /// Opens part `number`'s quiz.
-    fn open_quiz(&mut self, number: u8) -> Vec<Effect> {
-        if self.course.part(number).and_then(|p| p.quiz.as_ref()).is_none() {
-            self.notice = Some(format!("Part {number} has no quiz yet."));
-            return Vec::new();
-        }
-        if self.quiz.part != number {
-            self.quiz = self.new_quiz_run(number);
-        }
-        self.quiz.resume(&self.course, &self.progress);
-        self.screen = Screen::Quiz;
-        self.progress.position.part = Some(number);
-        vec![Effect::SaveProgress]
-    }
-
     /// Starts a check of the open exercise (cancelling a running one).
     fn start_check(&mut self) -> Vec<Effect> {
         let Some(ex) = self.course.exercises.get(self.exercise.index) else {
@@ -385,7 +349,10 @@ impl App {
             return Vec::new();
         }
         let was_done = self.progress.is_done(&report.exercise);
-        if report.error.is_none() {
+        // The check on opening an exercise is no attempt: a failing check
+        // counts once the learner saved a change (or had tried before).
+        let started = self.progress.exercise_standing(&report.exercise) != crate::progress::Standing::NotStarted;
+        if report.error.is_none() && (report.passed || self.exercise.changed || started) {
             crate::actions::record_check(&mut self.progress, &report);
         }
         if report.passed && !was_done {
@@ -394,6 +361,22 @@ impl App {
             self.notice = Some(format!(
                 "Every case passes: exercise done! s shows the solution, {then}."
             ));
+        }
+        if self.exercise.pinned && self.notice.is_none() {
+            // The pane stays on what the learner reads: say what the check found.
+            self.notice = Some(if !report.build.ok {
+                "The build failed: b shows the compiler's output.".to_string()
+            } else {
+                match report.cases.iter().find(|c| c.status == crate::check::Status::Failed) {
+                    Some(case) => format!(
+                        "Checked: {}/{} pass. enter shows the first failing case, {}.",
+                        report.passed_cases(),
+                        report.cases.len(),
+                        case.name
+                    ),
+                    None => "Checked: every case passes.".to_string(),
+                }
+            });
         }
         self.exercise.finish(report);
         vec![Effect::SaveProgress]
@@ -405,9 +388,14 @@ impl App {
             .exercises
             .get(self.exercise.index)
             .is_some_and(|e| e.id == id);
+        if open {
+            self.exercise.changed = true;
+        }
         if open && self.screen == Screen::Exercise {
             self.start_check()
         } else {
+            // Checked when the learner comes back to it.
+            self.stale |= open;
             Vec::new()
         }
     }
@@ -431,22 +419,6 @@ impl App {
     /// Rows available to a screen's body (between header and footer).
     pub fn body_rows(&self) -> usize {
         usize::from(self.size.1.saturating_sub(4))
-    }
-
-    fn go_back(&mut self) -> Vec<Effect> {
-        self.screen = Screen::Map;
-        Vec::new()
-    }
-
-    fn quit_or_back(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
-        match key.code {
-            KeyCode::Char('q') if self.screen == Screen::Map => {
-                self.quitting = true;
-                Some(self.exercise.cancel_effects())
-            }
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace => Some(self.go_back()),
-            _ => None,
-        }
     }
 }
 

@@ -100,6 +100,9 @@ pub enum Command {
     Hint {
         /// `01`, `encode-frames` or `01-encode-frames`.
         exercise: String,
+        /// Show the hints revealed so far and reveal nothing.
+        #[arg(long)]
+        all: bool,
     },
     /// Restore an exercise's files to the shipped stub (your edits are lost).
     Reset {
@@ -232,7 +235,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         }) => commands::check(&load(root)?, &exercise, solution, path, json),
         Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
         Some(Command::Glossary { term }) => glossary::run(&load(root)?, term.as_deref()),
-        Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
+        Some(Command::Hint { exercise, all }) => commands::hint(&load(root)?, &exercise, all),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Doctor {
             era,

@@ -10,6 +10,7 @@
 mod file;
 mod merge;
 mod recovery;
+mod standing;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use file::{Loaded, load, path, read, save, update};
 pub use merge::merge;
+pub use standing::Standing;
 
 /// Version of the progress file's shape.
 pub const PROGRESS_FORMAT_VERSION: u32 = 1;
@@ -57,12 +59,20 @@ pub struct ExerciseProgress {
 /// One lesson.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct LessonProgress {
-    /// The learner reached the last section.
+    /// The lesson was read to its end: every section shown in the
+    /// workbook ([`LessonProgress::seen`]), or printed whole.
     #[serde(default)]
     pub read: bool,
+    /// Sections whose end has been on the workbook's screen, ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen: Vec<usize>,
     /// The section last shown.
     #[serde(default)]
     pub section: usize,
+    /// How far into that section the reader was, in thousandths of its
+    /// length (so the place survives another terminal width).
+    #[serde(default)]
+    pub offset: u16,
 }
 
 /// One quiz.
@@ -96,6 +106,32 @@ pub struct Position {
     /// The exercise last opened.
     #[serde(default)]
     pub exercise: Option<String>,
+    /// The screen in front when the learner left (none: the map).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Place>,
+    /// The case selected in that exercise, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// The quiz question shown, by id (none: the quiz's summary, or no
+    /// quiz open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+}
+
+/// A screen of the workbook, as the progress file names it.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Place {
+    /// The course map.
+    Map,
+    /// The lesson of [`Position::part`].
+    Lesson,
+    /// The exercise [`Position::exercise`].
+    Exercise,
+    /// The quiz of [`Position::part`].
+    Quiz,
+    /// The glossary.
+    Glossary,
 }
 
 impl Progress {
@@ -155,5 +191,26 @@ impl Progress {
     /// The lesson record of part `part`, created if missing.
     pub fn lesson_mut(&mut self, part: u8) -> &mut LessonProgress {
         self.lessons.entry(part.to_string()).or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_from_before_the_place_fields_loads_and_new_ones_round_trip() {
+        let old = r#"{"format_version":1,"lessons":{"1":{"read":false,"section":3}},
+            "position":{"part":1,"exercise":"01-encode-frames"}}"#;
+        let p: Progress = serde_json::from_str(old).expect("an old file loads");
+        assert_eq!(p.lesson(1).section, 3);
+        assert_eq!(p.lesson(1).offset, 0);
+        assert_eq!(p.position.screen, None);
+        let mut p = p;
+        p.position.screen = Some(Place::Exercise);
+        p.position.case = Some("null id".into());
+        let json = serde_json::to_string(&p).unwrap();
+        assert!(json.contains(r#""screen":"exercise""#), "{json}");
+        assert_eq!(serde_json::from_str::<Progress>(&json).unwrap(), p);
     }
 }

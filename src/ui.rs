@@ -17,7 +17,16 @@ use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::app::keys::{self, When};
 use crate::app::{App, MIN_SIZE, Screen};
+
+/// The footer's keys for `screen` in state `when` beside `status`, fitted
+/// to the terminal's width (the least important keys dropped).
+fn footer_keys(app: &App, when: When, hints: &str, status: &str) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let width = usize::from(app.size.0).saturating_sub(status.width() + 4);
+    keys::footer(app.screen, when, hints, width)
+}
 use theme::Theme;
 
 /// Draws the whole workbook.

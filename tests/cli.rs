@@ -478,6 +478,23 @@ fn hint_reveals_one_more_hint_each_time() {
 }
 
 #[test]
+fn hint_all_rereads_the_revealed_hints_and_reveals_nothing() {
+    let course = common::course_copy();
+    let n = hints(course.path()).len();
+    let none = at(course.path(), &["hint", "01", "--all"]);
+    assert_eq!(none.code, 0, "{none:?}");
+    assert!(!none.stdout.contains("Hint 1 of"), "{none:?}");
+    assert!(none.stdout.contains("No hint revealed yet"), "{none:?}");
+    at(course.path(), &["hint", "01"]);
+    for _ in 0..2 {
+        let again = at(course.path(), &["hint", "01", "--all"]);
+        assert_eq!(again.code, 0, "{again:?}");
+        assert!(again.stdout.contains(&format!("Hint 1 of {n}:")), "{again:?}");
+        assert!(!again.stdout.contains("Hint 2 of"), "{again:?}");
+    }
+}
+
+#[test]
 fn reset_with_yes_restores_the_stub_byte_for_byte() {
     let course = common::course_copy();
     let lib = course.path().join("exercises").join(ENCODE).join("src/lib.rs");

@@ -212,7 +212,19 @@ fn exercise_with_a_build_failure() {
 #[test]
 fn exercise_hints() {
     let mut app = app();
-    press(&mut app, "ehh");
+    press(&mut app, "eHH");
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn exercise_hints_stay_after_a_check() {
+    let mut app = app();
+    // On 02-id-router (check run 2), two hints revealed, reading the first.
+    press(&mut app, "enHHh");
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(failing_router_report()),
+    });
     insta::assert_snapshot!(screen(&app));
 }
 

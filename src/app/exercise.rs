@@ -1,8 +1,10 @@
 //! The exercise view: the task, the check's cases and the selected case's
 //! reason, differences and transcript, hints, the reference solution.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
+use super::Screen;
+use super::keys::{self, Action};
 use super::pane::{self, LIST_WIDTH, PaneLine, Solution};
 use super::{App, Confirm, Effect};
 use crate::check::{BuildReport, CaseReport, CheckReport, Event as CheckEvent, Status};
@@ -43,10 +45,15 @@ pub enum Pane {
 }
 
 impl Pane {
-    /// Panes of code that take the whole width (no case list beside them),
-    /// where ↑↓ scroll instead of picking a case.
+    /// Panes of code that take the whole width (no case list beside them).
     pub fn is_wide(self) -> bool {
         matches!(self, Pane::Build | Pane::Solution)
+    }
+
+    /// Panes the learner reads through, where ↑↓ scroll instead of picking
+    /// a case (enter goes back to the cases).
+    pub fn scrolls(self) -> bool {
+        matches!(self, Pane::Build | Pane::Solution | Pane::Hints)
     }
 }
 
@@ -68,6 +75,17 @@ pub struct ExerciseView {
     pub lines: Vec<PaneLine>,
     /// The reference solution, once the runtime has read it.
     pub solution: Option<Solution>,
+    /// The learner chose what the pane shows (the task with `t`, the
+    /// hints, the solution): a finished check leaves it, and its scroll,
+    /// as they are, instead of showing the first failing case.
+    pub pinned: bool,
+    /// The workbook reopened on this exercise with [`ExerciseView::selected`]
+    /// the case the learner had chosen: the first finished check shows it,
+    /// not the first failing case.
+    pub restore_case: bool,
+    /// The learner saved a change to this exercise's files since it was
+    /// opened: its checks count as attempts.
+    pub changed: bool,
 }
 
 impl ExerciseView {
@@ -81,6 +99,9 @@ impl ExerciseView {
             scroll: 0,
             lines: Vec::new(),
             solution: None,
+            pinned: false,
+            restore_case: false,
+            changed: false,
         }
     }
 
@@ -133,11 +154,24 @@ impl ExerciseView {
         }
     }
 
-    /// Takes the finished report and picks what to show.
+    /// Takes the finished report and picks what to show: the compiler's
+    /// output or the first failing case, unless the learner chose what the
+    /// pane shows ([`ExerciseView::pinned`]): then the pane and its scroll
+    /// stay, and only the case list (and its selection) follow the check.
     pub fn finish(&mut self, report: CheckReport) {
+        if self.pinned {
+            if let Some(i) = report.cases.iter().position(|c| c.status == Status::Failed) {
+                self.selected = i;
+            }
+            self.check = CheckState::Done(Box::new(report));
+            return;
+        }
         self.scroll = 0;
+        let restore = std::mem::take(&mut self.restore_case) && self.selected < report.cases.len();
         if !report.build.ok {
             self.pane = Pane::Build;
+        } else if restore {
+            self.pane = Pane::Case;
         } else if let Some(i) = report.cases.iter().position(|c| c.status == Status::Failed) {
             self.selected = i;
             self.pane = Pane::Case;
@@ -176,47 +210,37 @@ impl App {
         let cases = crate::check::checkers::of(&ex).map_or(0, |c| c.cases.len());
         let page = self.body_rows().saturating_sub(2).max(1);
         let v = &mut self.exercise;
-        match key.code {
-            KeyCode::Down | KeyCode::Char('j') if v.pane.is_wide() => v.scroll += 1,
-            KeyCode::Up | KeyCode::Char('k') if v.pane.is_wide() => v.scroll = v.scroll.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
+        match keys::action(Screen::Exercise, key) {
+            Some(Action::Down) if v.pane.scrolls() => v.scroll += 1,
+            Some(Action::Up) if v.pane.scrolls() => v.scroll = v.scroll.saturating_sub(1),
+            Some(Action::Down) => {
                 v.selected = (v.selected + 1).min(cases.saturating_sub(1));
-                v.pane = Pane::Case;
-                v.scroll = 0;
+                show_case(v);
             }
-            KeyCode::Up | KeyCode::Char('k') => {
+            Some(Action::Up) => {
                 v.selected = v.selected.saturating_sub(1);
-                v.pane = Pane::Case;
-                v.scroll = 0;
+                show_case(v);
             }
-            KeyCode::Enter => {
-                v.pane = Pane::Case;
-                v.scroll = 0;
-            }
-            KeyCode::PageDown | KeyCode::Char(' ') | KeyCode::Char('J') => v.scroll += page,
-            KeyCode::PageUp | KeyCode::Char('K') => v.scroll = v.scroll.saturating_sub(page),
-            KeyCode::Char('c') => return self.start_check(),
-            KeyCode::Char('x') => {
+            Some(Action::Open) => show_case(v),
+            Some(Action::PageDown) => v.scroll += page,
+            Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(page),
+            Some(Action::Check) => return self.start_check(),
+            Some(Action::Cancel) => {
                 if matches!(v.check, CheckState::Running { .. }) {
                     v.check = CheckState::Idle;
                     self.notice = Some("Check cancelled. c checks again.".into());
                     return vec![Effect::CancelCheck];
                 }
             }
-            KeyCode::Char('t') => set_pane(v, Pane::Task),
-            KeyCode::Char('b') => set_pane(v, Pane::Build),
-            KeyCode::Char('h') => {
-                let before = self.progress.hints_shown(&ex.id);
-                let shown = crate::actions::reveal_hint(&mut self.progress, &ex);
-                set_pane(&mut self.exercise, Pane::Hints);
-                self.exercise.scroll = usize::MAX / 2;
-                if shown == before {
-                    self.notice = Some("That was the last hint.".into());
-                    return Vec::new();
-                }
-                return vec![Effect::SaveProgress];
+            Some(Action::Task) => set_pane(v, Pane::Task),
+            Some(Action::Build) => set_pane(v, Pane::Build),
+            Some(Action::Hints) => {
+                // The hints revealed so far, from the first: reading them
+                // again reveals nothing.
+                set_pane(v, Pane::Hints);
             }
-            KeyCode::Char('s') => {
+            Some(Action::RevealHint) => return self.reveal_hint(&ex),
+            Some(Action::Solution) => {
                 if self.progress.is_done(&ex.id) {
                     set_pane(v, Pane::Solution);
                     // Read afresh each time: the runtime reads, the result
@@ -226,19 +250,19 @@ impl App {
                     self.notice = Some("The reference solution unlocks once every case passes.".into());
                 }
             }
-            KeyCode::Char('o') => return vec![Effect::OpenEditor(ex.file_paths(&self.course.root))],
-            KeyCode::Char('r') => self.confirm = Some(Confirm::ResetExercise(ex.id.clone())),
-            KeyCode::Char('n') | KeyCode::Right => {
+            Some(Action::Edit) => return vec![Effect::OpenEditor(ex.file_paths(&self.course.root))],
+            Some(Action::Reset) => self.confirm = Some(Confirm::ResetExercise(ex.id.clone())),
+            Some(Action::Next) => {
                 if self.exercise.index + 1 < self.course.exercises.len() {
                     return self.open_exercise(self.exercise.index + 1);
                 }
                 self.notice = Some("That was the last exercise written so far: z takes the part's quiz.".into());
             }
-            KeyCode::Char('p') | KeyCode::Left if self.exercise.index > 0 => {
+            Some(Action::Previous) if self.exercise.index > 0 => {
                 return self.open_exercise(self.exercise.index - 1);
             }
-            KeyCode::Char('l') => return self.open_lesson(ex.part),
-            KeyCode::Char('z') => return self.open_quiz(ex.part),
+            Some(Action::Lesson) => return self.open_lesson(ex.part),
+            Some(Action::Quiz) => return self.open_quiz(ex.part),
             _ => {}
         }
         Vec::new()
@@ -254,7 +278,24 @@ impl App {
         if self.exercise.pane.is_wide() {
             return (usize::from(self.size.0), rows);
         }
-        (usize::from(self.size.0.saturating_sub(LIST_WIDTH + 1)), rows)
+        (usize::from(self.size.0.saturating_sub(self.list_width() + 1)), rows)
+    }
+
+    /// Width of the case list, borders included: wide enough for the open
+    /// exercise's longest case name, at least [`LIST_WIDTH`], at most two
+    /// fifths of the terminal (so at 70 and 80 columns a long name is cut
+    /// in the list, and shown whole at the top of the pane when chosen).
+    pub fn list_width(&self) -> u16 {
+        use unicode_width::UnicodeWidthStr;
+        let longest = self
+            .course
+            .exercises
+            .get(self.exercise.index)
+            .and_then(crate::check::checkers::of)
+            .map_or(0, |c| c.cases.iter().map(|c| c.name.width()).max().unwrap_or(0));
+        // "· " before the name, a margin each side, the border.
+        let wanted = u16::try_from(longest + 5).unwrap_or(u16::MAX);
+        wanted.clamp(LIST_WIDTH, (self.size.0 * 2 / 5).max(LIST_WIDTH))
     }
 
     /// Lays the right pane out again for what it shows now.
@@ -277,7 +318,37 @@ impl App {
     }
 }
 
+impl App {
+    /// Reveals the exercise's next hint and scrolls the hints pane to it.
+    fn reveal_hint(&mut self, ex: &crate::content::Exercise) -> Vec<Effect> {
+        let before = self.progress.hints_shown(&ex.id);
+        let shown = crate::actions::reveal_hint(&mut self.progress, ex);
+        set_pane(&mut self.exercise, Pane::Hints);
+        if shown == before {
+            self.notice = Some("That is every hint: h shows them all.".into());
+            self.exercise.scroll = usize::MAX / 2;
+            return Vec::new();
+        }
+        let (width, _) = self.pane_size();
+        let title = pane::hint_title(shown, ex.hints.len());
+        self.exercise.scroll = pane::lay_out(self, width)
+            .iter()
+            .position(|l| l.text() == title)
+            .unwrap_or(0);
+        vec![Effect::SaveProgress]
+    }
+}
+
+/// Shows the pane `pane` from its top, as the learner asked.
 fn set_pane(v: &mut ExerciseView, pane: Pane) {
     v.pane = pane;
     v.scroll = 0;
+    v.pinned = true;
+}
+
+/// Shows the selected case from its top.
+fn show_case(v: &mut ExerciseView) {
+    v.pane = Pane::Case;
+    v.scroll = 0;
+    v.pinned = false;
 }

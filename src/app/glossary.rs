@@ -3,26 +3,16 @@
 //! `t` from the map or a lesson; esc goes back there, enter reads the
 //! section that teaches the chosen term.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
+use super::keys::{self, Action};
 use super::{App, Effect, Screen};
 
 /// Glossary state.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GlossaryView {
     /// Index of the chosen term.
     pub selected: usize,
-    /// The screen esc returns to.
-    pub back: Screen,
-}
-
-impl Default for GlossaryView {
-    fn default() -> Self {
-        GlossaryView {
-            selected: 0,
-            back: Screen::Map,
-        }
-    }
 }
 
 impl App {
@@ -32,23 +22,20 @@ impl App {
             self.notice = Some("This course has no glossary yet.".into());
             return Vec::new();
         }
-        self.glossary.back = self.screen;
-        self.screen = Screen::Glossary;
+        self.go_to(Screen::Glossary);
         Vec::new()
     }
 
     pub(super) fn glossary_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let count = self.course.glossary.as_ref().map_or(0, |g| g.terms.len());
         let v = &mut self.glossary;
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Backspace | KeyCode::Char('t') => {
-                self.screen = v.back;
-            }
-            KeyCode::Down | KeyCode::Char('j') => v.selected = (v.selected + 1).min(count.saturating_sub(1)),
-            KeyCode::Up | KeyCode::Char('k') => v.selected = v.selected.saturating_sub(1),
-            KeyCode::Home | KeyCode::Char('g') => v.selected = 0,
-            KeyCode::End | KeyCode::Char('G') => v.selected = count.saturating_sub(1),
-            KeyCode::Enter => return self.read_term_section(),
+        match keys::action(Screen::Glossary, key) {
+            Some(Action::Back) => return self.go_back(),
+            Some(Action::Down) => v.selected = (v.selected + 1).min(count.saturating_sub(1)),
+            Some(Action::Up) => v.selected = v.selected.saturating_sub(1),
+            Some(Action::Top) => v.selected = 0,
+            Some(Action::Bottom) => v.selected = count.saturating_sub(1),
+            Some(Action::Open) => return self.read_term_section(),
             _ => {}
         }
         Vec::new()

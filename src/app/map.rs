@@ -1,8 +1,9 @@
 //! The course map: choose a part, see progress, go to what's next.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 
-use super::{App, Confirm, Effect};
+use super::keys::{self, Action};
+use super::{App, Confirm, Effect, Screen};
 
 /// Course map state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -64,13 +65,13 @@ impl App {
             return effects;
         }
         let part = self.selected_part();
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') => self.map.selected = self.map.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
+        match keys::action(Screen::Map, key) {
+            Some(Action::Up) => self.map.selected = self.map.selected.saturating_sub(1),
+            Some(Action::Down) => {
                 self.map.selected = (self.map.selected + 1).min(self.course.parts.len().saturating_sub(1))
             }
-            KeyCode::Enter | KeyCode::Char('l') => return self.open_lesson(part),
-            KeyCode::Char('e') => {
+            Some(Action::Lesson) => return self.open_lesson(part),
+            Some(Action::Exercise) => {
                 let ids = self.course.part(part).map(|p| p.exercises.clone()).unwrap_or_default();
                 let pick = ids.iter().find(|id| !self.progress.is_done(id)).or(ids.first());
                 match pick.and_then(|id| self.course.exercise_index(id)) {
@@ -78,9 +79,9 @@ impl App {
                     None => self.notice = Some(format!("Part {part} has no exercises yet.")),
                 }
             }
-            KeyCode::Char('z') => return self.open_quiz(part),
-            KeyCode::Char('t') => return self.open_glossary(),
-            KeyCode::Char('n') => {
+            Some(Action::Quiz) => return self.open_quiz(part),
+            Some(Action::Glossary) => return self.open_glossary(),
+            Some(Action::NextStep) => {
                 return match self.next_step() {
                     NextStep::Lesson(p) => self.open_lesson(p),
                     NextStep::Exercise(i) => self.open_exercise(i),
@@ -95,7 +96,7 @@ impl App {
                     }
                 };
             }
-            KeyCode::Char('R') => self.confirm = Some(Confirm::ResetProgress),
+            Some(Action::ResetAll) => self.confirm = Some(Confirm::ResetProgress),
             _ => {}
         }
         Vec::new()

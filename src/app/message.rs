@@ -46,6 +46,9 @@ pub enum Msg {
     SolutionLoaded(Box<Solution>),
     /// Time passed (animates the spinner while a check runs).
     Tick,
+    /// The workbook has started: reopen the screen the learner left
+    /// (as the progress file's position says). Sent once by the runtime.
+    Resume,
     /// Something the learner should know (a damaged progress file was
     /// recovered, say); shown in the footer until the next key.
     Notice(String),

@@ -137,7 +137,7 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
                 "and save: the check runs by itself (c checks now)."
             };
             lines.extend(paragraphs(
-                &format!("in your editor (o opens $EDITOR), {how} ↑↓ pick a case, h reveals a hint."),
+                &format!("in your editor (o opens $EDITOR), {how} ↑↓ pick a case, H reveals a hint, h rereads them."),
                 width,
                 Tone::Plain,
                 Look::Dim,
@@ -175,19 +175,20 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
         Pane::Hints => {
             let shown = app.progress.hints_shown(&ex.id);
             for (i, hint) in ex.hints.iter().take(shown).enumerate() {
-                lines.push(PaneLine::one(
-                    format!("Hint {} of {}", i + 1, ex.hints.len()),
-                    Look::Title,
-                ));
+                lines.push(PaneLine::one(hint_title(i + 1, ex.hints.len()), Look::Title));
                 lines.extend(paragraphs(hint, width, Tone::Plain, Look::Plain));
                 lines.push(PaneLine::blank());
             }
-            let more = if shown < ex.hints.len() {
-                "h reveals the next hint."
-            } else {
-                "That is every hint."
+            let more = match shown {
+                0 => format!("No hint revealed yet. H reveals the first of {}.", ex.hints.len()),
+                n if n < ex.hints.len() => format!(
+                    "H reveals hint {} of {}. ↑↓ scroll, enter goes back to the cases.",
+                    n + 1,
+                    ex.hints.len()
+                ),
+                _ => "That is every hint. ↑↓ scroll, enter goes back to the cases.".to_string(),
             };
-            lines.push(PaneLine::one(more, Look::Dim));
+            lines.extend(paragraphs(&more, width, Tone::Plain, Look::Dim));
         }
         Pane::Solution => match app.exercise.solution.as_ref().filter(|s| s.exercise == ex.id) {
             Some(solution) => {
@@ -215,6 +216,11 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
         Pane::Case => lines.extend(case::lines(app, width)),
     }
     lines
+}
+
+/// The title line of hint `n` (from 1) of `of` in the hints pane.
+pub(super) fn hint_title(n: usize, of: usize) -> String {
+    format!("Hint {n} of {of}")
 }
 
 /// The compiler's output as runs: its own colours, or, without colour,

@@ -4,7 +4,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Effect};
+use super::keys::{self, Action};
+use super::{App, Effect, Screen};
 use crate::content::Course;
 use crate::content::quiz::{LETTERS, Question, option_of, shuffled_order};
 use crate::progress::Progress;
@@ -21,6 +22,9 @@ pub struct QuizView {
     pub finished: bool,
     /// This run's seed: it fixes the order the options are shown in.
     pub seed: u64,
+    /// First line of the summary shown (it scrolls when taller than the
+    /// screen).
+    pub scroll: usize,
 }
 
 impl QuizView {
@@ -32,6 +36,7 @@ impl QuizView {
             question: 0,
             finished: false,
             seed,
+            scroll: 0,
         }
     }
 
@@ -87,13 +92,21 @@ impl App {
             return Vec::new();
         };
         let count = quiz.questions.len();
+        let action = keys::action(Screen::Quiz, key);
         if self.quiz.finished {
-            match key.code {
-                KeyCode::Left | KeyCode::Char('p') => {
+            match action {
+                Some(Action::Previous) => {
                     self.quiz.finished = false;
                     self.quiz.question = count.saturating_sub(1);
                 }
-                KeyCode::Char('r') => self.confirm = Some(super::Confirm::RetakeQuiz(part)),
+                Some(Action::Down) => {
+                    // Under the title, legend and a blank: the questions,
+                    // a blank, what next.
+                    let max = (count + 2).saturating_sub(self.body_rows().saturating_sub(3));
+                    self.quiz.scroll = (self.quiz.scroll + 1).min(max);
+                }
+                Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
+                Some(Action::Retake) => self.confirm = Some(super::Confirm::RetakeQuiz(part)),
                 _ => {}
             }
             return Vec::new();
@@ -108,11 +121,11 @@ impl App {
             .cloned()
             .unwrap_or_default();
         let order = self.quiz.order(question);
-        let picked = match key.code {
-            KeyCode::Char(c) => option_of(c).and_then(|shown| order.get(shown).copied()),
+        let picked = match (action, key.code) {
+            (Some(Action::Answer), KeyCode::Char(c)) => option_of(c).and_then(|shown| order.get(shown).copied()),
             _ => None,
         };
-        match key.code {
+        match action {
             _ if let Some(pick) = picked
                 && pick < question.options.len()
                 && !answer.solved
@@ -122,7 +135,7 @@ impl App {
                     .record_pick(part, &question.id, pick, question.options[pick].correct);
                 return vec![Effect::SaveProgress];
             }
-            KeyCode::Enter | KeyCode::Right | KeyCode::Char('n') if answer.solved => {
+            Some(Action::Next) if answer.solved => {
                 if self.quiz.question + 1 < count {
                     self.quiz.question += 1;
                 } else {
@@ -132,7 +145,7 @@ impl App {
                     }
                 }
             }
-            KeyCode::Left | KeyCode::Char('p') => self.quiz.question = self.quiz.question.saturating_sub(1),
+            Some(Action::Previous) => self.quiz.question = self.quiz.question.saturating_sub(1),
             _ => {}
         }
         Vec::new()

@@ -58,8 +58,32 @@ fn section_jumps_and_reading_to_the_end_marks_the_lesson_read() {
     app.update(key('n'));
     assert_eq!(app.lesson.section(), 1);
     assert_eq!(app.progress.lesson(1).section, 1);
+    // Jumping to the end is not reading: the sections between were not shown.
     app.update(key('G'));
-    assert!(app.progress.lesson(1).read);
+    assert!(!app.progress.lesson(1).read);
+    app.update(key('g'));
+    for _ in 0..app.lesson.len() {
+        app.update(key(' '));
+    }
+    assert!(app.progress.lesson(1).read, "every section shown");
+}
+
+#[test]
+fn the_check_on_opening_is_no_attempt_a_saved_change_is() {
+    use crate::progress::Standing;
+    let mut app = app();
+    app.update(key('e'));
+    app.update(Msg::CheckDone {
+        run: 1,
+        report: Box::new(report("01-encode-frames", false)),
+    });
+    assert_eq!(app.progress.exercise_standing("01-encode-frames"), Standing::NotStarted);
+    app.update(Msg::FileChanged("01-encode-frames".into()));
+    app.update(Msg::CheckDone {
+        run: 2,
+        report: Box::new(report("01-encode-frames", false)),
+    });
+    assert_eq!(app.progress.exercise_standing("01-encode-frames"), Standing::Tried);
 }
 
 #[test]
@@ -112,13 +136,77 @@ fn a_change_to_another_exercise_does_not_check() {
 fn hints_one_at_a_time_and_solution_locked_until_done() {
     let mut app = app();
     app.update(key('e'));
-    app.update(key('h'));
+    app.update(key('H'));
     assert_eq!(app.progress.hints_shown("01-encode-frames"), 1);
-    app.update(key('h'));
+    app.update(key('H'));
     assert_eq!(app.progress.hints_shown("01-encode-frames"), 2);
     app.update(key('s'));
     assert_ne!(app.exercise.pane, Pane::Solution);
     assert!(app.notice.as_deref().unwrap_or("").contains("unlocks"));
+}
+
+#[test]
+fn h_rereads_the_hints_and_only_shift_h_reveals_one() {
+    let mut app = app();
+    app.update(key('e'));
+    app.update(key('h'));
+    assert_eq!(app.exercise.pane, Pane::Hints);
+    assert_eq!(app.progress.hints_shown("01-encode-frames"), 0, "h reveals nothing");
+    assert!(
+        app.exercise
+            .lines
+            .iter()
+            .any(|l| l.text().contains("No hint revealed yet"))
+    );
+    for _ in 0..3 {
+        app.update(key('H'));
+    }
+    assert_eq!(app.progress.hints_shown("01-encode-frames"), 3);
+    // H scrolls to the hint it revealed (as far as the pane scrolls); ↑
+    // scrolls back through the others.
+    let at = app.exercise.scroll;
+    let rows = app.pane_size().1;
+    assert!(
+        app.exercise.lines[at..(at + rows).min(app.exercise.lines.len())]
+            .iter()
+            .any(|l| l.text() == "Hint 3 of 4")
+    );
+    assert!(at > 0);
+    app.update(code(KeyCode::Up));
+    assert_eq!(app.exercise.scroll, at - 1);
+    assert_eq!(app.exercise.pane, Pane::Hints, "↑ scrolls the hints, it picks no case");
+    app.update(key('h'));
+    assert_eq!(app.exercise.scroll, 0);
+    assert_eq!(app.exercise.lines[0].text(), "Hint 1 of 4");
+    assert_eq!(app.progress.hints_shown("01-encode-frames"), 3);
+}
+
+#[test]
+fn a_finished_check_leaves_the_hints_the_learner_reads() {
+    let mut app = app();
+    app.update(key('e'));
+    app.update(key('H'));
+    app.update(key('H'));
+    app.update(code(KeyCode::Down));
+    let scroll = app.exercise.scroll;
+    let mut failing = report("01-encode-frames", false);
+    failing.cases = vec![
+        crate::check::CaseReport::not_run("first", "", "ok"),
+        crate::check::CaseReport::not_run("second", "", "wrong"),
+    ];
+    failing.cases[0].status = crate::check::Status::Passed;
+    failing.cases[1].status = crate::check::Status::Failed;
+    app.update(Msg::CheckDone {
+        run: 1,
+        report: Box::new(failing),
+    });
+    assert_eq!(app.exercise.pane, Pane::Hints);
+    assert_eq!(app.exercise.scroll, scroll);
+    assert_eq!(app.exercise.selected, 1, "the first failing case is selected for enter");
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("1/2 pass") && notice.contains("second"), "{notice}");
+    app.update(code(KeyCode::Enter));
+    assert_eq!(app.exercise.pane, Pane::Case);
 }
 
 #[test]
@@ -232,7 +320,7 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert!(!app.prebuilding);
     // After it: the course gauge (lessons, exercises and quizzes done).
     assert!(
-        crate::ui::map_footer(&app).1.ends_with(" 0/22"),
+        crate::ui::map_footer(&app).1.ends_with(" 0/22 done"),
         "{:?}",
         crate::ui::map_footer(&app)
     );
@@ -383,3 +471,6 @@ fn the_glossary_opens_from_map_and_lesson_and_goes_back_or_to_a_section() {
         glossary.terms[index].section
     );
 }
+
+mod keys;
+mod navigate;

@@ -182,14 +182,22 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
     })
 }
 
-/// `mcplings hint <exercise>`.
-pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
+/// `mcplings hint <exercise> [--all]`: reveals the next hint and prints
+/// every hint revealed so far; with `all`, prints them and reveals nothing.
+pub fn hint(course: &Course, query: &str, all: bool) -> Result<u8, String> {
     let ex = exercise(course, query)?;
     let (mut before, mut shown) = (0, 0);
-    let p = update_progress(course, |p| {
+    let p = if all {
+        let p = load_progress(course);
         before = p.hints_shown(&ex.id);
-        shown = actions::reveal_hint(p, ex);
-    })?;
+        shown = before;
+        p
+    } else {
+        update_progress(course, |p| {
+            before = p.hints_shown(&ex.id);
+            shown = actions::reveal_hint(p, ex);
+        })?
+    };
     for (i, text) in ex.hints.iter().take(shown).enumerate() {
         println!("Hint {} of {}:", i + 1, ex.hints.len());
         for line in report::wrap_plain(text, 76) {
@@ -197,7 +205,17 @@ pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
         }
         println!();
     }
-    if before == shown {
+    if all {
+        match shown {
+            0 => println!(
+                "No hint revealed yet: `mcplings hint {}` reveals the first of {}.",
+                ex.number(),
+                ex.hints.len()
+            ),
+            n if n < ex.hints.len() => println!("`mcplings hint {}` reveals the next one.", ex.number()),
+            _ => println!("That is every hint."),
+        }
+    } else if before == shown {
         if p.is_done(&ex.id) {
             println!(
                 "That was the last hint. Your exercise passes: compare with solutions/{}/.",
@@ -207,7 +225,10 @@ pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
             println!("That was the last hint. The reference solution unlocks once your exercise passes.");
         }
     } else if shown < ex.hints.len() {
-        println!("Run `mcplings hint {}` again for the next hint.", ex.number());
+        println!(
+            "Run `mcplings hint {0}` again for the next hint (`mcplings hint {0} --all` rereads these).",
+            ex.number()
+        );
     }
     Ok(0)
 }

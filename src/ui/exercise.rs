@@ -10,7 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::theme::Theme;
-use crate::app::{App, CheckState, LIST_WIDTH, Pane, PaneLine};
+use crate::app::keys::When;
+use crate::app::{App, CheckState, Pane, PaneLine};
 use crate::check::Status;
 
 const SPINNER: &[char] = &['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -20,19 +21,20 @@ pub(super) fn header(app: &App) -> (String, String) {
         return (String::new(), String::new());
     };
     let title = format!("{} {} · Part {}", ex.number(), ex.slug(), ex.part);
-    let more = match ex.files.len() {
-        0 | 1 => String::new(),
-        n => format!(" +{}", n - 1),
+    // Several files: the folder and how many (the task lists them).
+    let file = match ex.files.as_slice() {
+        [one] => format!("exercises/{}/{one}", ex.id),
+        files => format!("exercises/{}/ ({} files)", ex.id, files.len()),
     };
-    let file = format!(
-        "exercises/{}/{}{more}",
-        ex.id,
-        ex.files.first().map_or("src/lib.rs", String::as_str)
-    );
     let right = match &app.watch_error {
         None => format!("watching {file}"),
         Some(_) => format!("edit {file} · c checks (watching off)"),
     };
+    // On a narrow terminal the title stays whole and the path goes bare.
+    use unicode_width::UnicodeWidthStr;
+    if title.width() + right.width() + 4 > usize::from(app.size().0) && app.watch_error.is_none() {
+        return (title, file);
+    }
     (title, right)
 }
 
@@ -40,7 +42,7 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let pane = if app.exercise.pane.is_wide() {
         area
     } else {
-        let [list, pane] = Layout::horizontal([Constraint::Length(LIST_WIDTH), Constraint::Min(1)]).areas(area);
+        let [list, pane] = Layout::horizontal([Constraint::Length(app.list_width()), Constraint::Min(1)]).areas(area);
         draw_cases(frame, list, app, theme);
         pane
     };
@@ -162,13 +164,11 @@ pub(super) fn footer(app: &App) -> (String, String) {
         CheckState::Running { .. } => "checking… x cancels".into(),
         CheckState::Idle => String::new(),
     };
-    let keys = if app.exercise.pane.is_wide() {
-        "↑↓ space scroll · t task · enter cases · c check · ?".to_string()
+    let when = if app.exercise.pane.scrolls() {
+        When::Reading
     } else {
-        format!(
-            "c check · h hint {shown}/{} · o edit · t task · n next · ?",
-            ex.hints.len()
-        )
+        When::Cases
     };
+    let keys = super::footer_keys(app, when, &format!("{shown}/{}", ex.hints.len()), &status);
     (keys, status)
 }

@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::keys::When;
 use crate::text::Tone;
 
 /// Width of the term list.
@@ -112,6 +113,6 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), detail);
 }
 
-pub(super) fn footer(_app: &App) -> (String, String) {
-    ("↑↓ choose · enter read its section · esc back".into(), "? help".into())
+pub(super) fn footer(app: &App) -> (String, String) {
+    (super::footer_keys(app, When::Always, "", ""), String::new())
 }

@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::keys::When;
 
 pub(super) fn header(app: &App) -> (String, String) {
     let title = app
@@ -46,9 +47,6 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-pub(super) fn footer(_app: &App) -> (String, String) {
-    (
-        "↑↓ space scroll · n/p section · e exercise · z quiz · t glossary · esc".into(),
-        "? help".into(),
-    )
+pub(super) fn footer(app: &App) -> (String, String) {
+    (super::footer_keys(app, When::Always, "", ""), String::new())
 }

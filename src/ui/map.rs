@@ -8,7 +8,9 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::keys::When;
 use crate::app::map::NextStep;
+use crate::progress::Standing;
 
 /// Lessons read + exercises done + quizzes finished, out of the total
 /// written so far.
@@ -32,9 +34,11 @@ pub fn completion(app: &App) -> (usize, usize) {
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     // The title column takes what the fixed columns leave.
-    let title_width = (area.width as usize).saturating_sub(50).clamp(12, 32);
+    // Fixed: cursor and number 5, lesson 8, exercises 15, quiz 15 ("13/13
+    // first try"); at 70 columns the longest part title (26) fits.
+    let title_width = (area.width as usize).saturating_sub(43).clamp(12, 32);
     let header = format!(
-        "   {:<w$}{:<9}{:<17}{}",
+        "   {:<w$}{:<8}{:<15}{}",
         "Part",
         "Lesson",
         "Exercises",
@@ -59,28 +63,24 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             lines.push(Line::from(spans));
             continue;
         }
-        let lesson = app.progress.lesson(part.number);
-        let (mark, style) = if lesson.read {
-            ("read", theme.ok)
-        } else if lesson.section > 0 {
-            ("reading", theme.warn)
-        } else {
-            ("·", theme.dim)
+        let (mark, style) = match app.progress.lesson_standing(part.number) {
+            Standing::Done => ("read", theme.ok),
+            Standing::Tried => ("reading", theme.warn),
+            Standing::NotStarted => ("·", theme.dim),
         };
-        spans.push(Span::styled(format!("{mark:<9}"), style));
+        spans.push(Span::styled(format!("{mark:<8}"), style));
         let mut width = 0;
         for id in &part.exercises {
             let Some(ex) = app.course.exercise(id) else { continue };
-            let entry = app.progress.exercises.get(id);
-            let (mark, style) = match entry {
-                Some(e) if e.done => ("✓", theme.ok),
-                Some(e) if e.last_check.is_some() => ("✗", theme.fail),
-                _ => ("·", theme.dim),
+            let (mark, style) = match app.progress.exercise_standing(id) {
+                Standing::Done => ("✓", theme.ok),
+                Standing::Tried => ("✗", theme.fail),
+                Standing::NotStarted => ("·", theme.dim),
             };
             spans.push(Span::styled(format!("{mark}{}  ", ex.number()), style));
             width += 5;
         }
-        spans.push(Span::raw(" ".repeat(17usize.saturating_sub(width))));
+        spans.push(Span::raw(" ".repeat(15usize.saturating_sub(width))));
         if let Some(quiz) = &part.quiz {
             let (first, solved) = app.progress.quiz_score(part.number);
             let style = if solved == quiz.questions.len() {
@@ -199,13 +199,11 @@ fn complete_text(app: &App) -> (String, String) {
 
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.prebuilding {
-        return (
-            "enter lesson · e exercise · z quiz · n next · t glossary".into(),
-            "preparing exercises…".into(),
-        );
+        let status = "preparing exercises…".to_string();
+        return (super::footer_keys(app, When::Always, "", &status), status);
     }
     let (done, total) = completion(app);
     let filled = (done * 16).checked_div(total).unwrap_or(0);
-    let bar = format!("{}{} {done}/{total}", "█".repeat(filled), "░".repeat(16 - filled));
-    ("enter lesson · e exercise · z quiz · n next · t glossary".into(), bar)
+    let bar = format!("{}{} {done}/{total} done", "█".repeat(filled), "░".repeat(16 - filled));
+    (super::footer_keys(app, When::Always, "", &bar), bar)
 }

@@ -6,7 +6,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::theme::Theme;
-use crate::app::{Confirm, Screen};
+use unicode_width::UnicodeWidthStr;
+
+use crate::app::{Confirm, Screen, keys};
+use crate::text::{Piece, Tone};
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width.saturating_sub(2));
@@ -19,79 +22,55 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-const GLOBAL: &[(&str, &str)] = &[
-    ("?", "this help (any key closes it)"),
-    ("esc q", "back (q on the map quits)"),
-    ("ctrl-c", "quit from anywhere"),
-];
-
-fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
-    match screen {
-        Screen::Map => &[
-            ("↑↓ j k", "choose a part"),
-            ("enter l", "read the part's lesson"),
-            ("e", "the part's next unfinished exercise"),
-            ("z", "the part's quiz"),
-            ("t", "the glossary of terms"),
-            ("n", "whatever comes next"),
-            ("R", "reset all progress (asks first)"),
-        ],
-        Screen::Lesson => &[
-            ("↑↓ j k", "scroll a line"),
-            ("space b", "page down, page up"),
-            ("n p  ] [", "next, previous section"),
-            ("g G", "top, bottom"),
-            ("e z", "the part's exercises, its quiz"),
-            ("t", "the glossary of terms"),
-        ],
-        Screen::Exercise => &[
-            ("save", "the check reruns when the file changes"),
-            ("c x", "check now, cancel a check"),
-            ("↑↓ j k", "choose a case; its reason and frames show"),
-            ("space K", "scroll the right pane down, up"),
-            ("t b", "the task, the compiler output"),
-            ("h", "reveal the next hint"),
-            ("o", "open the file in $VISUAL or $EDITOR"),
-            ("s", "the reference solution (once passed)"),
-            ("r", "restore the shipped stub (asks first)"),
-            ("n p", "next, previous exercise (skip)"),
-            ("l z", "the lesson, the quiz"),
-        ],
-        Screen::Quiz => &[
-            ("a–f", "answer"),
-            ("enter n →", "next question, once answered"),
-            ("p ←", "previous question"),
-            ("r", "take the quiz again (on its summary)"),
-        ],
-        Screen::Glossary => &[
-            ("↑↓ j k", "choose a term"),
-            ("g G", "first, last term"),
-            ("enter", "read the lesson section that teaches it"),
-            ("esc t", "back where you came from"),
-        ],
-    }
-}
-
-/// Draws the help sheet for `screen`.
+/// Draws the help sheet for `screen`: its key table, then the keys that
+/// work everywhere ([`keys::GLOBAL`]); on the exercise screen, the
+/// transcript's legend too (it means nothing elsewhere).
 pub fn help(frame: &mut Frame, area: Rect, screen: Screen, theme: &Theme) {
-    let own = keys(screen);
     let mut lines = Vec::new();
-    for (key, what) in own.iter().chain(GLOBAL) {
-        lines.push(Line::from(vec![
-            Span::styled(format!(" {key:<11}"), theme.title),
-            Span::raw(*what),
-        ]));
+    let rows: Vec<(String, &str)> = keys::table(screen)
+        .iter()
+        .chain(keys::GLOBAL)
+        .map(|b| (keys::names(b).join(" "), b.what))
+        .collect();
+    let key_width = rows.iter().map(|(k, _)| k.width()).max().unwrap_or(0).min(20);
+    let inner = usize::from(area.width.saturating_sub(4)).min(74);
+    for (key, what) in &rows {
+        // A long key list takes a line of its own.
+        if key.width() > key_width {
+            lines.push(Line::from(Span::styled(format!(" {key}"), theme.title)));
+            lines.push(Line::from(vec![Span::raw(" ".repeat(key_width + 2)), Span::raw(*what)]));
+            continue;
+        }
+        let pad = " ".repeat(key_width - key.width());
+        let room = inner.saturating_sub(key_width + 2).max(10);
+        let wrapped = crate::text::wrap(
+            &[Piece::new(*what, Tone::Plain)],
+            room,
+            Piece::new("", Tone::Plain),
+            Piece::new("", Tone::Plain),
+        );
+        for (i, part) in wrapped.iter().map(crate::text::plain).enumerate() {
+            let left = if i == 0 {
+                format!(" {key}{pad} ")
+            } else {
+                " ".repeat(key_width + 2)
+            };
+            lines.push(Line::from(vec![Span::styled(left, theme.title), Span::raw(part)]));
+        }
     }
-    lines.push(Line::default());
-    lines.push(Line::from(Span::styled(
-        " ▶ a line sent to your program · ◀ a line it sent",
-        theme.dim,
-    )));
-    lines.push(Line::from(Span::styled(
-        " ▷ ◁ the same for harness lines (calls to your functions)",
-        theme.dim,
-    )));
-    let rect = centered(area, 64, lines.len() as u16 + 2);
+    if screen == Screen::Exercise {
+        lines.push(Line::from(Span::styled(
+            " ▶ ◀ lines to, from your program · ▷ ◁ the same, harness lines",
+            theme.dim,
+        )));
+    }
+    let rect = centered(area, inner as u16 + 2, lines.len() as u16 + 2);
+    let visible = usize::from(rect.height.saturating_sub(2));
+    if lines.len() > visible {
+        // Cut, say so on the last line rather than lose it silently.
+        lines.truncate(visible.saturating_sub(1));
+        lines.push(Line::from(Span::styled(" … (the README lists every key)", theme.dim)));
+    }
     frame.render_widget(Clear, rect);
     frame.render_widget(
         Paragraph::new(lines).block(Block::new().borders(Borders::ALL).title(" Keys ")),

@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 
 use super::theme::Theme;
 use crate::app::App;
+use crate::app::keys::When;
 use crate::content::quiz::LETTERS;
 use crate::text::{Tone, inline_code};
 
@@ -39,6 +40,11 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ),
             theme.title,
         )));
+        // The legend above the list, so that scrolling never hides it.
+        lines.push(Line::from(Span::styled(
+            " ✓ right at the first try · ↻ took more than one",
+            theme.dim,
+        )));
         lines.push(Line::default());
         for (i, q) in quiz.questions.iter().enumerate() {
             let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
@@ -59,10 +65,20 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         lines.push(Line::default());
         lines.push(Line::from(Span::styled(
-            " ↻ took more than one try. ← reviews the questions; r takes the quiz again.",
+            " p reviews the questions; r takes the quiz again.",
             theme.dim,
         )));
-        frame.render_widget(Paragraph::new(lines), area);
+        // The title and the legend stay; the list below them scrolls.
+        let list = lines.split_off(3.min(lines.len()));
+        let [top, rest] = ratatui::layout::Layout::vertical([
+            ratatui::layout::Constraint::Length(3),
+            ratatui::layout::Constraint::Min(1),
+        ])
+        .areas(area);
+        let max = list.len().saturating_sub(usize::from(rest.height));
+        let scroll = app.quiz.scroll.min(max) as u16;
+        frame.render_widget(Paragraph::new(lines), top);
+        frame.render_widget(Paragraph::new(list).scroll((scroll, 0)), rest);
         return;
     }
     let Some(question) = quiz.questions.get(app.quiz.question) else {
@@ -127,10 +143,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.quiz.finished {
         let (first, _) = app.progress.quiz_score(app.quiz.part);
-        return (
-            "← review · r retake · esc map".into(),
-            format!("{first} right at the first try"),
-        );
+        let status = format!("{first} right at the first try");
+        return (super::footer_keys(app, When::Summary, "", &status), status);
     }
     let count = app
         .course
@@ -139,15 +153,6 @@ pub(super) fn footer(app: &App) -> (String, String) {
         .map_or(0, |q| q.questions.len());
 
     let (first, solved) = app.progress.quiz_score(app.quiz.part);
-    let last = app
-        .course
-        .part(app.quiz.part)
-        .and_then(|p| p.quiz.as_ref())
-        .and_then(|q| q.questions.get(app.quiz.question))
-        .map_or(4, |q| q.options.len());
-    let keys = format!(
-        "a–{} answer · enter next · ← back a question · esc map",
-        LETTERS[last.clamp(1, LETTERS.len()) - 1]
-    );
-    (keys, format!("{first} first try · {solved}/{count} done"))
+    let status = format!("{first} first try · {solved}/{count} done");
+    (super::footer_keys(app, When::Question, "", &status), status)
 }

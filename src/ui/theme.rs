@@ -1,6 +1,12 @@
 //! Colours and styles, with a monochrome variant for `NO_COLOR`
 //! (<https://no-color.org>): the same information through bold, italic,
 //! underline and reverse video only.
+//!
+//! Readable on dark and light backgrounds alike: text keeps the terminal's
+//! own foreground, emphasis is bold, italic, underline or faint, and colour
+//! only carries a meaning (green passed, red failed or wrong, JSON strings
+//! and literals). No blue, dark grey or yellow foreground: blue and dark
+//! grey vanish on common dark themes, yellow on light ones.
 
 use ratatui::style::{Color, Modifier, Style};
 
@@ -51,13 +57,13 @@ impl Theme {
         Theme {
             mono,
             bar: bold,
-            dim: Style::new().fg(Color::DarkGray),
+            dim: Style::new().add_modifier(Modifier::DIM),
             ok: Style::new().fg(Color::Green),
             fail: Style::new().fg(Color::Red),
-            warn: Style::new().fg(Color::Yellow),
+            warn: Style::new().fg(Color::Magenta),
             selected: Style::new().add_modifier(Modifier::REVERSED),
-            notice: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-            title: bold.fg(Color::Cyan),
+            notice: bold,
+            title: bold,
         }
     }
 
@@ -79,16 +85,15 @@ impl Theme {
             Tone::Strong => s.add_modifier(Modifier::BOLD),
             Tone::Emphasis => s.add_modifier(Modifier::ITALIC),
             Tone::Code => s.fg(Color::Cyan),
-            Tone::Title => s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
-            Tone::Heading => s.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            Tone::Title | Tone::Heading => s.add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             Tone::Subheading => s.add_modifier(Modifier::BOLD),
-            Tone::Marker => s.fg(Color::Yellow),
-            Tone::Label => s.fg(Color::Blue),
+            Tone::Marker => s.add_modifier(Modifier::DIM),
+            Tone::Label => s.add_modifier(Modifier::ITALIC),
             Tone::Wrong => s.fg(Color::Red).add_modifier(Modifier::BOLD),
-            Tone::JsonKey => s.fg(Color::Blue),
+            Tone::JsonKey => s,
             Tone::JsonString => s.fg(Color::Green),
             Tone::JsonLiteral => s.fg(Color::Magenta),
-            Tone::JsonPunct => s.fg(Color::DarkGray),
+            Tone::JsonPunct => s.add_modifier(Modifier::DIM),
         }
     }
 

@@ -1,0 +1,123 @@
+//! Colours: every screen's styles, with colour and under `NO_COLOR`, as
+//! snapshots of the buffer's styles (a text render cannot show them), and
+//! the rules the theme keeps on every screen: without colour no cell has a
+//! colour; with colour none uses a foreground that vanishes on common dark
+//! or light backgrounds (blue, dark grey, yellow), and no cell sets a
+//! background.
+
+use mcplings::app::{App, Msg};
+use mcplings::content::Course;
+use mcplings::progress::Progress;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+
+fn app(mono: bool) -> App {
+    let course = Course::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &mcplings::check::checkers::names(),
+    )
+    .expect("the course loads");
+    let mut app = App::new(course, Progress::default(), (80, 24));
+    if mono {
+        app.update(Msg::NoColor);
+    }
+    app
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            c => KeyCode::Char(c),
+        };
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+fn buffer(app: &App) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| mcplings::ui::draw(f, app)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+/// Each line as runs of one style: `‹fg,modifiers›text`, the plain runs
+/// bare, trailing blanks dropped.
+fn styles(buffer: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buffer.area.height {
+        let mut line = String::new();
+        let mut last = String::new();
+        for x in 0..buffer.area.width {
+            let cell = &buffer[(x, y)];
+            let mut tag = Vec::new();
+            if cell.fg != Color::Reset {
+                tag.push(format!("{:?}", cell.fg));
+            }
+            if !cell.modifier.is_empty() {
+                tag.push(format!("{:?}", cell.modifier).replace("Modifier(", "").replace(')', ""));
+            }
+            let tag = if tag.is_empty() {
+                String::new()
+            } else {
+                format!("‹{}›", tag.join(","))
+            };
+            if tag != last {
+                line.push_str(&tag);
+                if tag.is_empty() {
+                    line.push('‹');
+                    line.push('›');
+                }
+                last = tag;
+            }
+            line.push_str(cell.symbol());
+        }
+        out.push_str(line.trim_end().trim_end_matches("‹›").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The screens: (name, keys from the map).
+const SCREENS: &[(&str, &str)] = &[
+    ("map", ""),
+    ("lesson", "\nn"),
+    ("exercise_hints", "eHH"),
+    ("quiz", "z"),
+    ("glossary", "t"),
+];
+
+#[test]
+fn without_colour_no_cell_has_a_colour() {
+    for (name, keys) in SCREENS {
+        let mut app = app(true);
+        press(&mut app, keys);
+        let b = buffer(&app);
+        for cell in b.content() {
+            assert!(cell.fg == Color::Reset && cell.bg == Color::Reset, "{name}: {cell:?}");
+        }
+        insta::assert_snapshot!(format!("{name}_no_color"), styles(&b));
+    }
+}
+
+#[test]
+fn with_colour_no_foreground_vanishes_on_dark_or_light_backgrounds() {
+    for (name, keys) in SCREENS {
+        let mut app = app(false);
+        press(&mut app, keys);
+        let b = buffer(&app);
+        for cell in b.content() {
+            assert!(
+                !matches!(
+                    cell.fg,
+                    Color::Blue | Color::DarkGray | Color::Yellow | Color::Gray | Color::White | Color::Black
+                ),
+                "{name}: {cell:?}"
+            );
+            assert_eq!(cell.bg, Color::Reset, "{name}: {cell:?}");
+        }
+        insta::assert_snapshot!(format!("{name}_colour"), styles(&b));
+    }
+}

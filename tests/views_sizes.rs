@@ -1,0 +1,169 @@
+//! Every screen at the documented minimum (70×20) and at 80×24, drawn on
+//! ratatui's TestBackend from states reached through `App::update`: what a
+//! learner sees on a small terminal must not lose its footer, legend or
+//! last lines.
+
+use mcplings::app::{App, Msg};
+use mcplings::check::{BuildReport, CaseReport, CheckReport, Direction, EntryKind, Status, TranscriptEntry};
+use mcplings::content::Course;
+use mcplings::progress::Progress;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+const SIZES: [(u16, u16); 2] = [(70, 20), (80, 24)];
+
+fn app(size: (u16, u16)) -> App {
+    let course = Course::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &mcplings::check::checkers::names(),
+    )
+    .expect("the course loads");
+    App::new(course, Progress::default(), size)
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '\x1b' => KeyCode::Esc,
+            c => KeyCode::Char(c),
+        };
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+fn screen(app: &App) -> String {
+    let (w, h) = app.size();
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| mcplings::ui::draw(f, app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let line: String = (0..w).map(|x| buffer[(x, y)].symbol()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Snapshots `state` (keys from a fresh workbook, then `then`) at both sizes.
+fn at_both_sizes(name: &str, keys: &str, then: impl Fn(&mut App)) {
+    for size in SIZES {
+        let mut app = app(size);
+        press(&mut app, keys);
+        then(&mut app);
+        insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), screen(&app));
+    }
+}
+
+/// A finished check of 01 in which the case `failing` fails with a reason
+/// and a short transcript, and every other case passes.
+fn report_of_01(app: &App, failing: usize) -> CheckReport {
+    let ex = app.course().exercise("01-encode-frames").unwrap();
+    let checker = mcplings::check::checkers::of(ex).unwrap();
+    let cases = checker
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut report = CaseReport::not_run(c.name, "", "");
+            report.reason = None;
+            report.status = Status::Passed;
+            if i == failing {
+                report.status = Status::Failed;
+                report.reason = Some("a notification has no id member: drop the id, do not send null".into());
+                report.transcript = vec![TranscriptEntry {
+                    dir: Direction::FromLearner,
+                    line: r#"{"jsonrpc":"2.0","id":null,"method":"notifications/initialized"}"#.into(),
+                    id: None,
+                    time_ms: 1,
+                    kind: EntryKind::Frame,
+                }];
+            }
+            report
+        })
+        .collect();
+    CheckReport {
+        format_version: 1,
+        exercise: ex.id.clone(),
+        source: "exercise".into(),
+        crate_dir: String::new(),
+        passed: false,
+        build: BuildReport {
+            ok: true,
+            output: String::new(),
+            duration_ms: 200,
+        },
+        cases,
+        duration_ms: 400,
+        error: None,
+    }
+}
+
+fn finish(app: &mut App, report: CheckReport) {
+    app.update(Msg::CheckDone {
+        run: 1,
+        report: Box::new(report),
+    });
+}
+
+#[test]
+fn map() {
+    at_both_sizes("map", "", |_| {});
+    at_both_sizes("map_help", "?", |_| {});
+}
+
+#[test]
+fn lesson() {
+    at_both_sizes("lesson", "\nn", |_| {});
+    at_both_sizes("lesson_help", "\n?", |_| {});
+}
+
+#[test]
+fn exercise() {
+    at_both_sizes("exercise_task", "e", |_| {});
+    at_both_sizes("exercise_help", "e?", |_| {});
+    // The longest case name of 01, selected: it shows in full.
+    at_both_sizes("exercise_long_case_selected", "e", |app| {
+        let ex = app.course().exercise("01-encode-frames").unwrap();
+        let cases = &mcplings::check::checkers::of(ex).unwrap().cases;
+        let longest = (0..cases.len()).max_by_key(|&i| cases[i].name.len()).unwrap();
+        let report = report_of_01(app, longest);
+        finish(app, report);
+    });
+    at_both_sizes("exercise_hints", "eHH", |_| {});
+    // At 120 columns the list is wide enough for every name of 01.
+    let mut wide = app((120, 40));
+    press(&mut wide, "e");
+    let report = report_of_01(&wide, 8);
+    finish(&mut wide, report);
+    insta::assert_snapshot!("exercise_long_case_selected_120x40", screen(&wide));
+}
+
+#[test]
+fn quiz() {
+    at_both_sizes("quiz_question", "z", |app| {
+        let question = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions[0].clone();
+        let wrong = (question.correct() + 1) % question.options.len();
+        let letter = app.quiz_letter(wrong).unwrap().to_string();
+        press(app, &letter);
+    });
+    at_both_sizes("quiz_help", "z?", |_| {});
+    // Every question answered: the summary, scrolled to its end.
+    at_both_sizes("quiz_summary", "z", |app| {
+        let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+        for q in &questions {
+            let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+            press(app, &letter);
+            press(app, "\n");
+        }
+        press(app, &"j".repeat(30));
+    });
+}
+
+#[test]
+fn glossary() {
+    at_both_sizes("glossary", "t", |_| {});
+    at_both_sizes("glossary_help", "t?", |_| {});
+}
