@@ -145,7 +145,9 @@ pub fn run() -> ExitCode {
                     serde_json::json!({"format_version": crate::check::report::REPORT_FORMAT_VERSION, "passed": false, "error": message})
                 );
             }
-            eprintln!("mcplings: {message}");
+            for line in format!("mcplings: {message}").lines() {
+                report::warn(line);
+            }
             EXIT_ERROR
         }
     };

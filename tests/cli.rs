@@ -317,10 +317,10 @@ fn check_of_the_stub_fails_with_a_json_report() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("✗ request frame"), "{r:?}");
     assert!(
-        r.stdout
-            .contains("Edit exercises/01-encode-frames/src/lib.rs and run `mcplings check 01` again."),
+        words(&r.stdout).contains("Edit exercises/01-encode-frames/src/lib.rs and run `mcplings check 01` again."),
         "{r:?}"
     );
+    common::cmd::assert_fits_80(&r, "check 01 (failing)");
 }
 
 #[test]
@@ -440,7 +440,8 @@ fn a_passing_check_marks_the_exercise_done() {
     let r = at(root, &["check", "01"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("cases pass."), "{r:?}");
-    assert!(r.stdout.contains("Exercise 01-encode-frames is done."), "{r:?}");
+    assert!(words(&r.stdout).contains("Exercise 01-encode-frames is done."), "{r:?}");
+    common::cmd::assert_fits_80(&r, "check 01 (passing)");
     let list = at(root, &["list", "--json"]).json();
     let entry = exercise_entry(&list, ENCODE);
     assert_eq!(entry["done"], true, "{entry:#}");

@@ -5,7 +5,11 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
+use super::report::WIDTH;
 use super::{EXIT_ERROR, EXIT_FAILED, report};
+
+/// The widest last-check column of `list` ("last check 12/12").
+const LAST_CHECK: usize = 17;
 use crate::actions;
 use crate::check::{self, Options, Source};
 use crate::content::{Course, Exercise};
@@ -80,13 +84,28 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         return Ok(0);
     }
     println!("{}", course.title);
+    // One column for ids, one for titles, then the last check: the widths
+    // come from the course, the title wraps at words when the line would
+    // pass WIDTH.
+    let id_width = course.exercises.iter().map(|e| e.id.chars().count()).max().unwrap_or(0);
+    let title_width = course
+        .exercises
+        .iter()
+        .map(|e| e.title.chars().count())
+        .max()
+        .unwrap_or(0);
+    let title_width = title_width.min(WIDTH - LAST_CHECK - id_width - 6);
     for part in &course.parts {
         if !part.is_written() {
             println!("\nPart {} · {} (coming)", part.number, part.title);
             continue;
         }
         let read = if p.lesson(part.number).read { "read" } else { "not read" };
-        println!("\nPart {} · {}   lesson: {read}", part.number, part.title);
+        let head = format!("Part {} · {}   lesson: {read}", part.number, part.title);
+        println!();
+        for l in report::fit(&head) {
+            println!("{l}");
+        }
         for id in &part.exercises {
             let Some(e) = course.exercise(id) else { continue };
             let mark = if p.is_done(id) { "✓" } else { "·" };
@@ -94,9 +113,18 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                 .exercises
                 .get(id)
                 .and_then(|x| x.last_check)
-                .map(|(a, b)| format!("  ({a}/{b} cases at the last check)"))
+                .map(|(a, b)| format!("last check {a}/{b}"))
                 .unwrap_or_default();
-            println!("{}", format!("  {mark} {:<18} {:<28}{last}", e.id, e.title).trim_end());
+            let title = report::wrap_plain(&e.title, title_width);
+            for (i, t) in title.iter().enumerate() {
+                let (mark, id, last) = if i == 0 {
+                    (mark, e.id.as_str(), last.as_str())
+                } else {
+                    (" ", "", "")
+                };
+                let line = format!("  {mark} {id:<id_width$}  {t:<title_width$}  {last}");
+                println!("{}", line.trim_end());
+            }
         }
         if let Some(quiz) = &part.quiz {
             let (first, answered) = p.quiz_score(part.number);
@@ -120,8 +148,17 @@ pub fn lesson(course: &Course, part: u8) -> Result<u8, String> {
         .lesson
         .as_ref()
         .ok_or_else(|| format!("part {part} ({}) is not written yet", p.title))?;
-    print!("{}", crate::text::lesson_plain(lesson, 78));
+    print!("{}", crate::text::lesson_plain(lesson, terminal_width()));
     Ok(0)
+}
+
+/// The width `lesson` wraps to: the terminal's when stdout is one (at least
+/// 40 columns), else [`WIDTH`].
+fn terminal_width() -> usize {
+    if !std::io::stdout().is_terminal() {
+        return WIDTH;
+    }
+    ratatui::crossterm::terminal::size().map_or(WIDTH, |(columns, _)| usize::from(columns).max(40))
 }
 
 /// `mcplings check <exercise> [--solution | --path DIR] [--json]`.
@@ -169,10 +206,10 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         };
         print!("{}", report::render(&report, ex, &command));
         if report.passed && source == Source::Exercise {
-            println!(
+            report::say(&format!(
                 "Exercise {} is done. The reference solution is in solutions/{}/ to compare.",
                 ex.id, ex.id
-            );
+            ));
         }
     }
     Ok(match (&report.error, report.passed) {
@@ -199,12 +236,12 @@ pub fn hint(course: &Course, query: &str) -> Result<u8, String> {
     }
     if before == shown {
         if p.is_done(&ex.id) {
-            println!(
+            report::say(&format!(
                 "That was the last hint. Your exercise passes: compare with solutions/{}/.",
                 ex.id
-            );
+            ));
         } else {
-            println!("That was the last hint. The reference solution unlocks once your exercise passes.");
+            report::say("That was the last hint. The reference solution unlocks once your exercise passes.");
         }
     } else if shown < ex.hints.len() {
         println!("Run `mcplings hint {}` again for the next hint.", ex.number());
@@ -218,10 +255,10 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
     let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
     if !yes {
         if !std::io::stdin().is_terminal() {
-            eprintln!(
+            report::warn(&format!(
                 "reset overwrites {} with the shipped stub; pass --yes to confirm",
                 files.join(", ")
-            );
+            ));
             return Ok(EXIT_ERROR);
         }
         eprint!(
@@ -238,10 +275,10 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
     }
     actions::reset_files(course, ex)?;
     update_progress(course, |p| actions::forget_exercise(p, ex))?;
-    println!(
+    report::say(&format!(
         "Restored {} to the shipped stub; the exercise starts over.",
         files.join(", ")
-    );
+    ));
     Ok(0)
 }
 

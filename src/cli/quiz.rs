@@ -25,10 +25,10 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     let mut input = stdin.lock();
     let total = quiz.questions.len();
     let seed = run_seed();
-    println!(
-        "Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)",
-        p.title
-    );
+    for line in wrap_plain(&format!("Quiz · Part {part} · {}", p.title), 80) {
+        println!("{line}");
+    }
+    println!("{total} questions; answer with a letter, q to stop.");
     let solved = |progress: &progress::Progress, id: &str| {
         progress
             .quiz(part)
@@ -39,7 +39,7 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     if done > 0 && done < total {
         println!("{done} questions already answered; going on with the others.");
     } else if done == total {
-        println!("You have answered every question. Here they are again; your score stays as it was.");
+        super::report::say("You have answered every question. Here they are again; your score stays as it was.");
     }
     for (n, question) in quiz.questions.iter().enumerate() {
         if done < total && solved(&progress, &question.id) {
