@@ -1,9 +1,12 @@
 //! The command line: `mcplings` opens the workbook; subcommands serve
 //! scripts, CI and plain terminals.
 //!
-//! Exit codes, for every command: 0 success; 1 when the learner-facing
-//! result is a failure (a check or `verify` fails, a quiz ends unfinished);
-//! 2 for a usage or internal error. With `--json` the report is printed in
+//! Exit codes, for every command: 0 success or a voluntary stop (`q` in the
+//! quiz, declining `reset`); 1 when the learner-facing result is a failure
+//! (a check or `verify` fails, a quiz's input ends before its questions);
+//! 2 for a usage error (an unknown part or exercise, `reset` without
+//! `--yes` off a terminal, a bad flag) or an internal error. Usage errors
+//! share one wording: "there is no part 9; parts are 1 to 5". With `--json` the report is printed in
 //! every case.
 
 mod commands;
@@ -61,7 +64,7 @@ pub enum Command {
     /// Print a part's lesson as plain text.
     Lesson {
         /// The part number (1–5).
-        part: u8,
+        part: String,
     },
     /// Build an exercise and run its checker.
     ///
@@ -83,7 +86,7 @@ pub enum Command {
     /// Take a part's quiz in plain line mode.
     Quiz {
         /// The part number (1–5).
-        part: u8,
+        part: String,
     },
     /// Print the glossary, or one term: its definition, where the course
     /// teaches it, and its spec page.
@@ -174,14 +177,14 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             Ok(0)
         }
         Some(Command::List { json }) => commands::list(&load(root)?, json),
-        Some(Command::Lesson { part }) => commands::lesson(&load(root)?, part),
+        Some(Command::Lesson { part }) => commands::lesson(&load(root)?, &part),
         Some(Command::Check {
             exercise,
             solution,
             path,
             json,
         }) => commands::check(&load(root)?, &exercise, solution, path, json),
-        Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
+        Some(Command::Quiz { part }) => quiz::run(&load(root)?, &part),
         Some(Command::Glossary { term }) => glossary::run(&load(root)?, term.as_deref()),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),

@@ -58,3 +58,93 @@ fn every_command_fits_80_columns() {
         r.stdout
     );
 }
+
+/// Runs `shell` in a pseudo-terminal (util-linux `script`) with `input`
+/// typed into it; `None` when `script` is not installed.
+fn in_a_terminal(shell: &str, input: &str) -> Option<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return None;
+    }
+    let mut child = Command::new("timeout")
+        .args(["60", "script", "-qec", shell, "/dev/null"])
+        .env_remove("MCPLINGS_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+}
+
+#[test]
+fn lesson_wraps_to_the_terminal_and_to_80_when_piped() {
+    let bin = env!("CARGO_BIN_EXE_mcplings");
+    let root = common::root();
+    let shell = format!("stty cols 120 rows 40; '{bin}' --root '{}' lesson 2", root.display());
+    let Some(shown) = in_a_terminal(&shell, "") else { return };
+    use unicode_width::UnicodeWidthStr;
+    let widest = shown.lines().map(|l| l.width()).max().unwrap_or(0);
+    assert!(widest > 80 && widest <= 120, "widest line {widest}:\n{shown}");
+    let piped = at(&root, &["lesson", "2"]);
+    assert_fits_80(&piped, "lesson 2");
+}
+
+// ---------------------------------------------------------------------------
+// Exit codes
+// ---------------------------------------------------------------------------
+
+#[test]
+fn usage_errors_exit_2_with_one_wording() {
+    let course = common::course_copy();
+    let root = course.path();
+    for (args, wording) in [
+        (&["quiz", "9"][..], "there is no part 9; parts are 1 to 5"),
+        (&["quiz", "x"], "there is no part x; parts are 1 to 5"),
+        (&["lesson", "9"], "there is no part 9; parts are 1 to 5"),
+        (&["lesson", "x"], "there is no part x; parts are 1 to 5"),
+        (&["check", "99"], "there is no exercise 99; exercises are 01 to 11"),
+        (&["hint", "x"], "there is no exercise x; exercises are 01 to 11"),
+        (
+            &["reset", "nope", "--yes"],
+            "there is no exercise nope; exercises are 01 to 11",
+        ),
+    ] {
+        let r = at(root, args);
+        assert_eq!(r.code, 2, "{args:?}: {r:?}");
+        assert!(r.stderr.replace('\n', " ").contains(wording), "{args:?}: {r:?}");
+        assert!(!r.stderr.contains("invalid digit"), "{args:?}: {r:?}");
+        assert_fits_80(&r, &args.join(" "));
+    }
+    // reset off a terminal without --yes is a usage error too.
+    let r = at(root, &["reset", "01"]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+#[test]
+fn quitting_the_quiz_with_q_exits_0_and_running_out_of_input_exits_1() {
+    let course = common::course_copy();
+    let r = run(mcplings(course.path()).args(["quiz", "1"]).write_stdin("q\n"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("Stopped at question 1"), "{r:?}");
+    let r = run(mcplings(course.path()).args(["quiz", "1"]).write_stdin(""));
+    assert_eq!(r.code, 1, "{r:?}");
+}
+
+#[test]
+fn declining_reset_in_a_terminal_exits_0_and_changes_nothing() {
+    let course = common::course_copy();
+    let lib = course.path().join("exercises/01-encode-frames/src/lib.rs");
+    fs::write(&lib, "// mine\n").unwrap();
+    let bin = env!("CARGO_BIN_EXE_mcplings");
+    let shell = format!("'{bin}' --root '{}' reset 01; echo EXIT=$?", course.path().display());
+    let Some(shown) = in_a_terminal(&shell, "n\n") else {
+        return;
+    };
+    assert!(shown.contains("Nothing changed."), "{shown}");
+    assert!(shown.contains("EXIT=0"), "{shown}");
+    assert_eq!(fs::read_to_string(&lib).unwrap(), "// mine\n");
+}

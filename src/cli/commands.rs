@@ -12,15 +12,35 @@ use super::{EXIT_ERROR, EXIT_FAILED, report};
 const LAST_CHECK: usize = 17;
 use crate::actions;
 use crate::check::{self, Options, Source};
-use crate::content::{Course, Exercise};
+use crate::content::{Course, Exercise, Part};
 use crate::progress;
 
-/// Finds an exercise, or says which ones exist.
+/// Finds an exercise, or says which ones exist (a usage error, exit 2):
+/// "there is no exercise 99; exercises are 01 to 11: 01-encode-frames, …".
 pub fn exercise<'c>(course: &'c Course, query: &str) -> Result<&'c Exercise, String> {
     course.exercise(query).ok_or_else(|| {
         let known: Vec<&str> = course.exercises.iter().map(|e| e.id.as_str()).collect();
-        format!("no exercise `{query}`; there are: {}", known.join(", "))
+        let (first, last) = match (course.exercises.first(), course.exercises.last()) {
+            (Some(f), Some(l)) => (f.number(), l.number()),
+            _ => ("", ""),
+        };
+        format!(
+            "there is no exercise {query}; exercises are {first} to {last}: {}",
+            known.join(", ")
+        )
     })
+}
+
+/// Finds a part by the number the learner typed, or says which ones exist
+/// (a usage error, exit 2): "there is no part 9; parts are 1 to 5", the same
+/// for `9`, `x` or `-1`.
+pub fn part<'c>(course: &'c Course, query: &str) -> Result<&'c Part, String> {
+    query
+        .trim()
+        .parse::<u8>()
+        .ok()
+        .and_then(|n| course.part(n))
+        .ok_or_else(|| format!("there is no part {query}; parts are 1 to {}", course.parts.len()))
 }
 
 /// Loads the progress file, telling the learner on stderr if it had to be
@@ -140,14 +160,12 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
 }
 
 /// `mcplings lesson <part>`.
-pub fn lesson(course: &Course, part: u8) -> Result<u8, String> {
-    let p = course
-        .part(part)
-        .ok_or_else(|| format!("there is no part {part}; parts are 1 to {}", course.parts.len()))?;
+pub fn lesson(course: &Course, query: &str) -> Result<u8, String> {
+    let p = part(course, query)?;
     let lesson = p
         .lesson
         .as_ref()
-        .ok_or_else(|| format!("part {part} ({}) is not written yet", p.title))?;
+        .ok_or_else(|| format!("part {} ({}) is not written yet", p.number, p.title))?;
     print!("{}", crate::text::lesson_plain(lesson, terminal_width()));
     Ok(0)
 }
@@ -269,8 +287,9 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
         let mut answer = String::new();
         let _ = std::io::stdin().lock().read_line(&mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            // Declining is a choice, not a failure.
             println!("Nothing changed.");
-            return Ok(EXIT_FAILED);
+            return Ok(0);
         }
     }
     actions::reset_files(course, ex)?;
