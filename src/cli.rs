@@ -1,5 +1,6 @@
 //! The command line: `mcplings` opens the workbook; subcommands serve
-//! scripts, CI and plain terminals.
+//! scripts, CI and plain terminals. Everything they print fits 80 columns
+//! (`lesson` on a terminal: its width).
 //!
 //! Exit codes, for every command: 0 success or a voluntary stop (`q` in the
 //! quiz, declining `reset`); 1 when the learner-facing result is a failure
@@ -65,6 +66,12 @@ pub enum Command {
     Lesson {
         /// The part number (1–5).
         part: String,
+    },
+    /// Print an exercise's task: what to build, the files to edit, and how
+    /// to check it.
+    Task {
+        /// `01`, `encode-frames` or `01-encode-frames`.
+        exercise: String,
     },
     /// Build an exercise and run its checker.
     ///
@@ -186,6 +193,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         }) => commands::check(&load(root)?, &exercise, solution, path, json),
         Some(Command::Quiz { part }) => quiz::run(&load(root)?, &part),
         Some(Command::Glossary { term }) => glossary::run(&load(root)?, term.as_deref()),
+        Some(Command::Task { exercise }) => commands::task(&load(root)?, &exercise),
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),

@@ -154,7 +154,9 @@ fn list_json_has_a_stable_shape() {
 
 #[test]
 fn lesson_1_prints_its_title_and_sections() {
-    let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "1"]));
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let r = at(course.path(), &["lesson", "1"]);
     assert_eq!(r.code, 0, "{r:?}");
     let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
     let title = source
@@ -182,7 +184,9 @@ fn lesson_1_prints_its_title_and_sections() {
 
 #[test]
 fn lesson_1_draws_a_story_as_a_box() {
-    let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "1"]));
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let r = at(course.path(), &["lesson", "1"]);
     assert_eq!(r.code, 0, "{r:?}");
     let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
     let reference = source
@@ -321,6 +325,11 @@ fn check_of_the_stub_fails_with_a_json_report() {
         "{r:?}"
     );
     common::cmd::assert_fits_80(&r, "check 01 (failing)");
+    assert_eq!(
+        r.stdout.lines().last(),
+        Some("The task again: `mcplings task 01`."),
+        "a failing check ends pointing at the task: {r:?}"
+    );
 }
 
 #[test]

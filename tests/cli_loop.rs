@@ -83,13 +83,15 @@ fn in_a_terminal(shell: &str, input: &str) -> Option<String> {
 #[test]
 fn lesson_wraps_to_the_terminal_and_to_80_when_piped() {
     let bin = env!("CARGO_BIN_EXE_mcplings");
-    let root = common::root();
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let root = course.path();
     let shell = format!("stty cols 120 rows 40; '{bin}' --root '{}' lesson 2", root.display());
     let Some(shown) = in_a_terminal(&shell, "") else { return };
     use unicode_width::UnicodeWidthStr;
     let widest = shown.lines().map(|l| l.width()).max().unwrap_or(0);
     assert!(widest > 80 && widest <= 120, "widest line {widest}:\n{shown}");
-    let piped = at(&root, &["lesson", "2"]);
+    let piped = at(root, &["lesson", "2"]);
     assert_fits_80(&piped, "lesson 2");
 }
 
@@ -147,4 +149,52 @@ fn declining_reset_in_a_terminal_exits_0_and_changes_nothing() {
     assert!(shown.contains("Nothing changed."), "{shown}");
     assert!(shown.contains("EXIT=0"), "{shown}");
     assert_eq!(fs::read_to_string(&lib).unwrap(), "// mine\n");
+}
+
+// ---------------------------------------------------------------------------
+// task, and a lesson read on the command line
+// ---------------------------------------------------------------------------
+
+#[test]
+fn task_prints_the_task_the_files_and_the_commands() {
+    let course = common::course_copy();
+    let exercises: toml::Table =
+        toml::from_str(&fs::read_to_string(course.path().join("lessons/01-json-rpc-messages/exercises.toml")).unwrap())
+            .unwrap();
+    let task = exercises["exercises"][0]["task"].as_str().unwrap();
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for query in ["01", "encode-frames", "01-encode-frames"] {
+        let r = at(course.path(), &["task", query]);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert!(r.stdout.starts_with("Exercise 01-encode-frames · "), "{r:?}");
+        assert!(words(&r.stdout).contains(&words(task)), "{r:?}");
+        assert!(
+            words(&r.stdout).contains("Edit exercises/01-encode-frames/src/lib.rs"),
+            "{r:?}"
+        );
+        assert!(r.stdout.contains("mcplings check 01"), "{r:?}");
+        assert_fits_80(&r, "task 01");
+    }
+    for n in 1..=11 {
+        let r = at(course.path(), &["task", &format!("{n:02}")]);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert_fits_80(&r, "task");
+    }
+    assert_eq!(at(course.path(), &["task", "12"]).code, 2);
+}
+
+#[test]
+fn a_lesson_printed_to_its_end_is_read() {
+    let course = common::course_copy();
+    let read = |part: usize| at(course.path(), &["list", "--json"]).json()["parts"][part - 1]["lesson_read"].clone();
+    assert_eq!(read(2), false);
+    let r = at(course.path(), &["lesson", "2"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(read(2), true);
+    assert_eq!(read(1), false, "only the lesson printed");
+    assert!(
+        at(course.path(), &["list"])
+            .stdout
+            .contains("Part 2 · Lifecycle in two eras   lesson: read")
+    );
 }

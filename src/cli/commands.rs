@@ -166,7 +166,15 @@ pub fn lesson(course: &Course, query: &str) -> Result<u8, String> {
         .lesson
         .as_ref()
         .ok_or_else(|| format!("part {} ({}) is not written yet", p.number, p.title))?;
-    print!("{}", crate::text::lesson_plain(lesson, terminal_width()));
+    let text = crate::text::lesson_plain(lesson, terminal_width());
+    // Printed to its end (a reader who stops `| head` early ends at the
+    // broken pipe, before this), the lesson counts as read, as in the
+    // workbook when every section was shown.
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_ok() {
+        let number = p.number;
+        update_progress(course, |progress| progress.lesson_mut(number).read = true)?;
+    }
     Ok(0)
 }
 
@@ -223,6 +231,9 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
             Source::Path(dir) => format!("mcplings check {} --path {}", ex.number(), dir.display()),
         };
         print!("{}", report::render(&report, ex, &command));
+        if !report.passed && report.error.is_none() {
+            println!("The task again: `mcplings task {}`.", ex.number());
+        }
         if report.passed && source == Source::Exercise {
             report::say(&format!(
                 "Exercise {} is done. The reference solution is in solutions/{}/ to compare.",
@@ -235,6 +246,28 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         (None, true) => 0,
         (None, false) => EXIT_FAILED,
     })
+}
+
+/// `mcplings task <exercise>`: the exercise's task as the workbook shows
+/// it, the files to edit and the commands that check it and give hints.
+pub fn task(course: &Course, query: &str) -> Result<u8, String> {
+    use crate::text::{Tone, paragraphs, plain};
+    let ex = exercise(course, query)?;
+    report::say(&format!("Exercise {} · {}", ex.id, ex.title));
+    for paragraph in ex.task.split("\n\n") {
+        println!();
+        for line in paragraphs(paragraph.trim(), WIDTH, Tone::Plain, "", "") {
+            println!("{}", plain(&line).trim_end());
+        }
+    }
+    println!();
+    let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
+    report::say(&format!(
+        "Edit {}, then run `mcplings check {n}`. `mcplings hint {n}` gives a hint.",
+        files.join(", "),
+        n = ex.number()
+    ));
+    Ok(0)
 }
 
 /// `mcplings hint <exercise>`.
