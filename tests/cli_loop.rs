@@ -198,3 +198,44 @@ fn a_lesson_printed_to_its_end_is_read() {
             .contains("Part 2 · Lifecycle in two eras   lesson: read")
     );
 }
+
+// ---------------------------------------------------------------------------
+// A harness started by hand
+// ---------------------------------------------------------------------------
+
+/// Every harness the learner does not edit (its `src/main.rs` is not among
+/// the exercise's files) says, on a terminal, what it is and which command
+/// runs it; the same file in the exercise and its solution (`verify`).
+#[test]
+fn a_harness_on_a_terminal_says_what_it_is() {
+    let root = common::root();
+    let mut harnesses = 0;
+    for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
+        let id = entry.file_name().to_string_lossy().into_owned();
+        let main = entry.path().join("src/main.rs");
+        let learner_edits = root
+            .join("lessons")
+            .read_dir()
+            .unwrap()
+            .flatten()
+            .any(|part| part.path().join("stubs").join(&id).join("src/main.rs").is_file());
+        if learner_edits || !main.is_file() {
+            continue;
+        }
+        harnesses += 1;
+        let text = fs::read_to_string(&main).unwrap();
+        let number = &id[..2];
+        let line =
+            format!("This is exercise {number}'s harness: its checker drives it. Run `mcplings check {number}`.");
+        assert!(text.contains("is_terminal(&std::io::stdin())"), "{id}");
+        assert!(text.contains(&line), "{id}: no {line:?}");
+        assert!(line.chars().count() <= 80, "{line}");
+        let solution = root.join("solutions").join(&id).join("src/main.rs");
+        assert_eq!(
+            text,
+            fs::read_to_string(solution).unwrap(),
+            "{id}: the harness differs from the solution's"
+        );
+    }
+    assert_eq!(harnesses, 10, "03's main.rs is the learner's own server");
+}
