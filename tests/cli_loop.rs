@@ -239,3 +239,76 @@ fn a_harness_on_a_terminal_says_what_it_is() {
     }
     assert_eq!(harnesses, 10, "03's main.rs is the learner's own server");
 }
+
+// ---------------------------------------------------------------------------
+// Progress across course updates
+// ---------------------------------------------------------------------------
+
+/// A progress file as `main` wrote it before course versions: Part 1's
+/// quiz still held `batches-removed` (since dropped) and
+/// `before-initialized` (since moved to Part 2), exercise 01 was solved
+/// against 9 cases, and an exercise since removed had progress.
+const OLD_PROGRESS: &str = r#"{
+  "format_version": 1,
+  "exercises": {
+    "01-encode-frames": {"done": true, "hints_shown": 2, "last_check": [9, 9]},
+    "02-id-router": {"done": false, "hints_shown": 1, "last_check": [3, 10]},
+    "99-retired": {"done": true, "hints_shown": 0, "last_check": [4, 4]}
+  },
+  "lessons": {"1": {"read": true, "section": 6}},
+  "quizzes": {
+    "1": {"answers": {
+      "notification-vs-request": {"picks": [1], "solved": true, "first_try": true},
+      "batches-removed": {"picks": [0, 2], "solved": true, "first_try": false},
+      "before-initialized": {"picks": [3], "solved": true, "first_try": true}
+    }}
+  },
+  "position": {"part": 1, "exercise": "01-encode-frames"}
+}"#;
+
+#[test]
+fn an_old_progress_file_is_brought_to_the_course_version() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = root.join(".mcplings/progress.json");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, OLD_PROGRESS).unwrap();
+
+    let r = at(root, &["list"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let notes = r.stderr.replace('\n', " ");
+    for text in [
+        "Part 1's quiz no longer asks `batches-removed`",
+        "Part 1's quiz no longer asks `before-initialized`",
+        "exercise 99-retired is no longer in the course",
+        "exercise 01-encode-frames has new cases since you solved it",
+    ] {
+        assert!(notes.contains(text), "missing {text:?}: {r:?}");
+    }
+    assert!(r.stdout.contains("new cases since you solved it"), "{r:?}");
+    assert_fits_80(&r, "list after a migration");
+
+    // Said once: the file now records the course's version.
+    let saved: serde_json::Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(
+        saved["course_version"].as_str().is_some_and(|v| v.len() == 16),
+        "{saved:#}"
+    );
+    let r = at(root, &["list", "--json"]);
+    assert!(r.stderr.is_empty(), "{r:?}");
+    let list = r.json();
+    let part1 = &list["parts"][0];
+    assert_eq!(part1["quiz"]["answered"], 1, "{part1:#}");
+    assert_eq!(part1["lesson_read"], true, "{part1:#}");
+    let first = &part1["exercises"][0];
+    assert_eq!(
+        (first["done"].clone(), first["new_cases"].clone()),
+        (true.into(), true.into()),
+        "{first:#}"
+    );
+    assert_eq!(part1["exercises"][1]["new_cases"], false);
+    // Everything else is kept as it was.
+    assert_eq!(saved["exercises"]["02-id-router"]["hints_shown"], 1);
+    assert_eq!(saved["position"]["exercise"], "01-encode-frames");
+    assert!(saved["exercises"].get("99-retired").is_none());
+}

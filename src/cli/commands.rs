@@ -44,8 +44,13 @@ pub fn part<'c>(course: &'c Course, query: &str) -> Result<&'c Part, String> {
 }
 
 /// Loads the progress file, telling the learner on stderr if it had to be
-/// backed up.
+/// backed up, and brings it to the course's version first (what it dropped
+/// is said on stderr, once).
 pub(super) fn load_progress(course: &Course) -> progress::Progress {
+    match actions::migrate_file(course) {
+        Ok(notes) => notes.iter().for_each(|n| report::warn(&format!("mcplings: {n}"))),
+        Err(e) => eprintln!("mcplings: {e}"),
+    }
     let loaded = progress::load(&progress::path(&course.root));
     if let Some(w) = loaded.warning {
         eprintln!("mcplings: {w}");
@@ -59,8 +64,14 @@ pub(super) fn update_progress(
     course: &Course,
     change: impl FnOnce(&mut progress::Progress),
 ) -> Result<progress::Progress, String> {
-    let saved =
-        progress::update(&progress::path(&course.root), change).map_err(|e| format!("cannot save progress: {e}"))?;
+    let shape = actions::course_shape(course);
+    let mut notes = Vec::new();
+    let saved = progress::update(&progress::path(&course.root), |p| {
+        notes = p.migrate(&shape);
+        change(p);
+    })
+    .map_err(|e| format!("cannot save progress: {e}"))?;
+    notes.iter().for_each(|n| report::warn(&format!("mcplings: {n}")));
     if let Some(w) = saved.warning {
         eprintln!("mcplings: {w}");
     }
@@ -70,6 +81,7 @@ pub(super) fn update_progress(
 /// `mcplings list [--json]`.
 pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
     let p = load_progress(course);
+    let shape = actions::course_shape(course);
     if as_json {
         let parts: Vec<_> = course
             .parts
@@ -83,6 +95,7 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                     .map(|e| {
                         json!({
                             "id": e.id, "title": e.title, "done": p.is_done(&e.id),
+                            "new_cases": p.has_new_cases(&e.id, &shape),
                             "edited": !actions::is_pristine(course, e),
                             "last_check": p.exercises.get(&e.id).and_then(|x| x.last_check).map(|(passed, total)| json!({"passed": passed, "total": total})),
                         })
@@ -144,6 +157,9 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                 };
                 let line = format!("  {mark} {id:<id_width$}  {t:<title_width$}  {last}");
                 println!("{}", line.trim_end());
+            }
+            if p.has_new_cases(id, &shape) {
+                println!("    {:id_width$}  new cases since you solved it", "");
             }
         }
         if let Some(quiz) = &part.quiz {
