@@ -12,6 +12,7 @@
 
 mod commands;
 mod glossary;
+mod init;
 mod quiz;
 mod relay;
 mod report;
@@ -117,6 +118,18 @@ pub enum Command {
         #[arg(long, short)]
         yes: bool,
     },
+    /// Write a learner workspace (exercises, solutions, lessons, a
+    /// Cargo.toml) into DIR, which must be new or empty; with --update,
+    /// bring the workspace you are in to this mcplings' course, keeping
+    /// your exercise files.
+    Init {
+        /// Where to write it (default: ./mcplings).
+        #[arg(conflicts_with = "update")]
+        dir: Option<PathBuf>,
+        /// Update the workspace around the current directory instead.
+        #[arg(long)]
+        update: bool,
+    },
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
     Verify {
@@ -197,6 +210,15 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Hint { exercise }) => commands::hint(&load(root)?, &exercise),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),
+        Some(Command::Init { dir, update }) => {
+            // The course the binary carries: the checkout it was built from.
+            let course = load(Some(&crate::paths::built_from()))?;
+            if update {
+                init::update(&course, &crate::paths::find_root(root)?)
+            } else {
+                init::init(&course, dir)
+            }
+        }
         Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify { stats }) => match load(root) {
             Ok(course) if stats => Ok(stats::run(&course)),

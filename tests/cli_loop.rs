@@ -312,3 +312,91 @@ fn an_old_progress_file_is_brought_to_the_course_version() {
     assert_eq!(saved["position"]["exercise"], "01-encode-frames");
     assert!(saved["exercises"].get("99-retired").is_none());
 }
+
+// ---------------------------------------------------------------------------
+// init: a learner workspace
+// ---------------------------------------------------------------------------
+
+#[test]
+fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
+    let _lock = common::build_lock();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("learn");
+    let r = run(common::cmd::bin().current_dir(tmp.path()).args(["init", "learn"]));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_fits_80(&r, "init");
+    for file in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "rust-analyzer.toml",
+        ".gitignore",
+        ".mcplings-workspace",
+        "lessons/course.toml",
+        "exercises/01-encode-frames/src/main.rs",
+        "solutions/01-encode-frames/src/lib.rs",
+    ] {
+        assert!(ws.join(file).is_file(), "{file} missing");
+    }
+    let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/01-encode-frames/src/lib.rs")).unwrap();
+    assert_eq!(
+        fs::read(ws.join("exercises/01-encode-frames/src/lib.rs")).unwrap(),
+        stub
+    );
+    if std::process::Command::new("git").arg("--version").output().is_ok() {
+        assert!(ws.join(".git").is_dir(), "git init ran");
+    }
+    // A second init into it is refused.
+    let again = run(common::cmd::bin().current_dir(tmp.path()).args(["init", "learn"]));
+    assert_eq!(again.code, 2, "{again:?}");
+    assert!(again.stderr.contains("not empty"), "{again:?}");
+
+    // Inside the workspace, commands find it by itself. It builds into its
+    // own target/, as a learner's does: cargo keys build records by package
+    // name, so the shared test target dir would mix it up with other copies.
+    let inside = |args: &[&str]| {
+        run(common::cmd::bin()
+            .current_dir(&ws)
+            .env_remove("CARGO_TARGET_DIR")
+            .args(args))
+    };
+    let r = inside(&["check", "01"]);
+    assert_eq!(r.code, 1, "the stub fails: {r:?}");
+    assert!(
+        r.stdout
+            .contains("build 01-encode-frames (exercises/01-encode-frames) ... ok"),
+        "{r:?}"
+    );
+    assert_eq!(inside(&["hint", "01"]).code, 0);
+    assert_eq!(inside(&["task", "01"]).code, 0);
+    fs::copy(
+        ws.join("solutions/01-encode-frames/src/lib.rs"),
+        ws.join("exercises/01-encode-frames/src/lib.rs"),
+    )
+    .unwrap();
+    let r = inside(&["check", "01"]);
+    assert_eq!(r.code, 0, "the solution's file passes: {r:?}");
+    assert!(ws.join(".mcplings/progress.json").is_file());
+
+    // --update keeps the learner's file and brings back what the course owns.
+    fs::write(ws.join("exercises/02-id-router/src/lib.rs"), "// mine\n").unwrap();
+    fs::remove_file(ws.join("exercises/02-id-router/src/main.rs")).unwrap();
+    fs::remove_dir_all(ws.join("lessons/05-long-calls")).unwrap();
+    let r = inside(&["init", "--update"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        fs::read_to_string(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(),
+        "// mine\n"
+    );
+    assert!(ws.join("exercises/02-id-router/src/main.rs").is_file());
+    assert!(ws.join("lessons/05-long-calls/lesson.md").is_file());
+    assert_eq!(
+        inside(&["list", "--json"]).json()["parts"][0]["exercises"][0]["done"],
+        true
+    );
+
+    // reset restores the stub in the workspace.
+    let r = inside(&["reset", "02", "--yes"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/02-id-router/src/lib.rs")).unwrap();
+    assert_eq!(fs::read(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(), stub);
+}
