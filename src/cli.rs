@@ -168,8 +168,11 @@ pub fn run() -> ExitCode {
                     serde_json::json!({"format_version": crate::check::report::REPORT_FORMAT_VERSION, "passed": false, "error": message})
                 );
             }
-            for line in format!("mcplings: {message}").lines() {
-                report::warn(line);
+            if message.contains('\n') {
+                // Lines such as `file:line: reason` stay whole for tools.
+                eprintln!("mcplings: {message}");
+            } else {
+                report::warn(&format!("mcplings: {message}"));
             }
             EXIT_ERROR
         }
@@ -211,8 +214,10 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Init { dir, update }) => {
-            // The course the binary carries: the checkout it was built from.
-            let course = load(Some(&crate::paths::built_from()))?;
+            // The course the binary carries: the source it was built from.
+            let source = std::env::var_os("MCPLINGS_COURSE").map_or_else(crate::paths::built_from, PathBuf::from);
+            let (source, _staged) = init::staged(&source)?;
+            let course = load(Some(&source))?;
             if update {
                 init::update(&course, &crate::paths::find_root(root)?)
             } else {

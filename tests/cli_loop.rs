@@ -400,3 +400,68 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/02-id-router/src/lib.rs")).unwrap();
     assert_eq!(fs::read(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(), stub);
 }
+
+/// The files `cargo package` puts in the published crate.
+fn packaged_files() -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(common::root())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The published crate carries every exercise and solution crate (under
+/// `course/`, where cargo does not take them for packages of their own),
+/// and `init` from it alone writes a workspace whose 01 checks.
+#[test]
+fn init_from_the_packaged_crate_checks_01() {
+    let files = packaged_files();
+    let root = common::root();
+    for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
+        let id = entry.file_name().to_string_lossy().into_owned();
+        for side in ["exercises", "solutions"] {
+            for file in ["Cargo.toml.in", "src/lib.rs"] {
+                let path = format!("course/{side}/{id}/{file}");
+                assert!(files.contains(&path), "{path} is not packaged (course/README.md)");
+            }
+        }
+    }
+    // The package as cargo would unpack it: the listed files only.
+    let _lock = common::build_lock();
+    let tmp = tempfile::tempdir().unwrap();
+    let package = tmp.path().join("mcplings-0.1.0");
+    for file in files
+        .iter()
+        .filter(|f| !f.ends_with(".orig") && !f.starts_with(".cargo_vcs"))
+    {
+        let to = package.join(file);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+    assert!(
+        !package.join("exercises").exists(),
+        "cargo leaves the crates' own folders out"
+    );
+    let r = run(common::cmd::bin()
+        .current_dir(tmp.path())
+        .env("MCPLINGS_COURSE", &package)
+        .args(["init", "ws"]));
+    assert_eq!(r.code, 0, "{r:?}");
+    let ws = tmp.path().join("ws");
+    let r = run(common::cmd::bin()
+        .current_dir(&ws)
+        .env_remove("CARGO_TARGET_DIR")
+        .args(["check", "01", "--json"]));
+    assert_eq!(r.code, 1, "the stub builds and fails: {r:?}");
+    assert_eq!(r.json()["build"]["ok"], true, "{r:?}");
+    let r = run(common::cmd::bin()
+        .current_dir(&ws)
+        .env_remove("CARGO_TARGET_DIR")
+        .args(["check", "01", "--solution"]));
+    assert_eq!(r.code, 0, "the solution passes: {r:?}");
+}

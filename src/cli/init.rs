@@ -8,8 +8,10 @@
 //! file [`MARKER`] with the course version it was written at. Every command
 //! finds it as it finds a checkout (its `lessons/course.toml`).
 //!
-//! The course comes from the checkout the binary was built from (`cargo
-//! install --path .` keeps that path): the binary does not embed it yet.
+//! The course comes from the source the binary was built from: the
+//! checkout (`cargo install --path .`) or the package cargo unpacked
+//! (`cargo install mcplings`), whose crates are under `course/`;
+//! `$MCPLINGS_COURSE` names another. The binary does not embed it yet.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -101,13 +103,13 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
     let mut members = Vec::new();
     for ex in &course.exercises {
         let to = ex.dir(dir);
-        let from = ex.dir(root);
-        copy_file(&from.join("Cargo.toml"), &to.join("Cargo.toml"))?;
-        for file in files_under(&from.join("src"))? {
+        let (manifest, src) = crate_files(root, "exercises", &ex.id);
+        copy_file(&manifest, &to.join("Cargo.toml"))?;
+        for file in files_under(&src)? {
             let rel = Path::new("src").join(&file);
             let learner = ex.files.iter().any(|f| Path::new(f) == rel);
             if !learner {
-                copy_file(&from.join(&rel), &to.join(&rel))?;
+                copy_file(&src.join(&file), &to.join(&rel))?;
             }
         }
         for file in &ex.files {
@@ -116,27 +118,13 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
                 copy_file(&ex.stub_dir(root).join(file), &target)?;
             }
         }
-        let solution = ex.solution_dir(root);
-        copy_file(&solution.join("Cargo.toml"), &ex.solution_dir(dir).join("Cargo.toml"))?;
-        copy_tree(&solution.join("src"), &ex.solution_dir(dir).join("src"))?;
-        members.push(format!("    \"exercises/{}\",\n    \"solutions/{}\",\n", ex.id, ex.id));
+        let (manifest, src) = crate_files(root, "solutions", &ex.id);
+        copy_file(&manifest, &ex.solution_dir(dir).join("Cargo.toml"))?;
+        copy_tree(&src, &ex.solution_dir(dir).join("src"))?;
+        members.push(format!("exercises/{}", ex.id));
+        members.push(format!("solutions/{}", ex.id));
     }
-    let manifest = format!(
-        "# A mcplings workspace (mcplings init): every exercise and its reference
-# solution, sharing one lockfile and target dir.
-[workspace]
-resolver = \"3\"
-members = [
-{}]
-
-# The exercise crates build without debug info: a check after a save
-# rebuilds one of them, and debug info is a third of that.
-[profile.dev]
-debug = false
-",
-        members.concat()
-    );
-    write_file(&dir.join("Cargo.toml"), &manifest)?;
+    write_file(&dir.join("Cargo.toml"), &manifest(&members))?;
     copy_file(&root.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
     write_file(&dir.join("rust-analyzer.toml"), RUST_ANALYZER)?;
     if !dir.join(".gitignore").exists() {
@@ -147,6 +135,71 @@ debug = false
         &dir.join(MARKER),
         &format!("# Written by mcplings init; mcplings init --update rewrites it.\ncourse_version = \"{version}\"\n"),
     )
+}
+
+/// A workspace manifest whose members are `members`.
+fn manifest(members: &[String]) -> String {
+    let list: String = members.iter().map(|m| format!("    \"{m}\",\n")).collect();
+    format!(
+        "# A mcplings workspace (mcplings init): every exercise and its reference
+# solution, sharing one lockfile and target dir.
+[workspace]
+resolver = \"3\"
+members = [
+{list}]
+
+# The exercise crates build without debug info: a check after a save
+# rebuilds one of them, and debug info is a third of that.
+[profile.dev]
+debug = false
+"
+    )
+}
+
+/// The course at `source` laid out as a checkout: `source` itself when it
+/// is one, else (an installed package, whose crates are under `course/`)
+/// a copy in a temporary folder, kept alive by the returned guard.
+pub fn staged(source: &Path) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
+    if source.join("exercises").is_dir() || !source.join("course").is_dir() {
+        return Ok((source.to_path_buf(), None));
+    }
+    let tmp = tempfile::Builder::new()
+        .prefix("mcplings-course-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+    let to = tmp.path();
+    copy_tree(&source.join("lessons"), &to.join("lessons"))?;
+    let mut members = Vec::new();
+    for side in ["exercises", "solutions"] {
+        let dir = source.join("course").join(side);
+        let entries = fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let mut ids: Vec<String> = entries
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        ids.sort();
+        for id in ids {
+            let (manifest, src) = crate_files(source, side, &id);
+            copy_file(&manifest, &to.join(side).join(&id).join("Cargo.toml"))?;
+            copy_tree(&src, &to.join(side).join(&id).join("src"))?;
+            members.push(format!("{side}/{id}"));
+        }
+    }
+    write_file(&to.join("Cargo.toml"), &manifest(&members))?;
+    copy_file(&source.join("Cargo.lock"), &to.join("Cargo.lock"))?;
+    Ok((to.to_path_buf(), Some(tmp)))
+}
+
+/// The manifest and `src/` of crate `<side>/<id>` in the course at `root`:
+/// the crate itself in a checkout, else its links under `course/` (an
+/// installed package, where cargo left the crates out: course/README.md).
+fn crate_files(root: &Path, side: &str, id: &str) -> (PathBuf, PathBuf) {
+    let own = root.join(side).join(id);
+    if own.join("Cargo.toml").is_file() {
+        return (own.join("Cargo.toml"), own.join("src"));
+    }
+    let packaged = root.join("course").join(side).join(id);
+    (packaged.join("Cargo.toml.in"), packaged.join("src"))
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
