@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::check::CheckReport;
 use crate::content::{Course, Exercise};
-use crate::progress::Progress;
+use crate::progress::{Progress, Shape};
 
 /// Copies the shipped stub files of `exercise` over the learner's files.
 ///
@@ -65,4 +65,35 @@ pub fn reveal_hint(progress: &mut Progress, exercise: &Exercise) -> usize {
     let entry = progress.exercise_mut(&exercise.id);
     entry.hints_shown = (entry.hints_shown + 1).min(exercise.hints.len());
     entry.hints_shown
+}
+
+/// What the learner's progress refers to in `course` (exercise ids and
+/// their checkers' case names, quiz question ids) and its version, for
+/// [`Progress::migrate`].
+pub fn course_shape(course: &Course) -> Shape {
+    Shape::new(
+        course.exercises.iter().map(|e| {
+            let cases = crate::check::checkers::of(e).map_or(Vec::new(), |c| c.cases.iter().map(|c| c.name).collect());
+            (e.id.as_str(), cases)
+        }),
+        course.parts.iter().filter_map(|p| {
+            let quiz = p.quiz.as_ref()?;
+            Some((p.number, quiz.questions.iter().map(|q| q.id.as_str()).collect()))
+        }),
+    )
+}
+
+/// Brings the progress file of `course` to its version, if it exists and
+/// was written against another one; returns the notes for the learner
+/// ([`Progress::migrate`]), or why the file could not be written.
+pub fn migrate_file(course: &Course) -> Result<Vec<String>, String> {
+    let file = crate::progress::path(&course.root);
+    let shape = course_shape(course);
+    match crate::progress::read(&file) {
+        Some(p) if p.course_version.as_deref() != Some(shape.version.as_str()) => {}
+        _ => return Ok(Vec::new()),
+    }
+    let mut notes = Vec::new();
+    crate::progress::update(&file, |p| notes = p.migrate(&shape)).map_err(|e| format!("cannot save progress: {e}"))?;
+    Ok(notes)
 }

@@ -1,14 +1,19 @@
 //! The command line: `mcplings` opens the workbook; subcommands serve
-//! scripts, CI and plain terminals.
+//! scripts, CI and plain terminals. Everything they print fits 80 columns
+//! (`lesson` on a terminal: its width).
 //!
-//! Exit codes, for every command: 0 success; 1 when the learner-facing
-//! result is a failure (a check or `verify` fails, a quiz ends unfinished);
-//! 2 for a usage or internal error. With `--json` the report is printed in
+//! Exit codes, for every command: 0 success or a voluntary stop (`q` in the
+//! quiz, declining `reset`); 1 when the learner-facing result is a failure
+//! (a check or `verify` fails, a quiz's input ends before its questions);
+//! 2 for a usage error (an unknown part or exercise, `reset` without
+//! `--yes` off a terminal, a bad flag) or an internal error. Usage errors
+//! share one wording: "there is no part 9; parts are 1 to 5". With `--json` the report is printed in
 //! every case.
 
 mod commands;
 mod doctor;
 mod glossary;
+mod init;
 mod quiz;
 mod relay;
 mod report;
@@ -63,7 +68,13 @@ pub enum Command {
     /// Print a part's lesson as plain text.
     Lesson {
         /// The part number (1–5).
-        part: u8,
+        part: String,
+    },
+    /// Print an exercise's task: what to build, the files to edit, and how
+    /// to check it.
+    Task {
+        /// `01`, `encode-frames` or `01-encode-frames`.
+        exercise: String,
     },
     /// Build an exercise and run its checker.
     ///
@@ -85,7 +96,7 @@ pub enum Command {
     /// Take a part's quiz in plain line mode.
     Quiz {
         /// The part number (1–5).
-        part: u8,
+        part: String,
     },
     /// Print the glossary, or one term: its definition, where the course
     /// teaches it, and its spec page.
@@ -111,6 +122,18 @@ pub enum Command {
         /// Don't ask for confirmation.
         #[arg(long, short)]
         yes: bool,
+    },
+    /// Write a learner workspace (exercises, solutions, lessons, a
+    /// Cargo.toml) into DIR, which must be new or empty; with --update,
+    /// bring the workspace you are in to this mcplings' course, keeping
+    /// your exercise files.
+    Init {
+        /// Where to write it (default: ./mcplings).
+        #[arg(conflicts_with = "update")]
+        dir: Option<PathBuf>,
+        /// Update the workspace around the current directory instead.
+        #[arg(long)]
+        update: bool,
     },
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
@@ -199,7 +222,12 @@ pub fn run() -> ExitCode {
                     serde_json::json!({"format_version": crate::check::report::REPORT_FORMAT_VERSION, "passed": false, "error": message})
                 );
             }
-            eprintln!("mcplings: {message}");
+            if message.contains('\n') {
+                // Lines such as `file:line: reason` stay whole for tools.
+                eprintln!("mcplings: {message}");
+            } else {
+                report::warn(&format!("mcplings: {message}"));
+            }
             EXIT_ERROR
         }
     };
@@ -226,15 +254,16 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             Ok(0)
         }
         Some(Command::List { json }) => commands::list(&load(root)?, json),
-        Some(Command::Lesson { part }) => commands::lesson(&load(root)?, part),
+        Some(Command::Lesson { part }) => commands::lesson(&load(root)?, &part),
         Some(Command::Check {
             exercise,
             solution,
             path,
             json,
         }) => commands::check(&load(root)?, &exercise, solution, path, json),
-        Some(Command::Quiz { part }) => quiz::run(&load(root)?, part),
+        Some(Command::Quiz { part }) => quiz::run(&load(root)?, &part),
         Some(Command::Glossary { term }) => glossary::run(&load(root)?, term.as_deref()),
+        Some(Command::Task { exercise }) => commands::task(&load(root)?, &exercise),
         Some(Command::Hint { exercise, all }) => commands::hint(&load(root)?, &exercise, all),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
         Some(Command::Doctor {
@@ -257,6 +286,17 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
         Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),
         Some(Command::Relay { socket }) => relay::run(&socket),
+        Some(Command::Init { dir, update }) => {
+            // The course the binary carries: the source it was built from.
+            let source = std::env::var_os("MCPLINGS_COURSE").map_or_else(crate::paths::built_from, PathBuf::from);
+            let (source, _staged) = init::staged(&source)?;
+            let course = load(Some(&source))?;
+            if update {
+                init::update(&course, &crate::paths::find_root(root)?)
+            } else {
+                init::init(&course, dir)
+            }
+        }
         Some(Command::Clean) => commands::clean(&load(root)?),
         Some(Command::Verify { stats }) => match load(root) {
             Ok(course) if stats => Ok(stats::run(&course)),

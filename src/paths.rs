@@ -29,14 +29,20 @@ pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(dir) = cwd.ancestors().find(|d| d.join(MANIFEST).is_file()) {
         return Ok(dir.to_path_buf());
     }
-    let built_from = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let built_from = built_from();
     if built_from.join(MANIFEST).is_file() {
-        return Ok(built_from.to_path_buf());
+        return Ok(built_from);
     }
     Err(format!(
         "no {MANIFEST} here or above {}: run mcplings inside the mcplings checkout",
         cwd.display()
     ))
+}
+
+/// The checkout this binary was built from (`cargo install --path .`
+/// keeps it): the course `mcplings init` writes workspaces from.
+pub fn built_from() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn absolute(dir: &Path) -> PathBuf {

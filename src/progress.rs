@@ -5,10 +5,12 @@
 //! The model is here; [`file`] reads and writes it safely (atomic writes,
 //! backups of unreadable files, a lock and a merge for two mcplings at
 //! once), [`merge`] combines two processes' changes, `recovery` saves
-//! what it can of a damaged file.
+//! what it can of a damaged file, `migrate` brings progress to a new
+//! version of the course ([`Shape`]).
 
 mod file;
 mod merge;
+mod migrate;
 mod recovery;
 mod standing;
 
@@ -18,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use file::{Loaded, load, path, read, save, update};
 pub use merge::merge;
+pub use migrate::Shape;
 pub use standing::Standing;
 
 /// Version of the progress file's shape.
@@ -40,6 +43,10 @@ pub struct Progress {
     /// Where the learner was when they left.
     #[serde(default)]
     pub position: Position,
+    /// The version of the course this progress was last brought to
+    /// ([`Shape::version`]); absent in files written before versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub course_version: Option<String>,
 }
 
 /// One exercise.

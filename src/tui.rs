@@ -64,6 +64,9 @@ impl From<Msg> for Input {
 /// Errors: the terminal could not be set up or drawn to.
 pub fn run(course: Course) -> Result<(), String> {
     let progress_file = progress::path(&course.root);
+    // Progress written against another version of the course first drops
+    // what the course no longer has; the notes show as the first notice.
+    let migrated = crate::actions::migrate_file(&course).unwrap_or_else(|e| vec![e]);
     let loaded = progress::load(&progress_file);
     let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let result = (|| {
@@ -84,7 +87,12 @@ pub fn run(course: Course) -> Result<(), String> {
         }
         // Back where the learner left (a check starts if that is an exercise).
         runtime.dispatch(Msg::Resume, &mut app, &mut terminal);
-        if let Some(warning) = loaded.warning {
+        if let Some(warning) = loaded
+            .warning
+            .into_iter()
+            .chain(migrated)
+            .reduce(|a, b| format!("{a} {b}"))
+        {
             runtime.dispatch(Msg::Notice(warning), &mut app, &mut terminal);
         }
         if std::env::var_os(PANIC_ENV).is_some() {

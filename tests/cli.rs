@@ -155,7 +155,9 @@ fn list_json_has_a_stable_shape() {
 
 #[test]
 fn lesson_1_prints_its_title_and_sections() {
-    let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "1"]));
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let r = at(course.path(), &["lesson", "1"]);
     assert_eq!(r.code, 0, "{r:?}");
     let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
     let title = source
@@ -183,7 +185,9 @@ fn lesson_1_prints_its_title_and_sections() {
 
 #[test]
 fn lesson_1_draws_a_story_as_a_box() {
-    let r = run(bin().args(["--root"]).arg(common::root()).args(["lesson", "1"]));
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let r = at(course.path(), &["lesson", "1"]);
     assert_eq!(r.code, 0, "{r:?}");
     let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
     let reference = source
@@ -318,9 +322,14 @@ fn check_of_the_stub_fails_with_a_json_report() {
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stdout.contains("✗ request frame"), "{r:?}");
     assert!(
-        r.stdout
-            .contains("Edit exercises/01-encode-frames/src/lib.rs and run `mcplings check 01` again."),
+        words(&r.stdout).contains("Edit exercises/01-encode-frames/src/lib.rs and run `mcplings check 01` again."),
         "{r:?}"
+    );
+    common::cmd::assert_fits_80(&r, "check 01 (failing)");
+    assert_eq!(
+        r.stdout.lines().last(),
+        Some("The task again: `mcplings task 01`."),
+        "a failing check ends pointing at the task: {r:?}"
     );
 }
 
@@ -441,7 +450,8 @@ fn a_passing_check_marks_the_exercise_done() {
     let r = at(root, &["check", "01"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("cases pass."), "{r:?}");
-    assert!(r.stdout.contains("Exercise 01-encode-frames is done."), "{r:?}");
+    assert!(words(&r.stdout).contains("Exercise 01-encode-frames is done."), "{r:?}");
+    common::cmd::assert_fits_80(&r, "check 01 (passing)");
     let list = at(root, &["list", "--json"]).json();
     let entry = exercise_entry(&list, ENCODE);
     assert_eq!(entry["done"], true, "{entry:#}");

@@ -5,23 +5,52 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
+use super::report::WIDTH;
 use super::{EXIT_ERROR, EXIT_FAILED, report};
+
+/// The widest last-check column of `list` ("last check 12/12").
+const LAST_CHECK: usize = 17;
 use crate::actions;
 use crate::check::{self, Options, Source};
-use crate::content::{Course, Exercise};
+use crate::content::{Course, Exercise, Part};
 use crate::progress;
 
-/// Finds an exercise, or says which ones exist.
+/// Finds an exercise, or says which ones exist (a usage error, exit 2):
+/// "there is no exercise 99; exercises are 01 to 11: 01-encode-frames, …".
 pub fn exercise<'c>(course: &'c Course, query: &str) -> Result<&'c Exercise, String> {
     course.exercise(query).ok_or_else(|| {
         let known: Vec<&str> = course.exercises.iter().map(|e| e.id.as_str()).collect();
-        format!("no exercise `{query}`; there are: {}", known.join(", "))
+        let (first, last) = match (course.exercises.first(), course.exercises.last()) {
+            (Some(f), Some(l)) => (f.number(), l.number()),
+            _ => ("", ""),
+        };
+        format!(
+            "there is no exercise {query}; exercises are {first} to {last}: {}",
+            known.join(", ")
+        )
     })
 }
 
+/// Finds a part by the number the learner typed, or says which ones exist
+/// (a usage error, exit 2): "there is no part 9; parts are 1 to 5", the same
+/// for `9`, `x` or `-1`.
+pub fn part<'c>(course: &'c Course, query: &str) -> Result<&'c Part, String> {
+    query
+        .trim()
+        .parse::<u8>()
+        .ok()
+        .and_then(|n| course.part(n))
+        .ok_or_else(|| format!("there is no part {query}; parts are 1 to {}", course.parts.len()))
+}
+
 /// Loads the progress file, telling the learner on stderr if it had to be
-/// backed up.
+/// backed up, and brings it to the course's version first (what it dropped
+/// is said on stderr, once).
 pub(super) fn load_progress(course: &Course) -> progress::Progress {
+    match actions::migrate_file(course) {
+        Ok(notes) => notes.iter().for_each(|n| report::warn(&format!("mcplings: {n}"))),
+        Err(e) => eprintln!("mcplings: {e}"),
+    }
     let loaded = progress::load(&progress::path(&course.root));
     if let Some(w) = loaded.warning {
         eprintln!("mcplings: {w}");
@@ -35,8 +64,14 @@ pub(super) fn update_progress(
     course: &Course,
     change: impl FnOnce(&mut progress::Progress),
 ) -> Result<progress::Progress, String> {
-    let saved =
-        progress::update(&progress::path(&course.root), change).map_err(|e| format!("cannot save progress: {e}"))?;
+    let shape = actions::course_shape(course);
+    let mut notes = Vec::new();
+    let saved = progress::update(&progress::path(&course.root), |p| {
+        notes = p.migrate(&shape);
+        change(p);
+    })
+    .map_err(|e| format!("cannot save progress: {e}"))?;
+    notes.iter().for_each(|n| report::warn(&format!("mcplings: {n}")));
     if let Some(w) = saved.warning {
         eprintln!("mcplings: {w}");
     }
@@ -46,6 +81,7 @@ pub(super) fn update_progress(
 /// `mcplings list [--json]`.
 pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
     let p = load_progress(course);
+    let shape = actions::course_shape(course);
     if as_json {
         let parts: Vec<_> = course
             .parts
@@ -59,6 +95,7 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                     .map(|e| {
                         json!({
                             "id": e.id, "title": e.title, "done": p.is_done(&e.id),
+                            "new_cases": p.has_new_cases(&e.id, &shape),
                             "edited": !actions::is_pristine(course, e),
                             "last_check": p.exercises.get(&e.id).and_then(|x| x.last_check).map(|(passed, total)| json!({"passed": passed, "total": total})),
                         })
@@ -80,13 +117,28 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         return Ok(0);
     }
     println!("{}", course.title);
+    // One column for ids, one for titles, then the last check: the widths
+    // come from the course, the title wraps at words when the line would
+    // pass WIDTH.
+    let id_width = course.exercises.iter().map(|e| e.id.chars().count()).max().unwrap_or(0);
+    let title_width = course
+        .exercises
+        .iter()
+        .map(|e| e.title.chars().count())
+        .max()
+        .unwrap_or(0);
+    let title_width = title_width.min(WIDTH - LAST_CHECK - id_width - 6);
     for part in &course.parts {
         if !part.is_written() {
             println!("\nPart {} · {} (coming)", part.number, part.title);
             continue;
         }
         let read = if p.lesson(part.number).read { "read" } else { "not read" };
-        println!("\nPart {} · {}   lesson: {read}", part.number, part.title);
+        let head = format!("Part {} · {}   lesson: {read}", part.number, part.title);
+        println!();
+        for l in report::fit(&head) {
+            println!("{l}");
+        }
         for id in &part.exercises {
             let Some(e) = course.exercise(id) else { continue };
             let mark = if p.is_done(id) { "✓" } else { "·" };
@@ -94,9 +146,21 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                 .exercises
                 .get(id)
                 .and_then(|x| x.last_check)
-                .map(|(a, b)| format!("  ({a}/{b} cases at the last check)"))
+                .map(|(a, b)| format!("last check {a}/{b}"))
                 .unwrap_or_default();
-            println!("{}", format!("  {mark} {:<18} {:<28}{last}", e.id, e.title).trim_end());
+            let title = report::wrap_plain(&e.title, title_width);
+            for (i, t) in title.iter().enumerate() {
+                let (mark, id, last) = if i == 0 {
+                    (mark, e.id.as_str(), last.as_str())
+                } else {
+                    (" ", "", "")
+                };
+                let line = format!("  {mark} {id:<id_width$}  {t:<title_width$}  {last}");
+                println!("{}", line.trim_end());
+            }
+            if p.has_new_cases(id, &shape) {
+                println!("    {:id_width$}  new cases since you solved it", "");
+            }
         }
         if let Some(quiz) = &part.quiz {
             let (first, answered) = p.quiz_score(part.number);
@@ -112,16 +176,31 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
 }
 
 /// `mcplings lesson <part>`.
-pub fn lesson(course: &Course, part: u8) -> Result<u8, String> {
-    let p = course
-        .part(part)
-        .ok_or_else(|| format!("there is no part {part}; parts are 1 to {}", course.parts.len()))?;
+pub fn lesson(course: &Course, query: &str) -> Result<u8, String> {
+    let p = part(course, query)?;
     let lesson = p
         .lesson
         .as_ref()
-        .ok_or_else(|| format!("part {part} ({}) is not written yet", p.title))?;
-    print!("{}", crate::text::lesson_plain(lesson, 78));
+        .ok_or_else(|| format!("part {} ({}) is not written yet", p.number, p.title))?;
+    let text = crate::text::lesson_plain(lesson, terminal_width());
+    // Printed to its end (a reader who stops `| head` early ends at the
+    // broken pipe, before this), the lesson counts as read, as in the
+    // workbook when every section was shown.
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_ok() {
+        let number = p.number;
+        update_progress(course, |progress| progress.lesson_mut(number).read = true)?;
+    }
     Ok(0)
+}
+
+/// The width `lesson` wraps to: the terminal's when stdout is one (at least
+/// 40 columns), else [`WIDTH`].
+fn terminal_width() -> usize {
+    if !std::io::stdout().is_terminal() {
+        return WIDTH;
+    }
+    ratatui::crossterm::terminal::size().map_or(WIDTH, |(columns, _)| usize::from(columns).max(40))
 }
 
 /// `mcplings check <exercise> [--solution | --path DIR] [--json]`.
@@ -168,11 +247,14 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
             Source::Path(dir) => format!("mcplings check {} --path {}", ex.number(), dir.display()),
         };
         print!("{}", report::render(&report, ex, &command));
+        if !report.passed && report.error.is_none() {
+            println!("The task again: `mcplings task {}`.", ex.number());
+        }
         if report.passed && source == Source::Exercise {
-            println!(
+            report::say(&format!(
                 "Exercise {} is done. The reference solution is in solutions/{}/ to compare.",
                 ex.id, ex.id
-            );
+            ));
         }
     }
     Ok(match (&report.error, report.passed) {
@@ -180,6 +262,28 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         (None, true) => 0,
         (None, false) => EXIT_FAILED,
     })
+}
+
+/// `mcplings task <exercise>`: the exercise's task as the workbook shows
+/// it, the files to edit and the commands that check it and give hints.
+pub fn task(course: &Course, query: &str) -> Result<u8, String> {
+    use crate::text::{Tone, paragraphs, plain};
+    let ex = exercise(course, query)?;
+    report::say(&format!("Exercise {} · {}", ex.id, ex.title));
+    for paragraph in ex.task.split("\n\n") {
+        println!();
+        for line in paragraphs(paragraph.trim(), WIDTH, Tone::Plain, "", "") {
+            println!("{}", plain(&line).trim_end());
+        }
+    }
+    println!();
+    let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
+    report::say(&format!(
+        "Edit {}, then run `mcplings check {n}`. `mcplings hint {n}` gives a hint.",
+        files.join(", "),
+        n = ex.number()
+    ));
+    Ok(0)
 }
 
 /// `mcplings hint <exercise> [--all]`: reveals the next hint and prints
@@ -217,12 +321,12 @@ pub fn hint(course: &Course, query: &str, all: bool) -> Result<u8, String> {
         }
     } else if before == shown {
         if p.is_done(&ex.id) {
-            println!(
+            report::say(&format!(
                 "That was the last hint. Your exercise passes: compare with solutions/{}/.",
                 ex.id
-            );
+            ));
         } else {
-            println!("That was the last hint. The reference solution unlocks once your exercise passes.");
+            report::say("That was the last hint. The reference solution unlocks once your exercise passes.");
         }
     } else if shown < ex.hints.len() {
         println!(
@@ -239,10 +343,10 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
     let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
     if !yes {
         if !std::io::stdin().is_terminal() {
-            eprintln!(
+            report::warn(&format!(
                 "reset overwrites {} with the shipped stub; pass --yes to confirm",
                 files.join(", ")
-            );
+            ));
             return Ok(EXIT_ERROR);
         }
         eprint!(
@@ -253,16 +357,17 @@ pub fn reset(course: &Course, query: &str, yes: bool) -> Result<u8, String> {
         let mut answer = String::new();
         let _ = std::io::stdin().lock().read_line(&mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            // Declining is a choice, not a failure.
             println!("Nothing changed.");
-            return Ok(EXIT_FAILED);
+            return Ok(0);
         }
     }
     actions::reset_files(course, ex)?;
     update_progress(course, |p| actions::forget_exercise(p, ex))?;
-    println!(
+    report::say(&format!(
         "Restored {} to the shipped stub; the exercise starts over.",
         files.join(", ")
-    );
+    ));
     Ok(0)
 }
 

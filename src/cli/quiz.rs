@@ -12,10 +12,13 @@ use crate::content::Course;
 use crate::content::quiz::{LETTERS, option_of, run_seed, shuffled_order};
 use crate::progress;
 
-/// Runs the quiz of part `part` on stdin/stdout. Exit 0 when every question
-/// was answered, 1 when input ended first.
-pub fn run(course: &Course, part: u8) -> Result<u8, String> {
-    let p = course.part(part).ok_or_else(|| format!("there is no part {part}"))?;
+/// Runs the quiz of the part `query` names on stdin/stdout. Exit 0 when
+/// every question was answered or the learner stopped with `q` (a
+/// voluntary stop), 1 when input ended first; an unknown part is a usage
+/// error.
+pub fn run(course: &Course, query: &str) -> Result<u8, String> {
+    let p = super::commands::part(course, query)?;
+    let part = p.number;
     let quiz = p
         .quiz
         .as_ref()
@@ -25,10 +28,10 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     let mut input = stdin.lock();
     let total = quiz.questions.len();
     let seed = run_seed();
-    println!(
-        "Quiz · Part {part} · {}   ({total} questions; answer with a letter, q to stop)",
-        p.title
-    );
+    for line in wrap_plain(&format!("Quiz · Part {part} · {}", p.title), 80) {
+        println!("{line}");
+    }
+    println!("{total} questions; answer with a letter, q to stop.");
     let solved = |progress: &progress::Progress, id: &str| {
         progress
             .quiz(part)
@@ -39,7 +42,7 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
     if done > 0 && done < total {
         println!("{done} questions already answered; going on with the others.");
     } else if done == total {
-        println!("You have answered every question. Here they are again; your score stays as it was.");
+        super::report::say("You have answered every question. Here they are again; your score stays as it was.");
     }
     for (n, question) in quiz.questions.iter().enumerate() {
         if done < total && solved(&progress, &question.id) {
@@ -64,13 +67,14 @@ pub fn run(course: &Course, part: u8) -> Result<u8, String> {
             print!("> ");
             let _ = std::io::stdout().flush();
             let mut line = String::new();
-            if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 || line.trim() == "q" {
+            let ended = input.read_line(&mut line).map_err(|e| e.to_string())? == 0;
+            if ended || line.trim() == "q" {
                 println!();
                 println!(
                     "Stopped at question {} of {total}; your answers so far are saved.",
                     n + 1
                 );
-                return Ok(EXIT_FAILED);
+                return Ok(if ended { EXIT_FAILED } else { 0 });
             }
             let answer = line.trim().to_ascii_lowercase();
             let Some(pick) = answer

@@ -7,6 +7,9 @@ use crate::check::{CaseReport, CheckReport, Status};
 use crate::content::Exercise;
 use crate::text::shorten;
 
+/// The width every line the CLI prints fits in, in terminal columns.
+pub const WIDTH: usize = 80;
+
 /// Most transcript lines shown for a failed case.
 const TRANSCRIPT_LINES: usize = 12;
 /// Widest transcript line shown, in characters.
@@ -15,8 +18,13 @@ const LINE_WIDTH: usize = 2000;
 
 /// Renders `report` as text: the build line, each case with a mark, the
 /// first failure in detail (reason, differences, transcript, stderr), and
-/// what to do next.
+/// what to do next. Every line fits [`WIDTH`] columns: prose wraps at
+/// words, evidence (frames, compiler output) at characters behind `┆`.
 pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> String {
+    fold(&render_wide(report, exercise, command), WIDTH)
+}
+
+fn render_wide(report: &CheckReport, exercise: &Exercise, command: &str) -> String {
     let mut out = String::new();
     let build = if report.build.ok { "ok" } else { "failed" };
     let _ = writeln!(
@@ -64,22 +72,48 @@ pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> Strin
     }
     let total = report.cases.len();
     let passed = report.passed_cases();
-    if report.passed {
-        let _ = writeln!(out, "All {total} cases pass.");
+    let summary = if report.passed {
+        format!("All {total} cases pass.")
     } else if report.error.is_some() {
-        let _ = writeln!(out, "The check could not run.");
+        "The check could not run.".to_string()
     } else if !report.build.ok {
-        let _ = writeln!(
-            out,
+        format!(
             "The build failed. Fix the errors in {} and run `{command}` again.",
             files(report, exercise)
-        );
+        )
     } else {
-        let _ = writeln!(
-            out,
+        format!(
             "{passed} of {total} cases pass. Edit {} and run `{command}` again.",
             files(report, exercise)
-        );
+        )
+    };
+    for l in wrap_plain(&summary, WIDTH) {
+        let _ = writeln!(out, "{l}");
+    }
+    out
+}
+
+/// Fits every line of `text` into `width` columns: a wider line breaks at
+/// character boundaries, each continuation under the line's indent behind
+/// `┆ ` (the bytes of evidence are kept, never reflowed).
+pub fn fold(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let mut col = 0;
+        let lead = format!("{}┆ ", " ".repeat(indent.min(width / 2)));
+        for c in line.chars() {
+            let w = c.width().unwrap_or(0);
+            if col + w > width {
+                out.push('\n');
+                out.push_str(&lead);
+                col = lead.chars().count();
+            }
+            out.push(c);
+            col += w;
+        }
+        out.push('\n');
     }
     out
 }
@@ -150,6 +184,30 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
         for line in &lines[skip..] {
             let _ = writeln!(out, "        {}", shorten(&crate::text::visible(line), LINE_WIDTH));
         }
+    }
+}
+
+/// Prints `text` on stdout, word-wrapped to [`WIDTH`].
+pub fn say(text: &str) {
+    for l in wrap_plain(text, WIDTH) {
+        println!("{l}");
+    }
+}
+
+/// Prints `text` on stderr, word-wrapped to [`WIDTH`].
+pub fn warn(text: &str) {
+    for l in wrap_plain(text, WIDTH) {
+        eprintln!("{l}");
+    }
+}
+
+/// `line` as it is when it fits [`WIDTH`] columns, else word-wrapped to it
+/// (wrapping folds runs of spaces, so a line that fits keeps its own).
+pub fn fit(line: &str) -> Vec<String> {
+    if unicode_width::UnicodeWidthStr::width(line) <= WIDTH {
+        vec![line.to_string()]
+    } else {
+        wrap_plain(line, WIDTH)
     }
 }
 

@@ -41,6 +41,11 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         } else {
             theirs.position.clone()
         },
+        course_version: if base.course_version != ours.course_version {
+            ours.course_version.clone()
+        } else {
+            theirs.course_version.clone()
+        },
     }
 }
 

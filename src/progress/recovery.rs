@@ -58,6 +58,7 @@ pub(super) fn recover(value: &Value) -> Progress {
             .get("position")
             .and_then(|p| serde_json::from_value(p.clone()).ok())
             .unwrap_or_default(),
+        course_version: value.get("course_version").and_then(Value::as_str).map(str::to_string),
     }
 }
 

@@ -63,3 +63,16 @@ pub fn run(cmd: &mut Command) -> Run {
 pub fn at(root: &Path, args: &[&str]) -> Run {
     run(mcplings(root).args(args))
 }
+
+/// Panics unless every line `r` printed (stdout and stderr) fits 80
+/// terminal columns; `what` names the command in the message.
+pub fn assert_fits_80(r: &Run, what: &str) {
+    use unicode_width::UnicodeWidthStr;
+    for line in r.stdout.lines().chain(r.stderr.lines()) {
+        assert!(
+            line.width() <= 80,
+            "`{what}` printed a line of {} columns:\n{line}\n{r:?}",
+            line.width()
+        );
+    }
+}

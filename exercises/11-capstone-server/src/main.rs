@@ -28,6 +28,10 @@ use serde_json::{Value, json};
 static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
 
 fn main() {
+    // Started by hand (`cargo run` here), it would wait on stdin in silence.
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("This is exercise 11's harness: its checker drives it. Run `mcplings check 11`.");
+    }
     std::panic::set_hook(Box::new(|info| {
         let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
             (Some(s), _) => s.to_string(),

@@ -32,6 +32,10 @@ use learner::{Routed, Router};
 static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
 
 fn main() {
+    // Started by hand (`cargo run` here), it would wait on stdin in silence.
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("This is exercise 02's harness: its checker drives it. Run `mcplings check 02`.");
+    }
     std::panic::set_hook(Box::new(|info| {
         let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
             (Some(s), _) => s.to_string(),

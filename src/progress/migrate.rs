@@ -1,0 +1,188 @@
+//! Progress across course updates: the progress file records the version
+//! of the course it was written against ([`Progress::course_version`]);
+//! when the course changes, [`Progress::migrate`] drops what no longer
+//! exists (a quiz question, an exercise) and says so, once.
+//!
+//! The version is a hash of what progress refers to ([`Shape`]): each
+//! exercise's id and its checker's case names, each quiz's question ids.
+//! A change of prose leaves it alone; a new case or a moved question
+//! changes it. An exercise solved before its checker gained cases is kept
+//! done and reported by [`Progress::has_new_cases`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::Progress;
+
+/// What progress refers to in a course: exercise ids with their case
+/// counts, quiz question ids per part, and the version they hash to.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Shape {
+    /// FNV-1a 64 of the exercise ids, case names and question ids, in hex.
+    pub version: String,
+    /// Exercise id → how many cases its checker has now.
+    pub exercises: BTreeMap<String, usize>,
+    /// Part number → its quiz's question ids.
+    pub quizzes: BTreeMap<u8, BTreeSet<String>>,
+}
+
+impl Shape {
+    /// The shape of a course given as (exercise id, case names) in course
+    /// order and (part, question ids) per quiz.
+    pub fn new<'a>(
+        exercises: impl IntoIterator<Item = (&'a str, Vec<&'a str>)>,
+        quizzes: impl IntoIterator<Item = (u8, Vec<&'a str>)>,
+    ) -> Shape {
+        let mut hash = Fnv::default();
+        let mut shape = Shape::default();
+        for (id, cases) in exercises {
+            hash.write(&format!("exercise {id}\n"));
+            for case in &cases {
+                hash.write(&format!("case {case}\n"));
+            }
+            shape.exercises.insert(id.to_string(), cases.len());
+        }
+        for (part, ids) in quizzes {
+            hash.write(&format!("quiz {part}\n"));
+            for id in &ids {
+                hash.write(&format!("question {id}\n"));
+            }
+            shape.quizzes.insert(part, ids.iter().map(|s| s.to_string()).collect());
+        }
+        shape.version = format!("{:016x}", hash.0);
+        shape
+    }
+}
+
+/// FNV-1a, 64 bits: stable across Rust releases, unlike `DefaultHasher`.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, text: &str) {
+        for b in text.bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl Progress {
+    /// Brings progress written against another course version to `shape`:
+    /// answers to quiz questions no longer in their part's quiz and entries
+    /// of exercises no longer in the course are dropped, and the version is
+    /// recorded. Returns one sentence per change for the learner (none when
+    /// the version already matches or nothing was dropped); exercises
+    /// solved before their checker gained cases are named too (they stay
+    /// done).
+    pub fn migrate(&mut self, shape: &Shape) -> Vec<String> {
+        if self.course_version.as_deref() == Some(shape.version.as_str()) {
+            return Vec::new();
+        }
+        let mut notes = Vec::new();
+        let gone: Vec<String> = self
+            .exercises
+            .keys()
+            .filter(|id| !shape.exercises.contains_key(*id))
+            .cloned()
+            .collect();
+        for id in gone {
+            self.exercises.remove(&id);
+            notes.push(format!(
+                "exercise {id} is no longer in the course; its progress was dropped."
+            ));
+        }
+        for (part, quiz) in self.quizzes.iter_mut() {
+            let known = part.parse().ok().and_then(|n: u8| shape.quizzes.get(&n));
+            let gone: Vec<String> = quiz
+                .answers
+                .keys()
+                .filter(|id| !known.is_some_and(|k| k.contains(*id)))
+                .cloned()
+                .collect();
+            for id in gone {
+                quiz.answers.remove(&id);
+                notes.push(format!(
+                    "Part {part}'s quiz no longer asks `{id}`; your answer to it was dropped."
+                ));
+            }
+        }
+        self.quizzes.retain(|_, q| !q.answers.is_empty());
+        for id in shape.exercises.keys() {
+            if self.has_new_cases(id, shape) {
+                notes.push(format!(
+                    "exercise {id} has new cases since you solved it: it stays done; check it again."
+                ));
+            }
+        }
+        self.course_version = Some(shape.version.clone());
+        notes
+    }
+
+    /// Whether exercise `id` was solved against fewer cases than its
+    /// checker has in `shape` (its last check counted fewer).
+    pub fn has_new_cases(&self, id: &str, shape: &Shape) -> bool {
+        let Some(entry) = self.exercises.get(id) else {
+            return false;
+        };
+        let now = shape.exercises.get(id).copied().unwrap_or(0);
+        entry.done && entry.last_check.is_some_and(|(_, total)| total < now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape() -> Shape {
+        Shape::new(
+            [("01-a", vec!["one", "two", "three"]), ("02-b", vec!["x"])],
+            [(1, vec!["q1", "q2"]), (2, vec!["q3"])],
+        )
+    }
+
+    #[test]
+    fn the_version_follows_ids_and_case_names_only() {
+        let a = shape();
+        assert_eq!(a.version, shape().version);
+        let moved = Shape::new(
+            [("01-a", vec!["one", "two", "three"]), ("02-b", vec!["x"])],
+            [(1, vec!["q1"]), (2, vec!["q2", "q3"])],
+        );
+        assert_ne!(a.version, moved.version);
+        assert_eq!(a.version.len(), 16);
+    }
+
+    #[test]
+    fn removed_questions_and_exercises_are_dropped_with_a_note_once() {
+        let mut p = Progress::default();
+        p.record_pick(1, "q1", 0, true);
+        p.record_pick(1, "gone", 1, true);
+        p.record_pick(3, "q9", 1, true);
+        p.exercise_mut("00-old").done = true;
+        let notes = p.migrate(&shape());
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert_eq!(p.quiz_score(1), (1, 1));
+        assert!(p.quiz(3).is_none());
+        assert!(!p.exercises.contains_key("00-old"));
+        assert_eq!(p.migrate(&shape()), Vec::<String>::new(), "once");
+    }
+
+    #[test]
+    fn an_exercise_solved_before_new_cases_stays_done_and_says_so() {
+        let mut p = Progress::default();
+        let e = p.exercise_mut("01-a");
+        e.done = true;
+        e.last_check = Some((2, 2));
+        let notes = p.migrate(&shape());
+        assert!(p.is_done("01-a"));
+        assert!(p.has_new_cases("01-a", &shape()));
+        assert!(notes[0].contains("new cases since you solved it"), "{notes:?}");
+        p.exercise_mut("01-a").last_check = Some((3, 3));
+        assert!(!p.has_new_cases("01-a", &shape()));
+    }
+}

@@ -1,0 +1,467 @@
+//! The learner's loop on the command line (issue 18): every command fits
+//! 80 columns, exit codes say stop / failure / usage, `task` prints an
+//! exercise's task, progress survives a course update, and `init` writes a
+//! learner workspace.
+
+mod common;
+
+use std::fs;
+
+use common::cmd::{assert_fits_80, at, mcplings, run};
+
+// ---------------------------------------------------------------------------
+// 80 columns
+// ---------------------------------------------------------------------------
+
+#[test]
+fn every_command_fits_80_columns() {
+    let course = common::course_copy();
+    let root = course.path();
+    // Answers that try every letter, so wrong and right explanations show.
+    let letters: String = "a\nb\nc\nd\ne\nf\n".repeat(25);
+    for part in ["1", "2", "3", "4", "5"] {
+        let r = run(mcplings(root).args(["quiz", part]).write_stdin(letters.clone()));
+        assert_eq!(r.code, 0, "{r:?}");
+        assert_fits_80(&r, &format!("quiz {part}"));
+        let r = at(root, &["lesson", part]);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert_fits_80(&r, &format!("lesson {part} (piped)"));
+    }
+    for _ in 0..6 {
+        let r = at(root, &["hint", "08"]);
+        assert_fits_80(&r, "hint 08");
+    }
+    let r = at(root, &["glossary"]);
+    assert_fits_80(&r, "glossary");
+    let r = at(root, &["glossary", "progress token"]);
+    assert_fits_80(&r, "glossary TERM");
+    // A last check recorded for every exercise widens list's lines.
+    let mut exercises = serde_json::Map::new();
+    for id in ["01-encode-frames", "08-pagination-walker", "11-capstone-server"] {
+        exercises.insert(
+            id.into(),
+            serde_json::json!({"done": false, "hints_shown": 0, "last_check": [11, 22]}),
+        );
+    }
+    let progress = serde_json::json!({"format_version": 1, "exercises": exercises});
+    fs::create_dir_all(root.join(".mcplings")).unwrap();
+    fs::write(root.join(".mcplings/progress.json"), progress.to_string()).unwrap();
+    let r = at(root, &["list"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_fits_80(&r, "list");
+    assert!(r.stdout.contains("last check 11/22"), "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("  · ")).collect();
+    let column = |l: &str| l.find(char::is_uppercase);
+    assert!(
+        lines.windows(2).all(|w| column(w[0]) == column(w[1])),
+        "titles start in one column:\n{}",
+        r.stdout
+    );
+}
+
+/// Runs `shell` in a pseudo-terminal (util-linux `script`) with `input`
+/// typed into it; `None` when `script` is not installed.
+fn in_a_terminal(shell: &str, input: &str) -> Option<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return None;
+    }
+    let mut child = Command::new("timeout")
+        .args(["60", "script", "-qec", shell, "/dev/null"])
+        .env_remove("MCPLINGS_ROOT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+}
+
+#[test]
+fn lesson_wraps_to_the_terminal_and_to_80_when_piped() {
+    let bin = env!("CARGO_BIN_EXE_mcplings");
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let root = course.path();
+    let shell = format!("stty cols 120 rows 40; '{bin}' --root '{}' lesson 2", root.display());
+    let Some(shown) = in_a_terminal(&shell, "") else { return };
+    use unicode_width::UnicodeWidthStr;
+    let widest = shown.lines().map(|l| l.width()).max().unwrap_or(0);
+    assert!(widest > 80 && widest <= 120, "widest line {widest}:\n{shown}");
+    let piped = at(root, &["lesson", "2"]);
+    assert_fits_80(&piped, "lesson 2");
+}
+
+// ---------------------------------------------------------------------------
+// Exit codes
+// ---------------------------------------------------------------------------
+
+#[test]
+fn usage_errors_exit_2_with_one_wording() {
+    let course = common::course_copy();
+    let root = course.path();
+    for (args, wording) in [
+        (&["quiz", "9"][..], "there is no part 9; parts are 1 to 5"),
+        (&["quiz", "x"], "there is no part x; parts are 1 to 5"),
+        (&["lesson", "9"], "there is no part 9; parts are 1 to 5"),
+        (&["lesson", "x"], "there is no part x; parts are 1 to 5"),
+        (&["check", "99"], "there is no exercise 99; exercises are 01 to 11"),
+        (&["hint", "x"], "there is no exercise x; exercises are 01 to 11"),
+        (
+            &["reset", "nope", "--yes"],
+            "there is no exercise nope; exercises are 01 to 11",
+        ),
+    ] {
+        let r = at(root, args);
+        assert_eq!(r.code, 2, "{args:?}: {r:?}");
+        assert!(r.stderr.replace('\n', " ").contains(wording), "{args:?}: {r:?}");
+        assert!(!r.stderr.contains("invalid digit"), "{args:?}: {r:?}");
+        assert_fits_80(&r, &args.join(" "));
+    }
+    // reset off a terminal without --yes is a usage error too.
+    let r = at(root, &["reset", "01"]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+#[test]
+fn quitting_the_quiz_with_q_exits_0_and_running_out_of_input_exits_1() {
+    let course = common::course_copy();
+    let r = run(mcplings(course.path()).args(["quiz", "1"]).write_stdin("q\n"));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("Stopped at question 1"), "{r:?}");
+    let r = run(mcplings(course.path()).args(["quiz", "1"]).write_stdin(""));
+    assert_eq!(r.code, 1, "{r:?}");
+}
+
+#[test]
+fn declining_reset_in_a_terminal_exits_0_and_changes_nothing() {
+    let course = common::course_copy();
+    let lib = course.path().join("exercises/01-encode-frames/src/lib.rs");
+    fs::write(&lib, "// mine\n").unwrap();
+    let bin = env!("CARGO_BIN_EXE_mcplings");
+    let shell = format!("'{bin}' --root '{}' reset 01; echo EXIT=$?", course.path().display());
+    let Some(shown) = in_a_terminal(&shell, "n\n") else {
+        return;
+    };
+    assert!(shown.contains("Nothing changed."), "{shown}");
+    assert!(shown.contains("EXIT=0"), "{shown}");
+    assert_eq!(fs::read_to_string(&lib).unwrap(), "// mine\n");
+}
+
+// ---------------------------------------------------------------------------
+// task, and a lesson read on the command line
+// ---------------------------------------------------------------------------
+
+#[test]
+fn task_prints_the_task_the_files_and_the_commands() {
+    let course = common::course_copy();
+    let exercises: toml::Table =
+        toml::from_str(&fs::read_to_string(course.path().join("lessons/01-json-rpc-messages/exercises.toml")).unwrap())
+            .unwrap();
+    let task = exercises["exercises"][0]["task"].as_str().unwrap();
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for query in ["01", "encode-frames", "01-encode-frames"] {
+        let r = at(course.path(), &["task", query]);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert!(r.stdout.starts_with("Exercise 01-encode-frames · "), "{r:?}");
+        assert!(words(&r.stdout).contains(&words(task)), "{r:?}");
+        assert!(
+            words(&r.stdout).contains("Edit exercises/01-encode-frames/src/lib.rs"),
+            "{r:?}"
+        );
+        assert!(r.stdout.contains("mcplings check 01"), "{r:?}");
+        assert_fits_80(&r, "task 01");
+    }
+    for n in 1..=11 {
+        let r = at(course.path(), &["task", &format!("{n:02}")]);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert_fits_80(&r, "task");
+    }
+    assert_eq!(at(course.path(), &["task", "12"]).code, 2);
+}
+
+#[test]
+fn a_lesson_printed_to_its_end_is_read() {
+    let course = common::course_copy();
+    let read = |part: usize| at(course.path(), &["list", "--json"]).json()["parts"][part - 1]["lesson_read"].clone();
+    assert_eq!(read(2), false);
+    let r = at(course.path(), &["lesson", "2"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(read(2), true);
+    assert_eq!(read(1), false, "only the lesson printed");
+    assert!(
+        at(course.path(), &["list"])
+            .stdout
+            .contains("Part 2 · Lifecycle in two eras   lesson: read")
+    );
+}
+
+// ---------------------------------------------------------------------------
+// A harness started by hand
+// ---------------------------------------------------------------------------
+
+/// Every harness the learner does not edit (its `src/main.rs` is not among
+/// the exercise's files) says, on a terminal, what it is and which command
+/// runs it; the same file in the exercise and its solution (`verify`).
+#[test]
+fn a_harness_on_a_terminal_says_what_it_is() {
+    let root = common::root();
+    let mut harnesses = 0;
+    for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
+        let id = entry.file_name().to_string_lossy().into_owned();
+        let main = entry.path().join("src/main.rs");
+        let learner_edits = root
+            .join("lessons")
+            .read_dir()
+            .unwrap()
+            .flatten()
+            .any(|part| part.path().join("stubs").join(&id).join("src/main.rs").is_file());
+        if learner_edits || !main.is_file() {
+            continue;
+        }
+        harnesses += 1;
+        let text = fs::read_to_string(&main).unwrap();
+        let number = &id[..2];
+        let line =
+            format!("This is exercise {number}'s harness: its checker drives it. Run `mcplings check {number}`.");
+        assert!(text.contains("is_terminal(&std::io::stdin())"), "{id}");
+        assert!(text.contains(&line), "{id}: no {line:?}");
+        assert!(line.chars().count() <= 80, "{line}");
+        let solution = root.join("solutions").join(&id).join("src/main.rs");
+        assert_eq!(
+            text,
+            fs::read_to_string(solution).unwrap(),
+            "{id}: the harness differs from the solution's"
+        );
+    }
+    assert_eq!(harnesses, 10, "03's main.rs is the learner's own server");
+}
+
+// ---------------------------------------------------------------------------
+// Progress across course updates
+// ---------------------------------------------------------------------------
+
+/// A progress file as `main` wrote it before course versions: Part 1's
+/// quiz still held `batches-removed` (since dropped) and
+/// `before-initialized` (since moved to Part 2), exercise 01 was solved
+/// against 9 cases, and an exercise since removed had progress.
+const OLD_PROGRESS: &str = r#"{
+  "format_version": 1,
+  "exercises": {
+    "01-encode-frames": {"done": true, "hints_shown": 2, "last_check": [9, 9]},
+    "02-id-router": {"done": false, "hints_shown": 1, "last_check": [3, 10]},
+    "99-retired": {"done": true, "hints_shown": 0, "last_check": [4, 4]}
+  },
+  "lessons": {"1": {"read": true, "section": 6}},
+  "quizzes": {
+    "1": {"answers": {
+      "notification-vs-request": {"picks": [1], "solved": true, "first_try": true},
+      "batches-removed": {"picks": [0, 2], "solved": true, "first_try": false},
+      "before-initialized": {"picks": [3], "solved": true, "first_try": true}
+    }}
+  },
+  "position": {"part": 1, "exercise": "01-encode-frames"}
+}"#;
+
+#[test]
+fn an_old_progress_file_is_brought_to_the_course_version() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = root.join(".mcplings/progress.json");
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, OLD_PROGRESS).unwrap();
+
+    let r = at(root, &["list"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let notes = r.stderr.replace('\n', " ");
+    for text in [
+        "Part 1's quiz no longer asks `batches-removed`",
+        "Part 1's quiz no longer asks `before-initialized`",
+        "exercise 99-retired is no longer in the course",
+        "exercise 01-encode-frames has new cases since you solved it",
+    ] {
+        assert!(notes.contains(text), "missing {text:?}: {r:?}");
+    }
+    assert!(r.stdout.contains("new cases since you solved it"), "{r:?}");
+    assert_fits_80(&r, "list after a migration");
+
+    // Said once: the file now records the course's version.
+    let saved: serde_json::Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(
+        saved["course_version"].as_str().is_some_and(|v| v.len() == 16),
+        "{saved:#}"
+    );
+    let r = at(root, &["list", "--json"]);
+    assert!(r.stderr.is_empty(), "{r:?}");
+    let list = r.json();
+    let part1 = &list["parts"][0];
+    assert_eq!(part1["quiz"]["answered"], 1, "{part1:#}");
+    assert_eq!(part1["lesson_read"], true, "{part1:#}");
+    let first = &part1["exercises"][0];
+    assert_eq!(
+        (first["done"].clone(), first["new_cases"].clone()),
+        (true.into(), true.into()),
+        "{first:#}"
+    );
+    assert_eq!(part1["exercises"][1]["new_cases"], false);
+    // Everything else is kept as it was.
+    assert_eq!(saved["exercises"]["02-id-router"]["hints_shown"], 1);
+    assert_eq!(saved["position"]["exercise"], "01-encode-frames");
+    assert!(saved["exercises"].get("99-retired").is_none());
+}
+
+// ---------------------------------------------------------------------------
+// init: a learner workspace
+// ---------------------------------------------------------------------------
+
+#[test]
+fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
+    let _lock = common::build_lock();
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join("learn");
+    let r = run(common::cmd::bin().current_dir(tmp.path()).args(["init", "learn"]));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_fits_80(&r, "init");
+    for file in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "rust-analyzer.toml",
+        ".gitignore",
+        ".mcplings-workspace",
+        "lessons/course.toml",
+        "exercises/01-encode-frames/src/main.rs",
+        "solutions/01-encode-frames/src/lib.rs",
+    ] {
+        assert!(ws.join(file).is_file(), "{file} missing");
+    }
+    let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/01-encode-frames/src/lib.rs")).unwrap();
+    assert_eq!(
+        fs::read(ws.join("exercises/01-encode-frames/src/lib.rs")).unwrap(),
+        stub
+    );
+    if std::process::Command::new("git").arg("--version").output().is_ok() {
+        assert!(ws.join(".git").is_dir(), "git init ran");
+    }
+    // A second init into it is refused.
+    let again = run(common::cmd::bin().current_dir(tmp.path()).args(["init", "learn"]));
+    assert_eq!(again.code, 2, "{again:?}");
+    assert!(again.stderr.contains("not empty"), "{again:?}");
+
+    // Inside the workspace, commands find it by itself. It builds into its
+    // own target/, as a learner's does: cargo keys build records by package
+    // name, so the shared test target dir would mix it up with other copies.
+    let inside = |args: &[&str]| {
+        run(common::cmd::bin()
+            .current_dir(&ws)
+            .env_remove("CARGO_TARGET_DIR")
+            .args(args))
+    };
+    let r = inside(&["check", "01"]);
+    assert_eq!(r.code, 1, "the stub fails: {r:?}");
+    assert!(
+        r.stdout
+            .contains("build 01-encode-frames (exercises/01-encode-frames) ... ok"),
+        "{r:?}"
+    );
+    assert_eq!(inside(&["hint", "01"]).code, 0);
+    assert_eq!(inside(&["task", "01"]).code, 0);
+    fs::copy(
+        ws.join("solutions/01-encode-frames/src/lib.rs"),
+        ws.join("exercises/01-encode-frames/src/lib.rs"),
+    )
+    .unwrap();
+    let r = inside(&["check", "01"]);
+    assert_eq!(r.code, 0, "the solution's file passes: {r:?}");
+    assert!(ws.join(".mcplings/progress.json").is_file());
+
+    // --update keeps the learner's file and brings back what the course owns.
+    fs::write(ws.join("exercises/02-id-router/src/lib.rs"), "// mine\n").unwrap();
+    fs::remove_file(ws.join("exercises/02-id-router/src/main.rs")).unwrap();
+    fs::remove_dir_all(ws.join("lessons/05-long-calls")).unwrap();
+    let r = inside(&["init", "--update"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        fs::read_to_string(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(),
+        "// mine\n"
+    );
+    assert!(ws.join("exercises/02-id-router/src/main.rs").is_file());
+    assert!(ws.join("lessons/05-long-calls/lesson.md").is_file());
+    assert_eq!(
+        inside(&["list", "--json"]).json()["parts"][0]["exercises"][0]["done"],
+        true
+    );
+
+    // reset restores the stub in the workspace.
+    let r = inside(&["reset", "02", "--yes"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/02-id-router/src/lib.rs")).unwrap();
+    assert_eq!(fs::read(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(), stub);
+}
+
+/// The files `cargo package` puts in the published crate.
+fn packaged_files() -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(common::root())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The published crate carries every exercise and solution crate (under
+/// `course/`, where cargo does not take them for packages of their own),
+/// and `init` from it alone writes a workspace whose 01 checks.
+#[test]
+fn init_from_the_packaged_crate_checks_01() {
+    let files = packaged_files();
+    let root = common::root();
+    for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
+        let id = entry.file_name().to_string_lossy().into_owned();
+        for side in ["exercises", "solutions"] {
+            for file in ["Cargo.toml.in", "src/lib.rs"] {
+                let path = format!("course/{side}/{id}/{file}");
+                assert!(files.contains(&path), "{path} is not packaged (course/README.md)");
+            }
+        }
+    }
+    // The package as cargo would unpack it: the listed files only.
+    let _lock = common::build_lock();
+    let tmp = tempfile::tempdir().unwrap();
+    let package = tmp.path().join("mcplings-0.1.0");
+    for file in files
+        .iter()
+        .filter(|f| !f.ends_with(".orig") && !f.starts_with(".cargo_vcs"))
+    {
+        let to = package.join(file);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
+    }
+    assert!(
+        !package.join("exercises").exists(),
+        "cargo leaves the crates' own folders out"
+    );
+    let r = run(common::cmd::bin()
+        .current_dir(tmp.path())
+        .env("MCPLINGS_COURSE", &package)
+        .args(["init", "ws"]));
+    assert_eq!(r.code, 0, "{r:?}");
+    let ws = tmp.path().join("ws");
+    let r = run(common::cmd::bin()
+        .current_dir(&ws)
+        .env_remove("CARGO_TARGET_DIR")
+        .args(["check", "01", "--json"]));
+    assert_eq!(r.code, 1, "the stub builds and fails: {r:?}");
+    assert_eq!(r.json()["build"]["ok"], true, "{r:?}");
+    let r = run(common::cmd::bin()
+        .current_dir(&ws)
+        .env_remove("CARGO_TARGET_DIR")
+        .args(["check", "01", "--solution"]));
+    assert_eq!(r.code, 0, "the solution passes: {r:?}");
+}
