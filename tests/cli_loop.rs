@@ -108,11 +108,11 @@ fn usage_errors_exit_2_with_one_wording() {
         (&["quiz", "x"], "there is no part x; parts are 1 to 5"),
         (&["lesson", "9"], "there is no part 9; parts are 1 to 5"),
         (&["lesson", "x"], "there is no part x; parts are 1 to 5"),
-        (&["check", "99"], "there is no exercise 99; exercises are 01 to 11"),
-        (&["hint", "x"], "there is no exercise x; exercises are 01 to 11"),
+        (&["check", "99"], "there is no exercise 99; exercises are 01 to 12"),
+        (&["hint", "x"], "there is no exercise x; exercises are 01 to 12"),
         (
             &["reset", "nope", "--yes"],
-            "there is no exercise nope; exercises are 01 to 11",
+            "there is no exercise nope; exercises are 01 to 12",
         ),
     ] {
         let r = at(root, args);
@@ -175,12 +175,12 @@ fn task_prints_the_task_the_files_and_the_commands() {
         assert!(r.stdout.contains("mcplings check 01"), "{r:?}");
         assert_fits_80(&r, "task 01");
     }
-    for n in 1..=11 {
+    for n in 1..=12 {
         let r = at(course.path(), &["task", &format!("{n:02}")]);
         assert_eq!(r.code, 0, "{r:?}");
         assert_fits_80(&r, "task");
     }
-    assert_eq!(at(course.path(), &["task", "12"]).code, 2);
+    assert_eq!(at(course.path(), &["task", "13"]).code, 2);
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn a_harness_on_a_terminal_says_what_it_is() {
             "{id}: the harness differs from the solution's"
         );
     }
-    assert_eq!(harnesses, 10, "03's main.rs is the learner's own server");
+    assert_eq!(harnesses, 11, "03's main.rs is the learner's own server");
 }
 
 // ---------------------------------------------------------------------------

@@ -20,10 +20,9 @@ use crate::progress;
 pub fn exercise<'c>(course: &'c Course, query: &str) -> Result<&'c Exercise, String> {
     course.exercise(query).ok_or_else(|| {
         let known: Vec<&str> = course.exercises.iter().map(|e| e.id.as_str()).collect();
-        let (first, last) = match (course.exercises.first(), course.exercises.last()) {
-            (Some(f), Some(l)) => (f.number(), l.number()),
-            _ => ("", ""),
-        };
+        // Numbers are stable keys, not course order (12 sits in Part 3).
+        let numbers = course.exercises.iter().map(|e| e.number());
+        let (first, last) = (numbers.clone().min().unwrap_or(""), numbers.max().unwrap_or(""));
         format!(
             "there is no exercise {query}; exercises are {first} to {last}: {}",
             known.join(", ")
@@ -329,10 +328,10 @@ pub fn hint(course: &Course, query: &str, all: bool) -> Result<u8, String> {
             report::say("That was the last hint. The reference solution unlocks once your exercise passes.");
         }
     } else if shown < ex.hints.len() {
-        println!(
+        report::say(&format!(
             "Run `mcplings hint {0}` again for the next hint (`mcplings hint {0} --all` rereads these).",
             ex.number()
-        );
+        ));
     }
     Ok(0)
 }

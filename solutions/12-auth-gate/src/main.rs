@@ -64,6 +64,10 @@ fn config() -> (u16, Config) {
 }
 
 fn main() {
+    // Started by hand (`cargo run` here), it would wait for requests in silence.
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!("This is exercise 12's harness: its checker drives it. Run `mcplings check 12`.");
+    }
     std::panic::set_hook(Box::new(|info| {
         let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
             (Some(s), _) => s.to_string(),
