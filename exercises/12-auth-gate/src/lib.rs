@@ -13,10 +13,11 @@
 //!    `authorization_servers`, `scopes_supported`, `bearer_methods_supported`.
 //! 2. A foreign `Origin` gets 403; another path 404; anything but POST 405.
 //! 3. The token, from the `Authorization: Bearer` header only:
-//!    - none (a token in the query string does not count): 401,
-//!      `Bearer resource_metadata="…"`;
-//!    - a header that is not `Bearer <token>`, or a token in two places:
-//!      400, `error="invalid_request"` (RFC 6750 § 3.1).
+//!    - none (another scheme such as Basic, or a token only in the query
+//!      string, which does not count): 401, `Bearer resource_metadata="…"`;
+//!    - a `Bearer` header that is not exactly `Bearer <token>` (no token,
+//!      two words, a character a token cannot hold), or a token in two
+//!      places: 400, `error="invalid_request"` (RFC 6750 § 3.1).
 //! 4. The token's claims, from the authorization server's introspection
 //!    endpoint (RFC 7662; the endpoint is `introspection_endpoint` in the
 //!    server's RFC 8414 metadata): inactive, another audience than the

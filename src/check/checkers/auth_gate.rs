@@ -276,6 +276,9 @@ fn not_served(world: &World, reply: &Reply, id: u64, why: &str) -> Failure {
         Some(_) => String::new(),
     };
     let mut failure = served(reply, id, why).err().unwrap_or_else(|| Failure::new(why));
+    if !detail.is_empty() && !failure.reason.ends_with('.') {
+        failure.reason.push('.');
+    }
     failure.reason.push_str(&detail);
     failure
 }
@@ -360,9 +363,10 @@ fn passthrough(s: &mut Session) -> CaseResult {
             json!({"Authorization": sent}),
         ));
     }
-    let result = served(&reply, 13, "list_notes with a live notes:read token gets").map_err(|f| {
+    let why = "list_notes with a live notes:read token gets";
+    let result = served(&reply, 13, why).map_err(|f| {
         if calls.is_empty() {
-            not_served(&world, &reply, 13, &f.reason)
+            not_served(&world, &reply, 13, why)
         } else {
             f
         }

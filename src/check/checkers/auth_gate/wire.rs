@@ -149,7 +149,8 @@ pub(super) struct Refusal<'a> {
 /// the `error` and `resource_metadata` it needs; returns the challenge.
 /// `why` leads every failure.
 pub(super) fn refused(reply: &Reply, want: &Refusal, why: &str) -> Result<Challenge, Failure> {
-    let expected = json!({"status": want.status, "www-authenticate": want.shape, "…": "…"});
+    let header = want.shape.trim_start_matches("with WWW-Authenticate: ");
+    let expected = json!({"status": want.status, "www-authenticate": header, "…": "…"});
     if reply.status != want.status {
         let served = if reply.status == 200 {
             " It was served: whatever the server checks, it let this one through."
