@@ -414,9 +414,15 @@ fn server_floods_stdout_with_lines() {
 fn server_floods_stdout_with_valid_notifications() {
     let scratch = tempfile::tempdir().unwrap();
     let pid = scratch.path().join("pid");
+    // Each line carries 100 bytes of log text, so the 8 MiB cap comes after
+    // ~45,000 valid notifications (not 100,000), inside the hang deadline on a
+    // loaded machine with the checker built without optimisation.
+    let line = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"TEXT"}}"#
+        .replace("TEXT", &"tick ".repeat(20));
     let code = format!(
-        "{}        loop {{ println!(r#\"{{{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{{{\"level\":\"info\",\"data\":\"tick\"}}}}}}}}\"#); }}",
-        write_pid(&pid)
+        "{}        loop {{ println!(r#\"{}\"#); }}",
+        write_pid(&pid),
+        line.replace('{', "{{").replace('}', "}}")
     );
     let dir = hostile(GATE, "hostile-03-notification-flood", &code);
     let (report, _) = timed_check(GATE, dir.path(), "endless notifications");
