@@ -289,19 +289,7 @@ fn run_case(
     if result.is_ok() && checker.schema {
         result = schema_failure(&finished.transcript).map_or(Ok(()), Err);
     }
-    let mut report = CaseReport {
-        name: case.name.to_string(),
-        about: case.about.to_string(),
-        status: Status::Passed,
-        reason: None,
-        expected: None,
-        actual: None,
-        differences: Vec::new(),
-        transcript: finished.transcript,
-        stderr: finished.stderr,
-        stderr_dropped: finished.stderr_dropped,
-        duration_ms: started.elapsed().as_millis() as u64,
-    };
+    let mut report = finished.into_report(case.name, case.about, started);
     let mut hung = false;
     if let Err(failure) = result {
         hung = matches!(failure.stop, Some(Stop::Timeout(_) | Stop::NotReading(_)));

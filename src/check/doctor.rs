@@ -421,19 +421,7 @@ fn finish_case(
     finished: super::session::Finished,
     started: Instant,
 ) -> (DoctorCase, bool) {
-    let mut case = CaseReport {
-        name,
-        about: about.to_string(),
-        status: Status::Passed,
-        reason: None,
-        expected: None,
-        actual: None,
-        differences: Vec::new(),
-        transcript: finished.transcript,
-        stderr: finished.stderr,
-        stderr_dropped: finished.stderr_dropped,
-        duration_ms: started.elapsed().as_millis() as u64,
-    };
+    let mut case = finished.into_report(&name, about, started);
     let (verdict, rule, note, hung) = match result {
         Ok(Outcome::Pass) => (Verdict::Pass, None, None, false),
         Ok(Outcome::Note(note)) => (Verdict::Pass, None, Some(note), false),

@@ -74,6 +74,27 @@ pub struct Finished {
     pub stderr_dropped: usize,
 }
 
+impl Finished {
+    /// The passing report of case `name` that ran in this session since
+    /// `started`: its transcript and stderr, no reason, no differences (the
+    /// caller records a failure on it).
+    pub fn into_report(self, name: &str, about: &str, started: std::time::Instant) -> super::super::report::CaseReport {
+        super::super::report::CaseReport {
+            name: name.to_string(),
+            about: about.to_string(),
+            status: super::super::report::Status::Passed,
+            reason: None,
+            expected: None,
+            actual: None,
+            differences: Vec::new(),
+            transcript: self.transcript,
+            stderr: self.stderr,
+            stderr_dropped: self.stderr_dropped,
+            duration_ms: started.elapsed().as_millis() as u64,
+        }
+    }
+}
+
 /// Starts a learner's `program` with `args` in a process group of its own,
 /// stdout and stderr piped.
 pub(super) fn start(program: &Path, args: &[String], stdin: Stdio) -> Result<Process, Stop> {
