@@ -28,17 +28,22 @@
 //! | notifications unanswered | fail | basic/index › Notifications |
 //! | unknown method | fail (no reply) / warn (code) | JSON-RPC 2.0 § 5, § 5.1 |
 //! | unparsable line, invalid request | warn | JSON-RPC 2.0 § 5.1 |
-//! | tools, resources, prompts listed (all pages, capped) | fail / warn (cap) | 2026-07-28 server/tools › Capabilities |
+//! | tools, resources, prompts listed (all pages, capped) | fail (modern) / warn (legacy, cap) | 2026-07-28 server/tools › Capabilities; 2025-11-25 basic/lifecycle › Operation |
 //! | tool schemas | fail | 2025-11-25 server/tools › Tool; basic/index › JSON Schema Usage |
 //! | resources read, templates listed, prompts got | warn | server/resources › Error Handling |
 //! | tools called (only when asked) | fail | server/tools › Output Schema |
-//! | shutdown on EOF | warn | 2026-07-28 basic/transports/stdio › Shutdown |
+//! | shutdown on EOF | warn | 2026-07-28 basic/transports/stdio › Shutdown; 2025-11-25 basic/lifecycle › Shutdown |
 //!
 //! Over Streamable HTTP (`--url`, `http.rs`, modern only): server/discover,
 //! _meta required (400), unsupported version (400), unknown method (404),
 //! notification (202), foreign Origin (403), all fail-level (2026-07-28
 //! basic/transports/streamable-http); ids echoed (fail); a body that is not
 //! JSON (warn); and the feature checks above.
+//!
+//! A finding cites its sentence as the session's revision states it
+//! (`rules::for_revision`): a 2025-11-25 rule in a modern session is
+//! quoted from 2026-07-28, and a rule only 2026-07-28 states is held to a
+//! legacy session at the level of the legacy sentence that stands for it.
 //!
 //! A crash, a hang or a flood ends a check with the session's plain
 //! reason, at the check's level; junk on stdout is a fail whatever the
@@ -133,6 +138,14 @@ impl Era {
         match self {
             Era::Legacy => "legacy",
             Era::Modern => "modern",
+        }
+    }
+
+    /// The revision whose text a finding in this era cites.
+    fn revision(self) -> &'static str {
+        match self {
+            Era::Legacy => mcp::LEGACY,
+            Era::Modern => mcp::MODERN,
         }
     }
 }
@@ -433,6 +446,15 @@ fn finish_case(
             } else {
                 rule.unwrap_or(default_rule)
             };
+            // The sentence as the session's own revision states it.
+            let rule = rules::for_revision(rule, era.revision());
+            debug_assert!(
+                rule.revision == era.revision() || rule.revision.starts_with("JSON-RPC"),
+                "a {} finding cites {} {}",
+                era.name(),
+                rule.revision,
+                rule.section
+            );
             case.status = Status::Failed;
             if let (Some(e), Some(a)) = (&failure.expected, &failure.actual) {
                 case.differences = super::diff::diff(e, a);

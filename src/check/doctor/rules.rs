@@ -151,9 +151,8 @@ pub const UNSUPPORTED_VERSION: Rule = must(
     "basic/versioning › Protocol Version Negotiation",
     "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with an `UnsupportedProtocolVersionError` listing the versions it does support",
 );
-/// A declared feature answers its list method. 2025-11-25 names the
-/// capability and the method without this sentence; 2026-07-28 states it,
-/// and doctor holds a legacy session to it too.
+/// A declared feature answers its list method (modern: 2026-07-28 states
+/// it; a legacy session is held to [`LISTED_LEGACY`], a warn).
 pub const TOOLS_LISTED: Rule = must(
     "2026-07-28",
     "server/tools › Capabilities",
@@ -255,12 +254,105 @@ pub const ORIGIN: Rule = must(
     "basic/transports/streamable-http › Security & Endpoint",
     "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
 );
+/// [`ORIGIN`] in a legacy (2025-11-25) HTTP session.
+pub const ORIGIN_LEGACY: Rule = must(
+    "2025-11-25",
+    "basic/transports › Streamable HTTP › Security Warning",
+    "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
+);
 /// A body that is not JSON, over HTTP.
 pub const NOT_JSON_HTTP: Rule = should(
     "2026-07-28",
     "basic/transports/streamable-http › Sending Messages",
     "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
 );
+
+/// The same sentence where another revision states it, under its own
+/// page and section there.
+const fn restated(rule: Rule, revision: &'static str, section: &'static str) -> Rule {
+    Rule {
+        revision,
+        section,
+        ..rule
+    }
+}
+
+/// [`STDOUT_MESSAGES`] in a modern session.
+pub const STDOUT_MESSAGES_MODERN: Rule = restated(STDOUT_MESSAGES, "2026-07-28", "basic/transports/stdio");
+/// [`IDS_ECHOED`] in a modern session.
+pub const IDS_ECHOED_MODERN: Rule = restated(IDS_ECHOED, "2026-07-28", "basic/index › Result Responses");
+/// [`IDS_FORBIDDEN`] in a modern session.
+pub const IDS_FORBIDDEN_MODERN: Rule = restated(IDS_FORBIDDEN, "2026-07-28", "basic/index › Requests");
+/// [`NOTIFICATIONS`] in a modern session.
+pub const NOTIFICATIONS_MODERN: Rule = restated(NOTIFICATIONS, "2026-07-28", "basic/index › Notifications");
+/// [`PAGES`] in a modern session.
+pub const PAGES_MODERN: Rule = restated(PAGES, "2026-07-28", "server/utilities/pagination › Response Format");
+/// [`INPUT_SCHEMA`] in a modern session.
+pub const INPUT_SCHEMA_MODERN: Rule = restated(INPUT_SCHEMA, "2026-07-28", "server/tools › Tool");
+/// [`SCHEMA_VALID`] in a modern session.
+pub const SCHEMA_VALID_MODERN: Rule = restated(SCHEMA_VALID, "2026-07-28", "basic/index › JSON Schema Usage");
+/// [`SCHEMA_USABLE`] in a modern session.
+pub const SCHEMA_USABLE_MODERN: Rule = restated(SCHEMA_USABLE, "2026-07-28", "basic/index › JSON Schema Usage");
+/// [`FEATURES`] in a modern session (2026-07-28 server/resources has no
+/// such sentence; server/prompts states it).
+pub const FEATURES_MODERN: Rule = restated(FEATURES, "2026-07-28", "server/prompts › Error Handling");
+/// [`STRUCTURED`] in a modern session.
+pub const STRUCTURED_MODERN: Rule = restated(STRUCTURED, "2026-07-28", "server/tools › Output Schema");
+/// [`ROBUST`] in a modern session.
+pub const ROBUST_MODERN: Rule = restated(ROBUST, "2026-07-28", "basic/patterns/cancellation › Timeouts");
+/// [`TOOLS_LISTED`], [`RESOURCES_LISTED`] and [`PROMPTS_LISTED`] in a
+/// legacy session: 2025-11-25 has no MUST that a declared feature answers
+/// its list method (only that a server supporting it MUST declare it), so
+/// a legacy server that declares one and refuses its list is a warn.
+pub const LISTED_LEGACY: Rule = should(
+    "2025-11-25",
+    "basic/lifecycle › Operation",
+    "During the operation phase, the client and server exchange messages according to the negotiated capabilities.",
+);
+/// [`SHUTDOWN`] in a legacy session.
+pub const SHUTDOWN_LEGACY: Rule = should(
+    "2025-11-25",
+    "basic/lifecycle › Shutdown",
+    "the client SHOULD initiate shutdown by: ... Waiting for the server to exit, or sending `SIGTERM` if the server does not exit within a reasonable time",
+);
+
+/// (legacy, modern): one rule as each revision states it.
+const TWINS: &[(&Rule, &Rule)] = &[
+    (&STDOUT_MESSAGES, &STDOUT_MESSAGES_MODERN),
+    (&IDS_ECHOED, &IDS_ECHOED_MODERN),
+    (&IDS_FORBIDDEN, &IDS_FORBIDDEN_MODERN),
+    (&NOTIFICATIONS, &NOTIFICATIONS_MODERN),
+    (&PAGES, &PAGES_MODERN),
+    (&INPUT_SCHEMA, &INPUT_SCHEMA_MODERN),
+    (&SCHEMA_VALID, &SCHEMA_VALID_MODERN),
+    (&SCHEMA_USABLE, &SCHEMA_USABLE_MODERN),
+    (&FEATURES, &FEATURES_MODERN),
+    (&STRUCTURED, &STRUCTURED_MODERN),
+    (&ROBUST, &ROBUST_MODERN),
+    (&LISTED_LEGACY, &TOOLS_LISTED),
+    (&LISTED_LEGACY, &RESOURCES_LISTED),
+    (&LISTED_LEGACY, &PROMPTS_LISTED),
+    (&SHUTDOWN_LEGACY, &SHUTDOWN),
+    (&ORIGIN_LEGACY, &ORIGIN),
+];
+
+/// `rule` as the session at `revision` (`2025-11-25` for legacy,
+/// `2026-07-28` for modern) cites it: the same rule when it is from that
+/// revision (or JSON-RPC 2.0), else its twin stated there, else `rule`
+/// itself (a rule of one era only; doctor applies those in their era).
+pub fn for_revision(rule: &'static Rule, revision: &str) -> &'static Rule {
+    if rule.revision == revision || rule.revision.starts_with("JSON-RPC") {
+        return rule;
+    }
+    TWINS
+        .iter()
+        .find_map(|&(legacy, modern)| match revision {
+            "2025-11-25" if modern == rule => Some(legacy),
+            "2026-07-28" if legacy == rule => Some(modern),
+            _ => None,
+        })
+        .unwrap_or(rule)
+}
 
 /// Every rule, for tests that hold each quote to the specification text.
 pub const ALL: &[&Rule] = &[
@@ -298,4 +390,18 @@ pub const ALL: &[&Rule] = &[
     &REQUEST_CONTENT_TYPE,
     &ORIGIN,
     &NOT_JSON_HTTP,
+    &STDOUT_MESSAGES_MODERN,
+    &IDS_ECHOED_MODERN,
+    &IDS_FORBIDDEN_MODERN,
+    &NOTIFICATIONS_MODERN,
+    &PAGES_MODERN,
+    &INPUT_SCHEMA_MODERN,
+    &SCHEMA_VALID_MODERN,
+    &SCHEMA_USABLE_MODERN,
+    &FEATURES_MODERN,
+    &STRUCTURED_MODERN,
+    &ROBUST_MODERN,
+    &LISTED_LEGACY,
+    &SHUTDOWN_LEGACY,
+    &ORIGIN_LEGACY,
 ];
