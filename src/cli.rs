@@ -172,10 +172,14 @@ pub enum Command {
         /// milliseconds (default 10000; stretched on a loaded machine).
         #[arg(long, value_name = "MS")]
         startup_ms: Option<u64>,
-        /// Check a running Streamable HTTP server (2026-07-28, http) at
-        /// this URL instead of a stdio command.
+        /// Check a running Streamable HTTP server (http or https) at this
+        /// URL instead of a stdio command.
         #[arg(long, value_name = "URL")]
         url: Option<String>,
+        /// Trust only the certificates in this PEM file for an https URL
+        /// (a self-signed certificate, a private authority).
+        #[arg(long, value_name = "FILE")]
+        cacert: Option<std::path::PathBuf>,
         /// The server command and its arguments, after `--`.
         #[arg(last = true, value_name = "CMD")]
         command: Vec<String>,
@@ -272,11 +276,13 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             call_readonly,
             json,
             url,
+            cacert,
             startup_ms,
             command,
         }) => doctor::run(&doctor::Args {
             command: &command,
             url: url.as_deref(),
+            cacert: cacert.as_deref(),
             era: &era,
             calls: &calls,
             call_readonly,

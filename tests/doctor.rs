@@ -6,12 +6,15 @@
 
 #[path = "common/mod.rs"]
 mod common;
+#[path = "doctor/tls_front.rs"]
+mod tls_front;
 
 use std::path::PathBuf;
 
 use assert_cmd::Command;
 use mcplings::check::build::{self, Target as BuildTarget};
 use mcplings::check::doctor::{self, DoctorReport, EraChoice, Options, Target, Verdict};
+use mcplings::check::http::Trust;
 use serde_json::json;
 
 /// The mock server, with a mistake planted when `mistake` is not empty.
@@ -330,6 +333,59 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     assert!(report.fails > 0, "{}", summary(&report));
     let unreachable = doctor::doctor_url("http://127.0.0.1:1/mcp", &options);
     assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
+}
+
+#[test]
+fn over_https_the_reference_06_gets_no_fail_with_its_certificate_trusted() {
+    /// Kills the server however the test ends.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let (server, url) = serve_http(&course_binary("solution-06-http-front-door"));
+    let _server = Killed(server);
+    let backend = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .parse()
+        .unwrap();
+    let front = tls_front::start(backend);
+    let dir = tempfile::tempdir().unwrap();
+    let pem = dir.path().join("cert.pem");
+    std::fs::write(&pem, &front.pem).unwrap();
+    let options = Options {
+        calls: vec![("echo".into(), json!({"text": "hi"}))],
+        trust: Trust::from_pem_file(&pem).unwrap(),
+        ..Options::default()
+    };
+    let report = doctor::doctor_url(&front.url, &options);
+    assert_eq!(report.era, "modern", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    assert_eq!(report.cases.len(), 14, "{}", summary(&report));
+    // Untrusted (Mozilla's roots only): exit 2, one sentence naming it.
+    let doctor = |args: &[&str]| {
+        Command::cargo_bin("mcplings")
+            .unwrap()
+            .arg("doctor")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let untrusted = doctor(&["--url", &front.url]);
+    let text = String::from_utf8_lossy(&untrusted.stdout).into_owned();
+    assert_eq!(untrusted.status.code(), Some(2), "{text}");
+    assert!(text.contains("not signed by an authority this client trusts"), "{text}");
+    let trusted = doctor(&["--url", &front.url, "--cacert", pem.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&trusted.stdout).into_owned();
+    assert_eq!(trusted.status.code(), Some(0), "{text}");
+    // A --cacert that holds no certificate.
+    std::fs::write(&pem, "not a certificate").unwrap();
+    let bad = doctor(&["--url", &front.url, "--cacert", pem.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("holds no certificate"));
 }
 
 /// Markdown as plain text: no bold, links as their text, one space.

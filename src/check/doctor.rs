@@ -110,6 +110,8 @@ pub struct Options {
     /// How long the server may take to answer its first request in each
     /// process (`None`: [`STARTUP`], 10 s), stretched by the machine's load.
     pub startup: Option<Duration>,
+    /// The certificates an `https://` URL trusts (`--url`; `--cacert`).
+    pub trust: super::http::Trust,
     /// Run only the checks with these names (without the era: `ids
     /// echoed`), after era detection; `None` runs them all (stdio).
     pub only: Option<Vec<String>>,
@@ -300,7 +302,8 @@ pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
     report
 }
 
-/// Runs doctor against the modern Streamable HTTP server at `url` (http);
+/// Runs doctor against the modern Streamable HTTP server at `url` (http,
+/// or https trusting [`Options::trust`]);
 /// see `http.rs`. A server that cannot be reached, or is not modern, ends
 /// with [`DoctorReport::error`] set.
 pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {

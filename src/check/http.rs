@@ -1,7 +1,8 @@
 //! HTTP exchanges with a learner's server ([`Shape::Http`]): the checker
 //! sends real HTTP/1.1 requests to `127.0.0.1:<port>` (never anything but
 //! loopback) with the `ureq` client, and records each request and response
-//! in the session's transcript.
+//! in the session's transcript. `mcplings doctor --url` uses the same
+//! client on any URL, `https://` too (rustls; [`Trust`]).
 //!
 //! The transcript shows every header the checker sent: `Host` is set
 //! explicitly (`127.0.0.1:<port>` unless a case names another), ureq adds
@@ -15,11 +16,14 @@
 //! [`Shape::Http`]: super::checkers::Shape::Http
 
 use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use ureq::config::AutoHeaderValue;
+use ureq::tls::{Certificate, PemItem, RootCerts, TlsConfig};
 
 use super::report::{Direction, EntryKind};
 use super::session::{Session, Stop};
@@ -176,13 +180,94 @@ pub enum Fetched {
     Failed(String),
 }
 
+/// The certificates an `https://` request trusts.
+#[derive(Debug, Clone, Default)]
+pub enum Trust {
+    /// Mozilla's root certificates (the `webpki-roots` crate ureq carries).
+    #[default]
+    WebPki,
+    /// Only these (`--cacert FILE`: a self-signed certificate, or a private
+    /// authority), as `curl --cacert` trusts them.
+    Only(Arc<Vec<Certificate<'static>>>),
+}
+
+impl Trust {
+    /// The certificates of the PEM file at `path`. Errors, one sentence:
+    /// the file cannot be read, is not PEM, or holds no certificate.
+    pub fn from_pem_file(path: &Path) -> Result<Trust, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read the certificate file {}: {e}", path.display()))?;
+        let mut certificates = Vec::new();
+        for item in ureq::tls::parse_pem(&bytes) {
+            match item {
+                Ok(PemItem::Certificate(c)) => certificates.push(c),
+                Ok(_) => {}
+                Err(e) => return Err(format!("{} is not a PEM file: {e}", path.display())),
+            }
+        }
+        if certificates.is_empty() {
+            return Err(format!(
+                "{} holds no certificate (a PEM file with -----BEGIN CERTIFICATE-----)",
+                path.display()
+            ));
+        }
+        Ok(Trust::Only(Arc::new(certificates)))
+    }
+
+    fn roots(&self) -> RootCerts {
+        match self {
+            Trust::WebPki => RootCerts::WebPki,
+            Trust::Only(certificates) => RootCerts::Specific(certificates.clone()),
+        }
+    }
+}
+
+/// A TLS failure in plain words, one sentence naming the problem; `None`
+/// when `error` is no TLS failure. rustls says what went wrong in its
+/// error's text (`invalid peer certificate: UnknownIssuer`).
+fn tls_failure(url: &str, error: &str) -> Option<String> {
+    let host = url.split("://").nth(1).and_then(|r| r.split('/').next()).unwrap_or(url);
+    let certificate = |problem: &str| Some(format!("TLS with {host} failed: the server's certificate {problem}"));
+    if error.contains("UnknownIssuer") {
+        certificate("is not signed by an authority this client trusts (a self-signed one? trust it with --cacert FILE)")
+    } else if error.contains("NotValidForName") {
+        certificate("is not valid for the host name in the URL")
+    } else if error.contains("Expired") {
+        certificate("has expired")
+    } else if error.contains("NotValidYet") {
+        certificate("is not valid yet")
+    } else if error.contains("invalid peer certificate") {
+        certificate(&format!("was refused ({error})"))
+    } else if error.contains("InvalidContentType") || error.contains("corrupt message") {
+        Some(format!(
+            "TLS with {host} failed: the server did not answer in TLS (an http:// server?)"
+        ))
+    } else if url.starts_with("https://")
+        && (error.contains("rustls") || error.contains("TLS") || error.contains("tls"))
+    {
+        Some(format!("TLS with {host} failed: {error}"))
+    } else {
+        None
+    }
+}
+
 /// Sends `request` to `url` (its `path` is not used) with the `ureq`
 /// client: exactly the headers given (no User-Agent, Accept or
 /// Accept-Encoding of ureq's own; a `Content-Length` header is left to
 /// ureq, which sets it from the body), no redirects followed, every status
-/// a reply, the body read up to 16 MiB, all within `timeout`.
+/// a reply, the body read up to 16 MiB, all within `timeout`. An
+/// `https://` URL trusts Mozilla's roots ([`Trust::WebPki`]).
 pub fn fetch(url: &str, request: &Request, timeout: Duration) -> Result<Reply, Fetched> {
+    fetch_trusting(url, request, timeout, &Trust::WebPki)
+}
+
+/// [`fetch`], an `https://` URL trusting `trust`; a TLS failure is
+/// [`Fetched::Failed`] with one plain sentence naming it (an unknown
+/// issuer, a name mismatch, an expired certificate, no TLS at all).
+pub fn fetch_trusting(url: &str, request: &Request, timeout: Duration, trust: &Trust) -> Result<Reply, Fetched> {
+    let tls = TlsConfig::builder().root_certs(trust.roots()).build();
     let agent: ureq::Agent = ureq::Agent::config_builder()
+        .tls_config(tls)
         .http_status_as_error(false)
         .timeout_global(Some(timeout))
         .max_redirects(0)
@@ -212,6 +297,7 @@ pub fn fetch(url: &str, request: &Request, timeout: Duration) -> Result<Reply, F
     let response = match outcome {
         Ok(response) => response,
         Err(e) if e.contains("timeout") || e.contains("Timeout") => return Err(Fetched::Timeout),
+        Err(e) if tls_failure(url, &e).is_some() => return Err(Fetched::Failed(tls_failure(url, &e).unwrap_or(e))),
         Err(e) => return Err(Fetched::Failed(format!("the HTTP request failed: {e}"))),
     };
     let status = response.status().as_u16();

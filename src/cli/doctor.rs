@@ -5,7 +5,8 @@
 //! the transcript) or as JSON.
 //!
 //! Exit codes: 0 when no check fails (warnings allowed), 1 when one does,
-//! 2 for a usage error or a server that cannot be started.
+//! 2 for a usage error or a server that cannot be started or reached (a
+//! TLS failure too: one sentence naming it).
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -15,6 +16,7 @@ use serde_json::Value;
 use super::report::{details_with, wrap_plain};
 use super::{EXIT_ERROR, EXIT_FAILED};
 use crate::check::doctor::{self, DoctorReport, EraChoice, Options, Target, Verdict};
+use crate::check::http::Trust;
 
 /// `--call NAME=JSON` as (name, arguments).
 ///
@@ -49,6 +51,8 @@ pub struct Args<'a> {
     pub command: &'a [String],
     /// `--url`: a Streamable HTTP server instead.
     pub url: Option<&'a str>,
+    /// `--cacert`: the PEM certificates an https URL trusts.
+    pub cacert: Option<&'a std::path::Path>,
     /// `--era`.
     pub era: &'a str,
     /// `--call NAME=JSON`, each.
@@ -63,7 +67,13 @@ pub struct Args<'a> {
 
 /// Runs doctor and prints the report; the exit code.
 pub fn run(args: &Args) -> Result<u8, String> {
+    let trust = match (args.cacert, args.url) {
+        (None, _) => Trust::default(),
+        (Some(path), Some(url)) if url.starts_with("https://") => Trust::from_pem_file(path)?,
+        (Some(_), _) => return Err("--cacert FILE goes with an https:// --url".into()),
+    };
     let options = Options {
+        trust,
         era: parse_era(args.era)?,
         calls: args.calls.iter().map(|c| parse_call(c)).collect::<Result<_, _>>()?,
         call_readonly: args.call_readonly,
@@ -74,10 +84,8 @@ pub fn run(args: &Args) -> Result<u8, String> {
     let report = match (args.url, args.command.split_first()) {
         (Some(_), Some(_)) => return Err("doctor takes --url URL or a command after `--`, not both".into()),
         (Some(url), None) => {
-            if !url.starts_with("http://") {
-                return Err(format!(
-                    "--url takes an http:// URL (https is not supported yet), got `{url}`"
-                ));
+            if !url.starts_with("http://") && !url.starts_with("https://") {
+                return Err(format!("--url takes an http:// or https:// URL, got `{url}`"));
             }
             doctor::doctor_url(url, &options)
         }

@@ -1,6 +1,7 @@
 //! `mcplings doctor --url URL`: the checks that hold for every modern
 //! (2026-07-28) Streamable HTTP server, against one already running at
-//! `URL` (http; the client is `check::http::fetch`). Each check sends real
+//! `URL` (http or https; the client is `check::http::fetch_trusting`,
+//! trusting `--cacert FILE` when given). Each check sends real
 //! POSTs with the headers a conforming client sends (`http::headers_for`)
 //! and records them as a transcript: the request and status lines, and
 //! each JSON-RPC message (a JSON body, or each event of an SSE stream) as
@@ -18,7 +19,7 @@ use serde_json::{Value, json};
 
 use super::features::{Caller, FEATURES};
 use super::{Checked, Ctx, DoctorCase, DoctorReport, Era, Finding, Options, Outcome, finish_case, rules};
-use crate::check::http::{self as wire, Fetched, Reply, Request};
+use crate::check::http::{self as wire, Fetched, Reply, Request, Trust};
 use crate::check::report::{Direction, EntryKind, TranscriptEntry};
 use crate::check::session::Finished;
 use crate::check::toolkit::Failure;
@@ -32,15 +33,17 @@ const EXCHANGE: Duration = Duration::from_secs(10);
 /// One check's connection: the URL, a request counter and the transcript.
 pub(super) struct HttpConn {
     url: String,
+    trust: Trust,
     started: Instant,
     entries: Vec<TranscriptEntry>,
     next_id: u64,
 }
 
 impl HttpConn {
-    fn new(url: &str) -> HttpConn {
+    fn new(url: &str, trust: &Trust) -> HttpConn {
         HttpConn {
             url: url.to_string(),
+            trust: trust.clone(),
             started: Instant::now(),
             entries: Vec::new(),
             next_id: 1,
@@ -70,7 +73,7 @@ impl HttpConn {
         };
         self.note(Direction::ToLearner, &wire::request_line(&request), EntryKind::Http);
         self.note(Direction::ToLearner, body, EntryKind::Frame);
-        let reply = wire::fetch(&self.url, &request, EXCHANGE).map_err(|e| match e {
+        let reply = wire::fetch_trusting(&self.url, &request, EXCHANGE, &self.trust).map_err(|e| match e {
             Fetched::Timeout => Failure::new(format!("no HTTP reply within {} s", EXCHANGE.as_secs())),
             Fetched::Failed(e) => Failure::new(e),
         })?;
@@ -336,6 +339,7 @@ const CHECKS: &[HttpCheck] = &[
 /// Runs one check (or feature) on a fresh connection and reports it.
 fn run_one(
     url: &str,
+    trust: &Trust,
     name: &str,
     about: &str,
     rule: &'static rules::Rule,
@@ -343,7 +347,7 @@ fn run_one(
     run: &dyn Fn(&mut HttpConn, &Ctx) -> Checked,
 ) -> DoctorCase {
     let started = Instant::now();
-    let mut conn = HttpConn::new(url);
+    let mut conn = HttpConn::new(url, trust);
     let result = run(&mut conn, ctx);
     let finished = conn.finished();
     let result = match result {
@@ -360,7 +364,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
     // › Backward Compatibility): a modern request; a 4xx without a modern
     // JSON-RPC error body means a legacy server.
     let started = Instant::now();
-    let mut probe = HttpConn::new(url);
+    let mut probe = HttpConn::new(url, &options.trust);
     let frame = discover("doctor-probe", mcp::request_meta(mcp::MODERN));
     let reply = match probe.post(&frame) {
         Ok(reply) => reply,
@@ -413,9 +417,15 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         startup: options.startup.unwrap_or(super::STARTUP),
     };
     for check in CHECKS {
-        report
-            .cases
-            .push(run_one(url, check.name, check.about, check.rule, &ctx, &check.run));
+        report.cases.push(run_one(
+            url,
+            &options.trust,
+            check.name,
+            check.about,
+            check.rule,
+            &ctx,
+            &check.run,
+        ));
     }
     for feature in FEATURES {
         let body = |c: &mut HttpConn, ctx: &Ctx| match feature
@@ -425,9 +435,15 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
             Some(skip) => Ok(skip),
             None => (feature.body)(c, ctx),
         };
-        report
-            .cases
-            .push(run_one(url, feature.name, feature.about, feature.rule, &ctx, &body));
+        report.cases.push(run_one(
+            url,
+            &options.trust,
+            feature.name,
+            feature.about,
+            feature.rule,
+            &ctx,
+            &body,
+        ));
     }
     for case in &mut report.cases {
         case.era = None;
