@@ -143,6 +143,7 @@ const MUTANTS: &[Mutant] = &[
     ("schema-invalid", none, "tools listed (legacy)", Verdict::Fail),
     ("float-ids", none, "ids echoed (legacy)", Verdict::Fail),
     ("serves-null-id", none, "forbidden ids (legacy)", Verdict::Warn),
+    ("big-ids-float", none, "ids echoed (modern)", Verdict::Warn),
     (
         "answers-notifications",
         none,
@@ -244,7 +245,11 @@ fn serve(command: impl Fn(u16) -> std::process::Command) -> (std::process::Child
         .local_addr()
         .unwrap()
         .port();
-    let child = command(port).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let child = command(port)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let started = std::time::Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(started.elapsed().as_secs() < 20, "the HTTP server never listened");
@@ -296,6 +301,7 @@ fn over_http_each_mutant_is_caught_by_its_check() {
         ("notification-200", "notification: 202", Verdict::Fail),
         ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
         ("float-ids", "ids echoed", Verdict::Fail),
+        ("big-ids-float", "ids echoed", Verdict::Warn),
         ("not-json-200", "body not JSON", Verdict::Warn),
         ("bad-schema", "tool schemas", Verdict::Fail),
     ];
@@ -333,6 +339,106 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     assert!(report.fails > 0, "{}", summary(&report));
     let unreachable = doctor::doctor_url("http://127.0.0.1:1/mcp", &options);
     assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
+}
+
+/// The legacy HTTP mock (`tests/doctor/http_legacy_server.py`) with
+/// `mistake` planted.
+fn serve_legacy_mock(mistake: &str) -> (std::process::Child, String) {
+    serve(|port| {
+        let mut command = std::process::Command::new("python3");
+        command
+            .arg(common::root().join("tests/doctor/http_legacy_server.py"))
+            .arg(port.to_string());
+        if !mistake.is_empty() {
+            command.args(["--mistake", mistake]);
+        }
+        command
+    })
+}
+
+#[test]
+fn over_legacy_http_each_mutant_is_caught_by_its_check() {
+    let (mut server, url) = serve_legacy_mock("");
+    let report = doctor::doctor_url(&url, &Options::default());
+    let _ = server.kill();
+    assert_eq!(report.era, "legacy", "{}", summary(&report));
+    assert_eq!(
+        (report.fails, report.warns),
+        (0, 0),
+        "the right legacy HTTP mock:\n{}",
+        summary(&report)
+    );
+    let mutants = [
+        ("bad-session-id", "initialize", Verdict::Fail),
+        ("echo-future", "version negotiation", Verdict::Fail),
+        ("ping-nonempty", "ping", Verdict::Fail),
+        ("text-plain", "ping", Verdict::Fail),
+        ("notification-200", "notification: 202", Verdict::Fail),
+        ("session-lenient", "no session id: 400", Verdict::Warn),
+        ("session-forever", "ended session: 404", Verdict::Fail),
+        ("version-lenient", "version header: 400", Verdict::Fail),
+        ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
+        ("float-ids", "ids echoed", Verdict::Fail),
+        ("big-ids-float", "ids echoed", Verdict::Warn),
+        ("unknown-wrong-code", "unknown method", Verdict::Warn),
+        ("list-error", "tools listed", Verdict::Warn),
+    ];
+    for (mistake, check, verdict) in mutants {
+        let (mut server, url) = serve_legacy_mock(mistake);
+        let report = doctor::doctor_url(&url, &Options::default());
+        let _ = server.kill();
+        let case = report
+            .case(check)
+            .unwrap_or_else(|| panic!("{mistake}: no check `{check}`:\n{}", summary(&report)));
+        assert_eq!(case.verdict, verdict, "{mistake}: `{check}`:\n{}", summary(&report));
+        let rule = case.rule.expect("a warn or fail cites a rule");
+        assert!(
+            case.case.reason.as_deref().unwrap_or("").contains(rule.sentence),
+            "{mistake}"
+        );
+        assert!(
+            !rule.revision.starts_with("2026"),
+            "{mistake}: a legacy session cites {}",
+            rule.revision
+        );
+    }
+}
+
+/// The official Python SDK (mcp 2.3.0) serving Streamable HTTP, when
+/// `$MCPLINGS_SDK_PYTHON` (or `target/interop-venv`, which `.ci/interop/run.sh`
+/// makes) has it; skipped plainly otherwise.
+#[test]
+fn over_http_the_python_sdk_server_gets_no_fail() {
+    let python = std::env::var_os("MCPLINGS_SDK_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::root().join("target/interop-venv/bin/python"));
+    let has_sdk = std::process::Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_sdk {
+        eprintln!("skipped: no python with mcp at {}", python.display());
+        return;
+    }
+    let (mut server, url) = serve(|port| {
+        let mut command = std::process::Command::new(&python);
+        command
+            .arg(common::root().join(".ci/interop/sdk_server.py"))
+            .args(["--http-port", &port.to_string()]);
+        command
+    });
+    let report = doctor::doctor_url(&url, &Options::default());
+    assert!(report.error.is_none(), "{}", summary(&report));
+    assert_eq!(report.fails, 0, "{}", summary(&report));
+    // Dual-era over HTTP: its legacy sessions too.
+    let legacy = Options {
+        era: EraChoice::Legacy,
+        ..Options::default()
+    };
+    let report = doctor::doctor_url(&url, &legacy);
+    let _ = server.kill();
+    assert_eq!(report.era, "legacy", "{}", summary(&report));
+    assert_eq!(report.fails, 0, "{}", summary(&report));
 }
 
 #[test]
@@ -449,8 +555,8 @@ fn every_cited_sentence_is_in_the_specification() {
         }
     };
     for rule in doctor::rules::ALL {
-        if rule.revision.starts_with("JSON-RPC") {
-            continue;
+        if !rule.revision.starts_with("20") {
+            continue; // JSON-RPC 2.0, RFC 8259
         }
         holds(rule);
         // As each era's session cites it: from that era's own text, or a

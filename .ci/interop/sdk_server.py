@@ -3,7 +3,7 @@
 clients (04, 08, 09, 10) run against in CI.
 
 Usage: sdk_server.py [--legacy-only] [--page-size N] [--grow-after-walk]
-                     [--stall-first-slow]
+                     [--stall-first-slow] [--http-port N]
 
 Tools:
   echo(text)   returns the text.
@@ -27,6 +27,8 @@ Options:
   --grow-after-walk  once a client has walked every page, wait 100 ms, add a
                      tool `late` and publish a tools list-changed event to
                      subscriptions/listen streams.
+  --http-port N      serve Streamable HTTP at http://127.0.0.1:N/mcp (the
+                     SDK's own transport) instead of stdio.
 The 2026-07-28 results of tools/list carry ttlMs 60000 and cacheScope public.
 """
 
@@ -48,6 +50,7 @@ args.add_argument("--legacy-only", action="store_true")
 args.add_argument("--page-size", type=int, default=0)
 args.add_argument("--grow-after-walk", action="store_true")
 args.add_argument("--stall-first-slow", action="store_true")
+args.add_argument("--http-port", type=int, default=0)
 options = args.parse_args()
 
 bus = InMemorySubscriptionBus()
@@ -161,7 +164,9 @@ async def run_legacy_only() -> None:
 
 
 if __name__ == "__main__":
-    if options.legacy_only:
+    if options.http_port:
+        mcp.run("streamable-http", host="127.0.0.1", port=options.http_port)
+    elif options.legacy_only:
         anyio.run(run_legacy_only)
     else:
         mcp.run()

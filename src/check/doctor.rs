@@ -23,7 +23,7 @@
 //! | server/discover (modern) | fail | 2026-07-28 server/discover; basic/index › Responses (resultType) |
 //! | _meta required (modern) | fail | 2026-07-28 basic/index › _meta |
 //! | unsupported version (modern) | fail | 2026-07-28 basic/versioning |
-//! | ids echoed | fail | basic/index › Responses |
+//! | ids echoed | fail (warn past 2^53) | basic/index › Responses; RFC 8259 § 6 |
 //! | forbidden ids | warn | basic/index › Requests |
 //! | notifications unanswered | fail | basic/index › Notifications |
 //! | unknown method | fail (no reply) / warn (code) | JSON-RPC 2.0 § 5, § 5.1 |
@@ -34,7 +34,8 @@
 //! | tools called (only when asked) | fail | server/tools › Output Schema |
 //! | shutdown on EOF | warn | 2026-07-28 basic/transports/stdio › Shutdown; 2025-11-25 basic/lifecycle › Shutdown |
 //!
-//! Over Streamable HTTP (`--url`, `http.rs`, modern only): server/discover,
+//! Over Streamable HTTP (`--url`, `http.rs`; a legacy session-based
+//! server: `http_legacy.rs`, 2025-11-25 basic/transports): server/discover,
 //! _meta required (400), unsupported version (400), unknown method (404),
 //! notification (202), foreign Origin (403), all fail-level (2026-07-28
 //! basic/transports/streamable-http); ids echoed (fail); a body that is not
@@ -54,6 +55,7 @@ mod base;
 mod detect;
 mod features;
 mod http;
+mod http_legacy;
 mod lifecycle;
 pub mod report;
 pub mod rules;
@@ -452,7 +454,7 @@ fn finish_case(
             // The sentence as the session's own revision states it.
             let rule = rules::for_revision(rule, era.revision());
             debug_assert!(
-                rule.revision == era.revision() || rule.revision.starts_with("JSON-RPC"),
+                rule.revision == era.revision() || !rule.revision.starts_with("20"),
                 "a {} finding cites {} {}",
                 era.name(),
                 rule.revision,

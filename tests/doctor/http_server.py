@@ -23,7 +23,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def reply(self, status, body=None):
         data = b"" if body is None else json.dumps(body).encode()
-        if MISTAKE == "float-ids" and body is not None and isinstance(body.get("id"), int):
+        big = body is not None and isinstance(body.get("id"), int) and abs(body["id"]) > 2**53 - 1
+        if (MISTAKE == "float-ids" or MISTAKE == "big-ids-float" and big) and body is not None and isinstance(body.get("id"), int):
             data = data.replace(b'"id": %d' % body["id"], b'"id": %r' % float(body["id"]), 1)
         self.send_response(status)
         if body is not None:

@@ -27,7 +27,7 @@ if MISTAKE == "schema-invalid":
     del TOOLS[2]["name"]
 RESOURCES = [{"uri": "notes://a", "name": "a"}, {"uri": "notes://b", "name": "b"}]
 PROMPTS = [{"name": "hello"}, {"name": "sum", "arguments": [{"name": "text", "required": True}]}]
-CAPS = {"tools": {}, "resources": {}, "prompts": {}}
+CAPS = {"tools": {"listChanged": True}, "resources": {}, "prompts": {}}
 
 
 class Error(Exception):
@@ -37,7 +37,8 @@ class Error(Exception):
 
 def send(frame):
     text = json.dumps(frame)
-    if MISTAKE == "float-ids" and isinstance(frame.get("id"), int):
+    big = isinstance(frame.get("id"), int) and abs(frame["id"]) > 2**53 - 1
+    if (MISTAKE == "float-ids" or MISTAKE == "big-ids-float" and big) and isinstance(frame.get("id"), int):
         text = text.replace('"id": %d' % frame["id"], '"id": %r' % float(frame["id"]), 1)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
@@ -101,6 +102,10 @@ def handle(message):
             return None
         return {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32600, "message": "Invalid Request"}}
     if not has_id:
+        if method == "notifications/initialized":
+            # As server-everything does: a notification right after the
+            # handshake, which no check may take for an answer.
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         if MISTAKE == "answers-notifications":
             return {"jsonrpc": "2.0", "id": None, "error": {"code": -32601, "message": "no"}}
         return None

@@ -9,9 +9,8 @@
 //! official types as over stdio. The feature checks are the stdio ones
 //! (`features.rs`), over this transport.
 //!
-//! A server that answers `server/discover` with no modern result is a
-//! legacy (session-based) HTTP server, which doctor does not check yet: it
-//! says so and exits 2.
+//! A server that answers `server/discover` with a 4xx and no modern error
+//! is a legacy (session-based) HTTP server: `http_legacy.rs` checks it.
 
 use std::time::{Duration, Instant};
 
@@ -40,7 +39,7 @@ pub(super) struct HttpConn {
 }
 
 impl HttpConn {
-    fn new(url: &str, trust: &Trust) -> HttpConn {
+    pub(super) fn new(url: &str, trust: &Trust) -> HttpConn {
         HttpConn {
             url: url.to_string(),
             trust: trust.clone(),
@@ -64,7 +63,7 @@ impl HttpConn {
     }
 
     /// POSTs `body` (any text) with `headers`, recording both ways.
-    fn post_text(&mut self, headers: Vec<(String, String)>, body: &str) -> Result<Reply, Failure> {
+    pub(super) fn post_text(&mut self, headers: Vec<(String, String)>, body: &str) -> Result<Reply, Failure> {
         let request = Request {
             method: "POST",
             path: "",
@@ -94,6 +93,24 @@ impl HttpConn {
         Ok(reply)
     }
 
+    /// Sends a `method` request without a body (DELETE), recording both
+    /// ways.
+    pub(super) fn send(&mut self, method: &'static str, headers: Vec<(String, String)>) -> Result<Reply, Failure> {
+        let request = Request {
+            method,
+            path: "",
+            headers,
+            body: None,
+        };
+        self.note(Direction::ToLearner, &wire::request_line(&request), EntryKind::Http);
+        let reply = wire::fetch_trusting(&self.url, &request, EXCHANGE, &self.trust).map_err(|e| match e {
+            Fetched::Timeout => Failure::new(format!("no HTTP reply within {} s", EXCHANGE.as_secs())),
+            Fetched::Failed(e) => Failure::new(e),
+        })?;
+        self.note(Direction::FromLearner, &wire::status_line(&reply), EntryKind::Http);
+        Ok(reply)
+    }
+
     /// POSTs the message `frame` with the headers a conforming client sends.
     fn post(&mut self, frame: &Value) -> Result<Reply, Failure> {
         self.post_text(wire::headers_for(frame), &frame.to_string())
@@ -110,7 +127,7 @@ impl HttpConn {
 
 /// The JSON-RPC response a reply carries: its JSON body, or the SSE event
 /// that is a response.
-fn message(reply: &Reply) -> Option<Value> {
+pub(super) fn message(reply: &Reply) -> Option<Value> {
     if reply.media_type().as_deref() == Some("text/event-stream") {
         return wire::parse_events(&reply.text())
             .iter()
@@ -121,7 +138,7 @@ fn message(reply: &Reply) -> Option<Value> {
 }
 
 /// The reply as a value for a failure's `actual`.
-fn shown(reply: &Reply) -> Value {
+pub(super) fn shown(reply: &Reply) -> Value {
     json!({"status": reply.status, "content-type": reply.header("content-type"), "body": reply.json().unwrap_or_else(|| json!(reply.text()))})
 }
 
@@ -246,8 +263,17 @@ fn origin(c: &mut HttpConn, _: &Ctx) -> Checked {
 
 fn ids_echoed(c: &mut HttpConn, _: &Ctx) -> Checked {
     let params = json!({"_meta": mcp::request_meta(mcp::MODERN)});
-    for (what, text) in ids::legal() {
-        let line = request_line(&text, "server/discover", Some(&params));
+    // Ids a double holds first (a MUST); then the integers past 2^53 (a warn).
+    let (exact, big): (Vec<_>, Vec<_>) = ids::legal().into_iter().partition(|(_, t)| !ids::beyond_double(t));
+    echoed_these(c, &params, exact)?;
+    echoed_these(c, &params, big).map_err(|f| Finding::under(&rules::BIG_IDS, f.failure))?;
+    Ok(Outcome::Pass)
+}
+
+/// Each id of `these` on a `server/discover` with `params`, echoed exactly.
+fn echoed_these(c: &mut HttpConn, params: &Value, these: Vec<(&'static str, String)>) -> Result<(), Finding> {
+    for (what, text) in these {
+        let line = request_line(&text, "server/discover", Some(params));
         let frame: Value = serde_json::from_str(&line).expect("a request line is JSON");
         let reply = c.post_text(wire::headers_for(&frame), &line)?;
         let Some(response) = message(&reply) else {
@@ -259,7 +285,7 @@ fn ids_echoed(c: &mut HttpConn, _: &Ctx) -> Checked {
         };
         ids::echoed(what, &ids::value_of(&text), &response)?;
     }
-    Ok(Outcome::Pass)
+    Ok(())
 }
 
 fn not_json(c: &mut HttpConn, _: &Ctx) -> Checked {
@@ -337,7 +363,7 @@ const CHECKS: &[HttpCheck] = &[
 ];
 
 /// Runs one check (or feature) on a fresh connection and reports it.
-fn run_one(
+pub(super) fn run_one(
     url: &str,
     trust: &Trust,
     name: &str,
@@ -363,6 +389,10 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
     // Detection, as a host does it (2026-07-28 basic/transports/streamable-http
     // › Backward Compatibility): a modern request; a 4xx without a modern
     // JSON-RPC error body means a legacy server.
+    if options.era == super::EraChoice::Legacy {
+        super::http_legacy::doctor_url(url, options, report, None);
+        return;
+    }
     let started = Instant::now();
     let mut probe = HttpConn::new(url, &options.trust);
     let frame = discover("doctor-probe", mcp::request_meta(mcp::MODERN));
@@ -382,10 +412,14 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
     let capabilities = match response.as_ref().and_then(|m| m.get("result")) {
         Some(result) => result["capabilities"].clone(),
         None if (400..500).contains(&reply.status) && !modern_error => {
-            report.error = Some(format!(
-                "{url}: server/discover got {} without a modern JSON-RPC error: a legacy (initialize and Mcp-Session-Id) HTTP server; doctor --url checks the modern (2026-07-28) transport only",
-                reply.status
-            ));
+            if options.era == super::EraChoice::Modern {
+                report.error = Some(format!(
+                    "{url}: server/discover got {} without a modern JSON-RPC error: a legacy HTTP server (--era modern given)",
+                    reply.status
+                ));
+                return;
+            }
+            super::http_legacy::doctor_url(url, options, report, Some(reply.status));
             return;
         }
         None => {

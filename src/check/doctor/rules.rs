@@ -94,6 +94,13 @@ pub const IDS_ECHOED: Rule = must(
     "basic/index › Responses",
     "Result responses MUST include the same ID as the request they correspond to.",
 );
+/// Integer ids past 2^53 − 1 (RFC 8259 lets a JSON implementation limit
+/// numbers; MCP's ids are JSON numbers): losing one is a robustness concern.
+pub const BIG_IDS: Rule = should(
+    "RFC 8259",
+    "§ 6 Numbers",
+    "numbers that are integers and are in the range [-(2**53)+1, (2**53)-1] are interoperable in the sense that implementations will agree exactly on their numeric values.",
+);
 /// Forbidden ids (the MUST binds the sender; serving one is a robustness
 /// concern for the receiver).
 pub const IDS_FORBIDDEN: Rule = should(
@@ -334,6 +341,8 @@ const TWINS: &[(&Rule, &Rule)] = &[
     (&LISTED_LEGACY, &PROMPTS_LISTED),
     (&SHUTDOWN_LEGACY, &SHUTDOWN),
     (&ORIGIN_LEGACY, &ORIGIN),
+    (&NOTIFICATION_202_LEGACY, &NOTIFICATION_202),
+    (&REQUEST_CONTENT_TYPE_LEGACY, &REQUEST_CONTENT_TYPE),
 ];
 
 /// `rule` as the session at `revision` (`2025-11-25` for legacy,
@@ -341,7 +350,7 @@ const TWINS: &[(&Rule, &Rule)] = &[
 /// revision (or JSON-RPC 2.0), else its twin stated there, else `rule`
 /// itself (a rule of one era only; doctor applies those in their era).
 pub fn for_revision(rule: &'static Rule, revision: &str) -> &'static Rule {
-    if rule.revision == revision || rule.revision.starts_with("JSON-RPC") {
+    if rule.revision == revision || !rule.revision.starts_with("20") {
         return rule;
     }
     TWINS
@@ -354,6 +363,43 @@ pub fn for_revision(rule: &'static Rule, revision: &str) -> &'static Rule {
         .unwrap_or(rule)
 }
 
+/// A legacy HTTP notification POSTed.
+pub const NOTIFICATION_202_LEGACY: Rule = must(
+    "2025-11-25",
+    "basic/transports › Sending Messages to the Server",
+    "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.",
+);
+/// A legacy HTTP request gets JSON or an SSE stream.
+pub const REQUEST_CONTENT_TYPE_LEGACY: Rule = must(
+    "2025-11-25",
+    "basic/transports › Sending Messages to the Server",
+    "If the input is a JSON-RPC _request_, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.",
+);
+/// The session id a legacy server assigns.
+pub const SESSION_ID: Rule = must(
+    "2025-11-25",
+    "basic/transports › Session Management",
+    "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).",
+);
+/// A request without the session id.
+pub const SESSION_REQUIRED: Rule = should(
+    "2025-11-25",
+    "basic/transports › Session Management",
+    "Servers that require a session ID SHOULD respond to requests without an `MCP-Session-Id` header (other than initialization) with HTTP 400 Bad Request.",
+);
+/// A request in a session the client ended.
+pub const SESSION_ENDED: Rule = must(
+    "2025-11-25",
+    "basic/transports › Session Management",
+    "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.",
+);
+/// An unsupported `MCP-Protocol-Version` header.
+pub const VERSION_HEADER: Rule = must(
+    "2025-11-25",
+    "basic/transports › Protocol Version Header",
+    "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`.",
+);
+
 /// Every rule, for tests that hold each quote to the specification text.
 pub const ALL: &[&Rule] = &[
     &STDOUT_MESSAGES,
@@ -363,6 +409,7 @@ pub const ALL: &[&Rule] = &[
     &PING,
     &IDS_ECHOED,
     &IDS_FORBIDDEN,
+    &BIG_IDS,
     &NOTIFICATIONS,
     &REPLY,
     &METHOD_NOT_FOUND,
@@ -404,4 +451,10 @@ pub const ALL: &[&Rule] = &[
     &LISTED_LEGACY,
     &SHUTDOWN_LEGACY,
     &ORIGIN_LEGACY,
+    &NOTIFICATION_202_LEGACY,
+    &REQUEST_CONTENT_TYPE_LEGACY,
+    &SESSION_ID,
+    &SESSION_REQUIRED,
+    &SESSION_ENDED,
+    &VERSION_HEADER,
 ];

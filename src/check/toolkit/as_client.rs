@@ -257,7 +257,16 @@ pub(crate) fn ids_kept(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseR
 /// The first half of [`ids_kept`]: each legal id is sent and must come
 /// back exactly, with a result.
 pub(crate) fn ids_echoed(s: &mut Session, frame: &dyn Fn(&str) -> String) -> CaseResult {
-    for (what, wire) in ids::legal() {
+    ids_echoed_these(s, frame, ids::legal())
+}
+
+/// [`ids_echoed`] for the legal ids `these`, as (what it is, its JSON text).
+pub(crate) fn ids_echoed_these(
+    s: &mut Session,
+    frame: &dyn Fn(&str) -> String,
+    these: Vec<(&'static str, String)>,
+) -> CaseResult {
+    for (what, wire) in these {
         let sent = ids::value_of(&wire);
         s.send(&frame(&wire))?;
         let response = answer_to(s, &format!("whose id is {what}"))?;

@@ -59,6 +59,13 @@ pub(crate) fn legal() -> Vec<(&'static str, String)> {
     ]
 }
 
+/// Whether the id `text` is an integer no IEEE double holds exactly (its
+/// magnitude past 2^53 − 1): RFC 8259 § 6 allows a JSON implementation to
+/// limit numbers, and calls only those within ±(2^53 − 1) interoperable.
+pub(crate) fn beyond_double(text: &str) -> bool {
+    text.parse::<i128>().is_ok_and(|n| n.unsigned_abs() > (1u128 << 53) - 1)
+}
+
 /// The ids no client may send, as (what it is, its JSON text).
 pub(crate) const FORBIDDEN: [(&str, &str); 5] = [
     ("null", "null"),
