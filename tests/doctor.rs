@@ -406,7 +406,7 @@ fn over_legacy_http_each_mutant_is_caught_by_its_check() {
 
 /// The official Python SDK (mcp 2.3.0) serving Streamable HTTP, when
 /// `$MCPLINGS_SDK_PYTHON` (or `target/interop-venv`, which `.ci/interop/run.sh`
-/// makes) has it; skipped plainly otherwise.
+/// makes) has it; skipped plainly otherwise, unless `$MCPLINGS_SDK_REQUIRED`.
 #[test]
 fn over_http_the_python_sdk_server_gets_no_fail() {
     let python = std::env::var_os("MCPLINGS_SDK_PYTHON")
@@ -417,6 +417,12 @@ fn over_http_the_python_sdk_server_gets_no_fail() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_sdk {
+        // CI sets MCPLINGS_SDK_REQUIRED once run.sh has made the venv.
+        assert!(
+            std::env::var_os("MCPLINGS_SDK_REQUIRED").is_none(),
+            "no python with mcp at {}",
+            python.display()
+        );
         eprintln!("skipped: no python with mcp at {}", python.display());
         return;
     }

@@ -399,7 +399,10 @@ pub fn parse_events(stream: &str) -> Vec<Event> {
     let mut data: Vec<&str> = Vec::new();
     for line in stream.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
         if line.is_empty() {
-            if !data.is_empty() {
+            // An event whose data is empty is not dispatched (WHATWG HTML ›
+            // Server-sent events › Dispatch the event): a priming event
+            // (an id and `data:` alone) carries no message.
+            if !data.is_empty() && data != [""] {
                 current.data = data.join("\n");
                 if current.event.is_empty() {
                     current.event = "message".into();
@@ -450,6 +453,13 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn an_event_with_empty_data_is_not_dispatched() {
+        let events = parse_events("id: 1\ndata: \n\nevent: message\ndata: {}\n\n");
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0].data, "{}");
     }
 
     #[test]
