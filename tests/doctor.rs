@@ -267,12 +267,13 @@ fn serve_http(binary: &std::path::Path) -> (std::process::Child, String) {
     })
 }
 
-/// The HTTP mock (`tests/doctor/http_server.py`) with `mistake` planted.
-fn serve_mock(mistake: &str) -> (std::process::Child, String) {
+/// An HTTP mock, `tests/doctor/<script>` (`http_server.py`, modern;
+/// `http_legacy_server.py`, session-based), with `mistake` planted.
+fn serve_mock(script: &str, mistake: &str) -> (std::process::Child, String) {
     serve(|port| {
         let mut command = std::process::Command::new("python3");
         command
-            .arg(common::root().join("tests/doctor/http_server.py"))
+            .arg(common::root().join("tests/doctor").join(script))
             .arg(port.to_string());
         if !mistake.is_empty() {
             command.args(["--mistake", mistake]);
@@ -281,32 +282,23 @@ fn serve_mock(mistake: &str) -> (std::process::Child, String) {
     })
 }
 
-#[test]
-fn over_http_each_mutant_is_caught_by_its_check() {
-    let (mut server, url) = serve_mock("");
+/// The right `script` gets no fail and no warn in `era`; each mutant
+/// (mistake, check, verdict) gets its verdict from its check, with a rule
+/// quoted in the reason and never one of another era's revision.
+fn http_mutants(script: &str, era: &str, mutants: &[(&str, &str, Verdict)]) {
+    let (mut server, url) = serve_mock(script, "");
     let report = doctor::doctor_url(&url, &Options::default());
     let _ = server.kill();
+    assert_eq!(report.era, era, "{}", summary(&report));
     assert_eq!(
         (report.fails, report.warns),
         (0, 0),
-        "the right HTTP mock:\n{}",
+        "the right {script}:\n{}",
         summary(&report)
     );
-    let mutants = [
-        ("discover-500", "server/discover", Verdict::Fail),
-        ("no-result-type", "server/discover", Verdict::Fail),
-        ("meta-200", "_meta required", Verdict::Fail),
-        ("future-200", "unsupported version", Verdict::Fail),
-        ("unknown-200", "unknown method", Verdict::Fail),
-        ("notification-200", "notification: 202", Verdict::Fail),
-        ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
-        ("float-ids", "ids echoed", Verdict::Fail),
-        ("big-ids-float", "ids echoed", Verdict::Warn),
-        ("not-json-200", "body not JSON", Verdict::Warn),
-        ("bad-schema", "tool schemas", Verdict::Fail),
-    ];
-    for (mistake, check, verdict) in mutants {
-        let (mut server, url) = serve_mock(mistake);
+    let other = if era == "legacy" { "2026" } else { "2025" };
+    for &(mistake, check, verdict) in mutants {
+        let (mut server, url) = serve_mock(script, mistake);
         let report = doctor::doctor_url(&url, &Options::default());
         let _ = server.kill();
         let case = report
@@ -318,7 +310,33 @@ fn over_http_each_mutant_is_caught_by_its_check() {
             case.case.reason.as_deref().unwrap_or("").contains(rule.sentence),
             "{mistake}"
         );
+        assert!(
+            !rule.revision.starts_with(other),
+            "{mistake}: an {era} session cites {}",
+            rule.revision
+        );
     }
+}
+
+#[test]
+fn over_http_each_mutant_is_caught_by_its_check() {
+    http_mutants(
+        "http_server.py",
+        "modern",
+        &[
+            ("discover-500", "server/discover", Verdict::Fail),
+            ("no-result-type", "server/discover", Verdict::Fail),
+            ("meta-200", "_meta required", Verdict::Fail),
+            ("future-200", "unsupported version", Verdict::Fail),
+            ("unknown-200", "unknown method", Verdict::Fail),
+            ("notification-200", "notification: 202", Verdict::Fail),
+            ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
+            ("float-ids", "ids echoed", Verdict::Fail),
+            ("big-ids-float", "ids echoed", Verdict::Warn),
+            ("not-json-200", "body not JSON", Verdict::Warn),
+            ("bad-schema", "tool schemas", Verdict::Fail),
+        ],
+    );
 }
 
 #[test]
@@ -341,67 +359,27 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
 }
 
-/// The legacy HTTP mock (`tests/doctor/http_legacy_server.py`) with
-/// `mistake` planted.
-fn serve_legacy_mock(mistake: &str) -> (std::process::Child, String) {
-    serve(|port| {
-        let mut command = std::process::Command::new("python3");
-        command
-            .arg(common::root().join("tests/doctor/http_legacy_server.py"))
-            .arg(port.to_string());
-        if !mistake.is_empty() {
-            command.args(["--mistake", mistake]);
-        }
-        command
-    })
-}
-
 #[test]
 fn over_legacy_http_each_mutant_is_caught_by_its_check() {
-    let (mut server, url) = serve_legacy_mock("");
-    let report = doctor::doctor_url(&url, &Options::default());
-    let _ = server.kill();
-    assert_eq!(report.era, "legacy", "{}", summary(&report));
-    assert_eq!(
-        (report.fails, report.warns),
-        (0, 0),
-        "the right legacy HTTP mock:\n{}",
-        summary(&report)
+    http_mutants(
+        "http_legacy_server.py",
+        "legacy",
+        &[
+            ("bad-session-id", "initialize", Verdict::Fail),
+            ("echo-future", "version negotiation", Verdict::Fail),
+            ("ping-nonempty", "ping", Verdict::Fail),
+            ("text-plain", "ping", Verdict::Fail),
+            ("notification-200", "notification: 202", Verdict::Fail),
+            ("session-lenient", "no session id: 400", Verdict::Warn),
+            ("session-forever", "ended session: 404", Verdict::Fail),
+            ("version-lenient", "version header: 400", Verdict::Fail),
+            ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
+            ("float-ids", "ids echoed", Verdict::Fail),
+            ("big-ids-float", "ids echoed", Verdict::Warn),
+            ("unknown-wrong-code", "unknown method", Verdict::Warn),
+            ("list-error", "tools listed", Verdict::Warn),
+        ],
     );
-    let mutants = [
-        ("bad-session-id", "initialize", Verdict::Fail),
-        ("echo-future", "version negotiation", Verdict::Fail),
-        ("ping-nonempty", "ping", Verdict::Fail),
-        ("text-plain", "ping", Verdict::Fail),
-        ("notification-200", "notification: 202", Verdict::Fail),
-        ("session-lenient", "no session id: 400", Verdict::Warn),
-        ("session-forever", "ended session: 404", Verdict::Fail),
-        ("version-lenient", "version header: 400", Verdict::Fail),
-        ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
-        ("float-ids", "ids echoed", Verdict::Fail),
-        ("big-ids-float", "ids echoed", Verdict::Warn),
-        ("unknown-wrong-code", "unknown method", Verdict::Warn),
-        ("list-error", "tools listed", Verdict::Warn),
-    ];
-    for (mistake, check, verdict) in mutants {
-        let (mut server, url) = serve_legacy_mock(mistake);
-        let report = doctor::doctor_url(&url, &Options::default());
-        let _ = server.kill();
-        let case = report
-            .case(check)
-            .unwrap_or_else(|| panic!("{mistake}: no check `{check}`:\n{}", summary(&report)));
-        assert_eq!(case.verdict, verdict, "{mistake}: `{check}`:\n{}", summary(&report));
-        let rule = case.rule.expect("a warn or fail cites a rule");
-        assert!(
-            case.case.reason.as_deref().unwrap_or("").contains(rule.sentence),
-            "{mistake}"
-        );
-        assert!(
-            !rule.revision.starts_with("2026"),
-            "{mistake}: a legacy session cites {}",
-            rule.revision
-        );
-    }
 }
 
 /// The official Python SDK (mcp 2.3.0) serving Streamable HTTP, when
