@@ -7,7 +7,10 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
 
+mod frame;
 mod story;
+
+pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame};
 
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -314,97 +317,21 @@ pub fn code_label(code: &CodeBlock) -> (String, Tone) {
 fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
     let (label, tone) = code_label(code);
     lines.push(vec![Piece::new(format!("┌ {label}"), tone)]);
+    // A line too wide for the screen follows the wide-frame rule
+    // ([`frame`]): its continuation lines start with a dotted bar, so a
+    // one-line frame never looks like two.
+    let show = Show::Code {
+        json: code.lang == "json",
+    };
     for text in code.text.trim_end_matches('\n').lines() {
-        let highlighted = if code.lang == "json" {
-            highlight_json(text)
-        } else {
-            vec![Piece::new(text, Tone::Verbatim)]
-        };
-        // A line too wide for the screen continues after a dotted bar, so a
-        // one-line frame never looks like two.
-        lines.extend(hard_wrap(
-            highlighted,
+        lines.extend(frame::lay_out(
+            text,
             width,
+            show,
             Piece::new("│ ", tone),
             Piece::new("┆ ", tone),
         ));
     }
-}
-
-/// Breaks a line of code at `width` columns: the first piece starts with
-/// `first`, each continuation with `rest`.
-pub fn hard_wrap(line: Line, width: usize, first: Piece, rest: Piece) -> Vec<Line> {
-    let limit = width.max(rest.text.width().max(first.text.width()) + 8);
-    let mut out = Vec::new();
-    let mut used = first.text.width();
-    let mut current = vec![first];
-    for piece in line {
-        for c in piece.text.chars() {
-            let cw = c.width().unwrap_or(0);
-            if used + cw > limit {
-                out.push(std::mem::replace(&mut current, vec![rest.clone()]));
-                used = rest.text.width();
-            }
-            let mut buf = [0u8; 4];
-            push(&mut current, c.encode_utf8(&mut buf), piece.tone);
-            used += cw;
-        }
-    }
-    out.push(current);
-    out
-}
-
-/// Splits one line of JSON text into highlighted pieces. It does not need
-/// to be valid JSON (a frame may span lines).
-pub fn highlight_json(text: &str) -> Line {
-    let mut out: Line = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' {
-            let start = i;
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(chars.len());
-            let s: String = chars[start..i].iter().collect();
-            let next = chars[i..].iter().find(|c| !c.is_whitespace());
-            push(
-                &mut out,
-                &s,
-                if next == Some(&':') {
-                    Tone::JsonKey
-                } else {
-                    Tone::JsonString
-                },
-            );
-        } else if c.is_ascii_digit() || c == '-' || c.is_ascii_alphabetic() {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || "+-.".contains(chars[i])) {
-                i += 1;
-            }
-            let s: String = chars[start..i].iter().collect();
-            push(&mut out, &s, Tone::JsonLiteral);
-        } else {
-            let mut buf = [0u8; 4];
-            push(
-                &mut out,
-                c.encode_utf8(&mut buf),
-                if c.is_whitespace() {
-                    Tone::Plain
-                } else {
-                    Tone::JsonPunct
-                },
-            );
-            i += 1;
-        }
-    }
-    out
 }
 
 /// A lesson as plain text, `width` columns wide (for `mcplings lesson`).

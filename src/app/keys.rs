@@ -72,6 +72,8 @@ pub enum Action {
     Answer,
     /// Take the quiz again (asks first).
     Retake,
+    /// Switch the transcript between its raw lines and wide frames laid out.
+    Raw,
 }
 
 /// When a binding shows in the footer.
@@ -301,6 +303,12 @@ const EXERCISE: &[Binding] = &[
             (K::PageUp, A::PageUp),
         ],
         "scroll the right pane a page down, up",
+        "",
+        W::Never,
+    ),
+    b(
+        &[(K::Char('v'), A::Raw)],
+        "the transcript's lines raw (as sent), or wide frames laid out",
         "",
         W::Never,
     ),
