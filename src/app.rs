@@ -26,7 +26,7 @@ pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
 pub use message::{Effect, Msg};
 pub use pane::{LIST_WIDTH, Look, PaneLine, Run, Solution, entry_lines, transcript_title};
-pub use quiz::QuizView;
+pub use quiz::{QuizLook, QuizView};
 
 /// Smallest terminal the workbook draws in; below it a message says so.
 pub const MIN_SIZE: (u16, u16) = (70, 20);

@@ -88,17 +88,15 @@ fn tone_of(style: InlineStyle) -> Tone {
 
 /// Word-wraps plain text with `` `code` `` spans, one paragraph per `\n`
 /// line, control characters made visible: the first line of each paragraph
-/// starts with `first`, the others with `rest` (see [`wrap`]).
+/// starts with `first`, the others with `rest` (see [`wrap`]). A code span
+/// that is a JSON value too wide for a line is set on lines of its own by
+/// the wide-frame rule ([`frame`]), so a frame in a quiz question or a hint
+/// is pretty-printed, not broken mid-token.
 pub fn paragraphs(text: &str, width: usize, tone: Tone, first: &str, rest: &str) -> Vec<Line> {
     text.split('\n')
         .flat_map(|paragraph| {
             let pieces = inline_code(&visible(paragraph), tone);
-            wrap(
-                &pieces,
-                width,
-                Piece::new(first, Tone::Plain),
-                Piece::new(rest, Tone::Plain),
-            )
+            frame::wrap_with_frames(&pieces, width, first, rest)
         })
         .collect()
 }

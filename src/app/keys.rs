@@ -378,7 +378,7 @@ const QUIZ: &[Binding] = &[
             (K::Down, A::Down),
             (K::Char('j'), A::Down),
         ],
-        "scroll the summary",
+        "scroll the question or the summary",
         "↑↓ scroll",
         W::Summary,
     ),

@@ -19,7 +19,7 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{Line, Piece, Tone, push, visible};
+use super::{Line, Piece, Tone, push, visible, wrap};
 
 /// How a line is shown when it is wider than its pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +76,63 @@ pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) 
         Show::Code { .. } => break_line(vec![first], highlight(&shown), lead + room, rest, true),
         _ => hard_wrap(highlight(&shown), lead + room, first, rest),
     }
+}
+
+/// Word-wraps `pieces` as [`wrap`] does, except that a code piece that is
+/// a JSON value wider than a line is laid out on lines of its own by
+/// [`lay_out`] (its continuations behind `┆`), with the punctuation right
+/// after it kept on its last line.
+pub(super) fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest: &str) -> Vec<Line> {
+    let room = width.saturating_sub(rest.width());
+    // Wider than a line together with the punctuation glued to its end.
+    let wide_json = |p: &Piece, next: Option<&&Piece>| {
+        let glued = next
+            .filter(|n| n.tone != Tone::Code)
+            .map_or(0, |n| n.text.split(' ').next().unwrap_or("").width());
+        p.tone == Tone::Code
+            && p.text.width() + glued > room
+            && serde_json::from_str::<serde::de::IgnoredAny>(&p.text).is_ok()
+    };
+    let mut out: Vec<Line> = Vec::new();
+    let mut pending: Vec<Piece> = Vec::new();
+    let lead = |out: &Vec<Line>| if out.is_empty() { first } else { rest };
+    let mut iter = pieces.iter().peekable();
+    while let Some(piece) = iter.next() {
+        if !wide_json(piece, iter.peek()) {
+            pending.push(piece.clone());
+            continue;
+        }
+        if pending.iter().any(|p| !p.text.trim().is_empty()) {
+            let l = Piece::new(lead(&out), Tone::Plain);
+            out.extend(wrap(&pending, width, l, Piece::new(rest, Tone::Plain)));
+        }
+        pending.clear();
+        let frame_first = Piece::new(format!("{}│ ", lead(&out)), Tone::Marker);
+        let frame_rest = Piece::new(format!("{rest}┆ "), Tone::Marker);
+        out.extend(lay_out(
+            &piece.text,
+            width,
+            Show::Code { json: true },
+            frame_first,
+            frame_rest,
+        ));
+        // The punctuation that follows the frame ends its last line.
+        if let Some(next) = iter.next_if(|p| p.tone != Tone::Code) {
+            let cut = next.text.find(' ').unwrap_or(next.text.len());
+            if let Some(last) = out.last_mut() {
+                push(last, &next.text[..cut], next.tone);
+            }
+            let after = next.text[cut..].trim_start();
+            if !after.is_empty() {
+                pending.push(Piece::new(after, next.tone));
+            }
+        }
+    }
+    if !pending.is_empty() || out.is_empty() {
+        let l = Piece::new(lead(&out), Tone::Plain);
+        out.extend(wrap(&pending, width, l, Piece::new(rest, Tone::Plain)));
+    }
+    out
 }
 
 /// Breaks a line of code at `width` columns: the first piece starts with
