@@ -83,6 +83,8 @@ pub struct App {
     pub(crate) watch_error: Option<String>,
     /// Whether colours are off (`NO_COLOR`).
     pub(crate) no_color: bool,
+    /// Whether spec citations are drawn as OSC 8 hyperlinks.
+    pub(crate) links: bool,
     /// Map state.
     pub(crate) map: MapView,
     /// Lesson state.
@@ -140,6 +142,7 @@ impl App {
             size,
             watch_error: None,
             no_color: false,
+            links: false,
             map,
             ticks: 0,
             runs: 0,
@@ -242,6 +245,10 @@ impl App {
             }
             Msg::NoColor => {
                 self.no_color = true;
+                Vec::new()
+            }
+            Msg::Links => {
+                self.links = true;
                 Vec::new()
             }
             Msg::SolutionLoaded(solution) => {

@@ -7,6 +7,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
 
+pub mod cite;
 mod frame;
 mod story;
 
@@ -333,17 +334,43 @@ fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
 }
 
 /// A lesson as plain text, `width` columns wide (for `mcplings lesson`).
+/// Each section ends with the spec pages it cites, as paths under
+/// [`cite::SPEC_BASE`] (a whole address can be wider than 80 columns).
 pub fn lesson_plain(lesson: &Lesson, width: usize) -> String {
     let laid = lay_out_lesson(lesson, width);
     let mut out = String::new();
-    for line in &laid.lines {
-        let mut text = plain(line);
+    let mut pages: Vec<String> = Vec::new();
+    let starts: Vec<usize> = laid.sections.iter().map(|s| s.0).skip(1).collect();
+    let texts: Vec<String> = laid.lines.iter().map(plain).collect();
+    let page_list = |pages: &mut Vec<String>, out: &mut String| {
+        if pages.is_empty() {
+            return;
+        }
+        out.push_str(&format!("Spec pages cited, under {}/:\n", cite::SPEC_BASE));
+        for page in pages.drain(..) {
+            out.push_str(&format!("  {page}\n"));
+        }
+        out.push('\n');
+    };
+    let links = cite::links(&texts);
+    for (n, line) in laid.lines.iter().enumerate() {
+        if starts.contains(&n) {
+            page_list(&mut pages, &mut out);
+        }
+        for link in links.iter().filter(|l| l.line == n) {
+            let page = link.url.trim_start_matches(cite::SPEC_BASE).trim_start_matches('/');
+            if !pages.iter().any(|p| p == page) {
+                pages.push(page.to_string());
+            }
+        }
+        let mut text = texts[n].clone();
         if line.first().is_some_and(|p| p.tone == Tone::Heading) {
             text = format!("## {text}");
         }
         out.push_str(text.trim_end());
         out.push('\n');
     }
+    page_list(&mut pages, &mut out);
     out
 }
 

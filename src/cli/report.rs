@@ -5,7 +5,7 @@ use std::fmt::Write;
 use crate::check::diff::Difference;
 use crate::check::{CaseReport, CheckReport, Status};
 use crate::content::Exercise;
-use crate::text::shorten;
+use crate::text::{Show, shorten};
 
 /// The width every line the CLI prints fits in, in terminal columns.
 pub const WIDTH: usize = 80;
@@ -140,16 +140,11 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
         }
     }
     if let (Some(e), Some(a)) = (&case.expected, &case.actual) {
-        let _ = writeln!(
-            out,
-            "      expected  {}",
-            shorten(&crate::text::visible(&e.to_string()), LINE_WIDTH - 10)
-        );
-        let _ = writeln!(
-            out,
-            "      actual    {}",
-            shorten(&crate::text::visible(&a.to_string()), LINE_WIDTH - 10)
-        );
+        // Values the check compared: a wide one is pretty-printed.
+        for (label, value) in [("      expected  ", e), ("      actual    ", a)] {
+            let text = shorten(&value.to_string(), LINE_WIDTH - 10);
+            out.push_str(&evidence(&text, label, Show::Evidence));
+        }
     }
     let skip = case.transcript.len().saturating_sub(TRANSCRIPT_LINES);
     if !case.transcript.is_empty() {
@@ -157,13 +152,10 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
         if skip > 0 {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }
+        // The lines as they were sent: evidence, broken at characters.
         for entry in &case.transcript[skip..] {
-            let _ = writeln!(
-                out,
-                "        {} {}",
-                entry.glyph(),
-                shorten(&crate::text::visible(&entry.line), LINE_WIDTH)
-            );
+            let lead = format!("        {} ", entry.glyph());
+            out.push_str(&evidence(&shorten(&entry.line, LINE_WIDTH), &lead, Show::Raw));
         }
     }
     let stderr = case.stderr.trim_end();
@@ -185,6 +177,24 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
             let _ = writeln!(out, "        {}", shorten(&crate::text::visible(line), LINE_WIDTH));
         }
     }
+}
+
+/// `text` behind `lead` laid out in [`WIDTH`] columns by the wide-frame
+/// rule ([`crate::text::lay_out_frame`]), its continuations behind `┆`
+/// under the lead's end; one `\n`-ended line each.
+pub fn evidence(text: &str, lead: &str, show: Show) -> String {
+    use crate::text::{Piece, Tone, lay_out_frame, plain};
+    let bar = format!("{:>w$}", "┆ ", w = unicode_width::UnicodeWidthStr::width(lead));
+    lay_out_frame(
+        text,
+        WIDTH,
+        show,
+        Piece::new(lead, Tone::Marker),
+        Piece::new(bar, Tone::Marker),
+    )
+    .iter()
+    .map(|l| format!("{}\n", plain(l).trim_end()))
+    .collect()
 }
 
 /// Prints `text` on stdout, word-wrapped to [`WIDTH`].
