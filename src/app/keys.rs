@@ -308,7 +308,7 @@ const EXERCISE: &[Binding] = &[
     ),
     b(
         &[(K::Char('v'), A::Raw)],
-        "the transcript's lines raw (as sent), or wide frames laid out",
+        "the transcript raw (as sent), or laid out",
         "",
         W::Never,
     ),

@@ -68,12 +68,12 @@ pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) 
                     lead_line.push(Piece::new(" ".repeat(indent), Tone::Plain));
                 }
                 let pad = Piece::new(format!("{}{}", rest.text, " ".repeat(indent + 2)), rest.tone);
-                break_line(lead_line, line, lead + room, pad, true)
+                break_line(lead_line, line, lead + room, pad, Breaks::Tokens)
             })
             .collect();
     }
     match show {
-        Show::Code { .. } => break_line(vec![first], highlight(&shown), lead + room, rest, true),
+        Show::Code { .. } => break_line(vec![first], highlight(&shown), lead + room, rest, Breaks::Spaces),
         _ => hard_wrap(highlight(&shown), lead + room, first, rest),
     }
 }
@@ -138,13 +138,25 @@ pub(super) fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest
 /// Breaks a line of code at `width` columns: the first piece starts with
 /// `first`, each continuation with `rest`.
 pub fn hard_wrap(line: Line, width: usize, first: Piece, rest: Piece) -> Vec<Line> {
-    break_line(vec![first], line, width, rest, false)
+    break_line(vec![first], line, width, rest, Breaks::Characters)
 }
 
-/// Appends `line` to `start`, breaking before `width` columns; with
-/// `at_spaces`, after the last space or comma outside quotes when there is
-/// one in the line's second half, else at a character boundary.
-fn break_line(start: Line, line: Line, width: usize, rest: Piece, at_spaces: bool) -> Vec<Line> {
+/// Where [`break_line`] may break a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Breaks {
+    /// At any character.
+    Characters,
+    /// After a space or comma outside quotes in the line's second half,
+    /// else at a character (code: a break too early wastes the line).
+    Spaces,
+    /// After any space or comma outside quotes, else at a character (a
+    /// pretty-printed line: its tokens are short, a lone `,` is not).
+    Tokens,
+}
+
+/// Appends `line` to `start`, breaking before `width` columns where
+/// `breaks` allows.
+fn break_line(start: Line, line: Line, width: usize, rest: Piece, breaks: Breaks) -> Vec<Line> {
     let limit = width.max(rest.text.width() + 8);
     let chars: Vec<(char, Tone)> = line
         .iter()
@@ -171,12 +183,19 @@ fn break_line(start: Line, line: Line, width: usize, rest: Piece, at_spaces: boo
                 q = !q;
             }
             if !q && (c == ' ' || c == ',') {
-                best = Some((end, q));
+                best = Some(end);
             }
         }
         let fits = end == chars.len();
         let stop = match best {
-            Some((b, _)) if at_spaces && !fits && cols_between(&chars, i, b) * 2 >= limit.saturating_sub(used) => b,
+            Some(b)
+                if !fits
+                    && (breaks == Breaks::Tokens
+                        || breaks == Breaks::Spaces
+                            && cols_between(&chars, i, b) * 2 >= limit.saturating_sub(used)) =>
+            {
+                b
+            }
             _ => end.max(i + 1),
         };
         for &(c, tone) in &chars[i..stop] {

@@ -192,11 +192,8 @@ fn frame_lines(label: &str, text: &str, width: usize, show: Show, label_look: Lo
         .map(|(i, l)| {
             let mut runs = toned(l);
             if let Some(lead) = runs.first_mut() {
-                *lead = if i == 0 {
-                    Run::new(label, label_look)
-                } else {
-                    Run::new(bar.clone(), Look::Continued)
-                };
+                // The lead's text stays (a continuation's indent with it).
+                lead.look = if i == 0 { label_look } else { Look::Continued };
             }
             PaneLine::of(runs)
         })
