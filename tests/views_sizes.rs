@@ -191,7 +191,7 @@ fn wide_frames() {
             });
         }
         finish(app, report);
-        press(app, &" ".repeat(1));
+        press(app, " ");
     };
     at_both_sizes("transcript_long_lines", "e", long);
     at_both_sizes("transcript_long_lines_raw", "e", |app| {
