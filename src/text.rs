@@ -11,7 +11,7 @@ pub mod cite;
 mod frame;
 mod story;
 
-pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame};
+pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame, wrap_with_frames};
 
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

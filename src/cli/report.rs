@@ -221,16 +221,32 @@ pub fn fit(line: &str) -> Vec<String> {
     }
 }
 
-/// Word-wraps plain text to `width` columns.
+/// Word-wraps plain text to `width` columns. A `backtick` span holding a
+/// JSON value too wide for a line is set on lines of its own by the
+/// wide-frame rule ([`crate::text::wrap_with_frames`]); other spans keep
+/// their backticks.
 pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
-    use crate::text::{Piece, Tone, plain, wrap};
-    wrap(
-        &[Piece::new(text, Tone::Plain)],
-        width,
-        Piece::new("", Tone::Plain),
-        Piece::new("", Tone::Plain),
-    )
-    .iter()
-    .map(plain)
-    .collect()
+    use crate::text::{Piece, Tone, plain, wrap_with_frames};
+    let parts: Vec<&str> = text.split('`').collect();
+    // An unmatched backtick opens no span.
+    let open_end = parts.len() % 2 == 0;
+    let pieces: Vec<Piece> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            if open_end && i + 1 == parts.len() {
+                return Piece::new(format!("`{t}"), Tone::Plain);
+            }
+            let wide_json = i % 2 == 1
+                && unicode_width::UnicodeWidthStr::width(t) + 2 > width
+                && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok();
+            match (i % 2 == 1, wide_json) {
+                (_, true) => Piece::new(t, Tone::Code),
+                (true, false) => Piece::new(format!("`{t}`"), Tone::Plain),
+                (false, false) => Piece::new(t, Tone::Plain),
+            }
+        })
+        .filter(|p| !p.text.is_empty())
+        .collect();
+    wrap_with_frames(&pieces, width, "", "").iter().map(plain).collect()
 }

@@ -82,7 +82,7 @@ pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) 
 /// a JSON value wider than a line is laid out on lines of its own by
 /// [`lay_out`] (its continuations behind `┆`), with the punctuation right
 /// after it kept on its last line.
-pub(super) fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest: &str) -> Vec<Line> {
+pub fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest: &str) -> Vec<Line> {
     let room = width.saturating_sub(rest.width());
     // Wider than a line together with the punctuation glued to its end.
     let wide_json = |p: &Piece, next: Option<&&Piece>| {

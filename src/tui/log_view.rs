@@ -153,4 +153,32 @@ mod tests {
             assert!(text.contains(wanted), "{wanted} in {text}");
         }
     }
+
+    #[test]
+    fn a_wide_frame_is_pretty_printed_and_v_shows_it_raw() {
+        let frame =
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"gate"}}}"#;
+        let lines = vec![LogLine {
+            entry: TranscriptEntry {
+                dir: Direction::FromLearner,
+                line: frame.into(),
+                id: None,
+                time_ms: 0,
+                kind: EntryKind::Frame,
+            },
+            note: "0.001 s · id 1 · valid".into(),
+        }];
+        let texts = |raw| lay_out(&lines, raw, 40).iter().map(PaneLine::text).collect::<Vec<_>>();
+        let laid = texts(false);
+        assert!(laid.contains(&r#"┆   "jsonrpc": "2.0","#.to_string()), "{laid:#?}");
+        assert!(laid.iter().all(|l| l.chars().count() <= 40), "{laid:#?}");
+        // Raw: the exact line, broken at characters behind the bar.
+        let raw = texts(true);
+        let joined: String = raw
+            .iter()
+            .filter(|l| l.starts_with("◀ ") || l.starts_with("┆ "))
+            .map(|l| &l[l.char_indices().nth(2).unwrap().0..])
+            .collect();
+        assert_eq!(joined, frame);
+    }
 }
