@@ -229,7 +229,7 @@ pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
     use crate::text::{Piece, Tone, plain, wrap_with_frames};
     let parts: Vec<&str> = text.split('`').collect();
     // An unmatched backtick opens no span.
-    let open_end = parts.len() % 2 == 0;
+    let open_end = parts.len().is_multiple_of(2);
     let pieces: Vec<Piece> = parts
         .iter()
         .enumerate()
