@@ -106,7 +106,7 @@ pub fn paragraphs(text: &str, width: usize, tone: Tone, first: &str, rest: &str)
 /// `first` and the others with `rest` (both count towards the width). A
 /// word is what lies between spaces, even across styles, so `` `id`. ``
 /// never loses its full stop to the next line; a word longer than a line
-/// is broken.
+/// is broken after a `/` where it can be, else at a character.
 pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Line> {
     // Words as runs of styled segments, each with whether a space precedes it.
     let mut words: Vec<(Vec<Piece>, bool)> = Vec::new();
@@ -133,6 +133,8 @@ pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Li
     if !word.is_empty() {
         words.push((word, word_space));
     }
+    // A word wider than a line (a path) breaks after a `/` where it can.
+    let words = frame::split_long_words(words, width.saturating_sub(rest.text.width()));
     let mut lines = Vec::new();
     let mut line: Line = vec![first.clone()];
     let indent = rest.text.width();

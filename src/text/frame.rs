@@ -73,7 +73,13 @@ pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) 
             .collect();
     }
     match show {
-        Show::Code { .. } => break_line(vec![first], highlight(&shown), lead + room, rest, Breaks::Spaces),
+        Show::Code { .. } => {
+            // A continued line of code hangs under its own indent.
+            let indent = shown.len() - shown.trim_start_matches(' ').len();
+            let hang = (indent + 2).min(room / 2);
+            let rest = Piece::new(format!("{}{}", rest.text, " ".repeat(hang)), rest.tone);
+            break_line(vec![first], highlight(&shown), lead + room, rest, Breaks::Spaces)
+        }
         _ => hard_wrap(highlight(&shown), lead + room, first, rest),
     }
 }
@@ -131,6 +137,36 @@ pub fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest: &str)
     if !pending.is_empty() || out.is_empty() {
         let l = Piece::new(lead(&out), Tone::Plain);
         out.extend(wrap(&pending, width, l, Piece::new(rest, Tone::Plain)));
+    }
+    out
+}
+
+/// `words` (each its styled segments and whether a space precedes it)
+/// with every word wider than `room` split after each `/`, the parts
+/// joined without a space, so a long path wraps between its folders.
+pub(super) fn split_long_words(words: Vec<(Vec<Piece>, bool)>, room: usize) -> Vec<(Vec<Piece>, bool)> {
+    let mut out = Vec::new();
+    for (segments, space) in words {
+        let w: usize = segments.iter().map(|p| p.text.width()).sum();
+        if w <= room || !segments.iter().any(|p| p.text.contains('/')) {
+            out.push((segments, space));
+            continue;
+        }
+        let mut part: Vec<Piece> = Vec::new();
+        let mut first = true;
+        for segment in segments {
+            for c in segment.text.chars() {
+                let mut buf = [0u8; 4];
+                push(&mut part, c.encode_utf8(&mut buf), segment.tone);
+                if c == '/' {
+                    out.push((std::mem::take(&mut part), first && space));
+                    first = false;
+                }
+            }
+        }
+        if !part.is_empty() {
+            out.push((part, first && space));
+        }
     }
     out
 }

@@ -109,14 +109,14 @@ fn the_raw_view_keeps_the_exact_text_even_for_json() {
 }
 
 #[test]
-fn code_breaks_at_a_space_outside_a_string_literal() {
+fn code_breaks_at_a_space_outside_a_string_literal_and_hangs_under_its_indent() {
     let rust = r#"    Frame::Error { id: None } | Frame::Invalid => eprintln!("odd: {raw}"),"#;
     let lines = show(rust, 68, Show::Code { json: false });
     assert_eq!(
         lines,
         [
             "│     Frame::Error { id: None } | Frame::Invalid => ",
-            r#"┆ eprintln!("odd: {raw}"),"#
+            r#"┆       eprintln!("odd: {raw}"),"#
         ]
     );
 }
@@ -129,7 +129,21 @@ fn json_that_is_not_one_value_breaks_between_tokens() {
         lines,
         [
             r#"│     "content": [{"type": "text", "text": "#,
-            r#"┆ "a must be an integer"}],"#
+            r#"┆       "a must be an integer"}],"#
+        ]
+    );
+}
+
+#[test]
+fn a_path_wider_than_a_line_wraps_between_its_folders() {
+    let text = "encode_request panicked at exercises/01-encode-frames/src/lib.rs:59:5: not yet implemented";
+    let lines = crate::text::paragraphs(text, 36, Tone::Plain, "", "");
+    assert_eq!(
+        texts(&lines),
+        [
+            "encode_request panicked at",
+            "exercises/01-encode-frames/src/",
+            "lib.rs:59:5: not yet implemented"
         ]
     );
 }
