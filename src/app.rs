@@ -26,7 +26,7 @@ pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
 pub use message::{Effect, Msg};
 pub use pane::{LIST_WIDTH, Look, PaneLine, Run, Solution, entry_lines, transcript_title};
-pub use quiz::QuizView;
+pub use quiz::{QuizLook, QuizView};
 
 /// Smallest terminal the workbook draws in; below it a message says so.
 pub const MIN_SIZE: (u16, u16) = (70, 20);
@@ -83,6 +83,8 @@ pub struct App {
     pub(crate) watch_error: Option<String>,
     /// Whether colours are off (`NO_COLOR`).
     pub(crate) no_color: bool,
+    /// Whether spec citations are drawn as OSC 8 hyperlinks.
+    pub(crate) links: bool,
     /// Map state.
     pub(crate) map: MapView,
     /// Lesson state.
@@ -140,6 +142,7 @@ impl App {
             size,
             watch_error: None,
             no_color: false,
+            links: false,
             map,
             ticks: 0,
             runs: 0,
@@ -242,6 +245,10 @@ impl App {
             }
             Msg::NoColor => {
                 self.no_color = true;
+                Vec::new()
+            }
+            Msg::Links => {
+                self.links = true;
                 Vec::new()
             }
             Msg::SolutionLoaded(solution) => {

@@ -7,7 +7,11 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
 
+pub mod cite;
+mod frame;
 mod story;
+
+pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame, wrap_with_frames};
 
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,17 +89,15 @@ fn tone_of(style: InlineStyle) -> Tone {
 
 /// Word-wraps plain text with `` `code` `` spans, one paragraph per `\n`
 /// line, control characters made visible: the first line of each paragraph
-/// starts with `first`, the others with `rest` (see [`wrap`]).
+/// starts with `first`, the others with `rest` (see [`wrap`]). A code span
+/// that is a JSON value too wide for a line is set on lines of its own by
+/// the wide-frame rule ([`frame`]), so a frame in a quiz question or a hint
+/// is pretty-printed, not broken mid-token.
 pub fn paragraphs(text: &str, width: usize, tone: Tone, first: &str, rest: &str) -> Vec<Line> {
     text.split('\n')
         .flat_map(|paragraph| {
             let pieces = inline_code(&visible(paragraph), tone);
-            wrap(
-                &pieces,
-                width,
-                Piece::new(first, Tone::Plain),
-                Piece::new(rest, Tone::Plain),
-            )
+            frame::wrap_with_frames(&pieces, width, first, rest)
         })
         .collect()
 }
@@ -104,7 +106,7 @@ pub fn paragraphs(text: &str, width: usize, tone: Tone, first: &str, rest: &str)
 /// `first` and the others with `rest` (both count towards the width). A
 /// word is what lies between spaces, even across styles, so `` `id`. ``
 /// never loses its full stop to the next line; a word longer than a line
-/// is broken.
+/// is broken after a `/` where it can be, else at a character.
 pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Line> {
     // Words as runs of styled segments, each with whether a space precedes it.
     let mut words: Vec<(Vec<Piece>, bool)> = Vec::new();
@@ -131,6 +133,8 @@ pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Li
     if !word.is_empty() {
         words.push((word, word_space));
     }
+    // A word wider than a line (a path) breaks after a `/` where it can.
+    let words = frame::split_long_words(words, width.saturating_sub(rest.text.width()));
     let mut lines = Vec::new();
     let mut line: Line = vec![first.clone()];
     let indent = rest.text.width();
@@ -314,111 +318,61 @@ pub fn code_label(code: &CodeBlock) -> (String, Tone) {
 fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
     let (label, tone) = code_label(code);
     lines.push(vec![Piece::new(format!("┌ {label}"), tone)]);
+    // A line too wide for the screen follows the wide-frame rule
+    // ([`frame`]): its continuation lines start with a dotted bar, so a
+    // one-line frame never looks like two.
+    let show = Show::Code {
+        json: code.lang == "json",
+    };
     for text in code.text.trim_end_matches('\n').lines() {
-        let highlighted = if code.lang == "json" {
-            highlight_json(text)
-        } else {
-            vec![Piece::new(text, Tone::Verbatim)]
-        };
-        // A line too wide for the screen continues after a dotted bar, so a
-        // one-line frame never looks like two.
-        lines.extend(hard_wrap(
-            highlighted,
+        lines.extend(frame::lay_out(
+            text,
             width,
+            show,
             Piece::new("│ ", tone),
             Piece::new("┆ ", tone),
         ));
     }
 }
 
-/// Breaks a line of code at `width` columns: the first piece starts with
-/// `first`, each continuation with `rest`.
-pub fn hard_wrap(line: Line, width: usize, first: Piece, rest: Piece) -> Vec<Line> {
-    let limit = width.max(rest.text.width().max(first.text.width()) + 8);
-    let mut out = Vec::new();
-    let mut used = first.text.width();
-    let mut current = vec![first];
-    for piece in line {
-        for c in piece.text.chars() {
-            let cw = c.width().unwrap_or(0);
-            if used + cw > limit {
-                out.push(std::mem::replace(&mut current, vec![rest.clone()]));
-                used = rest.text.width();
-            }
-            let mut buf = [0u8; 4];
-            push(&mut current, c.encode_utf8(&mut buf), piece.tone);
-            used += cw;
-        }
-    }
-    out.push(current);
-    out
-}
-
-/// Splits one line of JSON text into highlighted pieces. It does not need
-/// to be valid JSON (a frame may span lines).
-pub fn highlight_json(text: &str) -> Line {
-    let mut out: Line = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' {
-            let start = i;
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(chars.len());
-            let s: String = chars[start..i].iter().collect();
-            let next = chars[i..].iter().find(|c| !c.is_whitespace());
-            push(
-                &mut out,
-                &s,
-                if next == Some(&':') {
-                    Tone::JsonKey
-                } else {
-                    Tone::JsonString
-                },
-            );
-        } else if c.is_ascii_digit() || c == '-' || c.is_ascii_alphabetic() {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || "+-.".contains(chars[i])) {
-                i += 1;
-            }
-            let s: String = chars[start..i].iter().collect();
-            push(&mut out, &s, Tone::JsonLiteral);
-        } else {
-            let mut buf = [0u8; 4];
-            push(
-                &mut out,
-                c.encode_utf8(&mut buf),
-                if c.is_whitespace() {
-                    Tone::Plain
-                } else {
-                    Tone::JsonPunct
-                },
-            );
-            i += 1;
-        }
-    }
-    out
-}
-
 /// A lesson as plain text, `width` columns wide (for `mcplings lesson`).
+/// Each section ends with the spec pages it cites, as paths under
+/// [`cite::SPEC_BASE`] (a whole address can be wider than 80 columns).
 pub fn lesson_plain(lesson: &Lesson, width: usize) -> String {
     let laid = lay_out_lesson(lesson, width);
     let mut out = String::new();
-    for line in &laid.lines {
-        let mut text = plain(line);
+    let mut pages: Vec<String> = Vec::new();
+    let starts: Vec<usize> = laid.sections.iter().map(|s| s.0).skip(1).collect();
+    let texts: Vec<String> = laid.lines.iter().map(plain).collect();
+    let page_list = |pages: &mut Vec<String>, out: &mut String| {
+        if pages.is_empty() {
+            return;
+        }
+        out.push_str(&format!("Spec pages cited, under {}/:\n", cite::SPEC_BASE));
+        for page in pages.drain(..) {
+            out.push_str(&format!("  {page}\n"));
+        }
+        out.push('\n');
+    };
+    let links = cite::links(&texts);
+    for (n, line) in laid.lines.iter().enumerate() {
+        if starts.contains(&n) {
+            page_list(&mut pages, &mut out);
+        }
+        for link in links.iter().filter(|l| l.line == n) {
+            let page = link.url.trim_start_matches(cite::SPEC_BASE).trim_start_matches('/');
+            if !pages.iter().any(|p| p == page) {
+                pages.push(page.to_string());
+            }
+        }
+        let mut text = texts[n].clone();
         if line.first().is_some_and(|p| p.tone == Tone::Heading) {
             text = format!("## {text}");
         }
         out.push_str(text.trim_end());
         out.push('\n');
     }
+    page_list(&mut pages, &mut out);
     out
 }
 

@@ -85,6 +85,9 @@ pub fn run(course: Course) -> Result<(), String> {
         if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
             runtime.dispatch(Msg::NoColor, &mut app, &mut terminal);
         }
+        if crate::text::cite::terminal_links(|name| std::env::var(name).ok()) {
+            runtime.dispatch(Msg::Links, &mut app, &mut terminal);
+        }
         // Back where the learner left (a check starts if that is an exercise).
         runtime.dispatch(Msg::Resume, &mut app, &mut terminal);
         if let Some(warning) = loaded

@@ -151,6 +151,32 @@ pub fn map_footer(app: &App) -> (String, String) {
     map::footer(app)
 }
 
+/// Makes columns `cols.0..cols.1` of row `y` a hyperlink to `url` (OSC 8),
+/// within `area`. A cell holds one grapheme, so the sequences ride in the
+/// symbols of the first and last cell, each forced to the one column it
+/// shows (`CellDiffOption::ForcedWidth`): the buffer's width accounting,
+/// and so the diff, stay those of the plain text.
+pub fn hyperlink(buf: &mut ratatui::buffer::Buffer, area: Rect, cols: (u16, u16), y: u16, url: &str) {
+    use ratatui::buffer::CellDiffOption;
+    let end = cols.1.min(area.right());
+    if cols.0 >= end || y >= area.bottom() {
+        return;
+    }
+    // A URL with control characters could end the sequence early.
+    if url.chars().any(char::is_control) {
+        return;
+    }
+    let one = CellDiffOption::ForcedWidth(std::num::NonZeroU16::MIN);
+    let open = format!("\x1b]8;;{url}\x1b\\");
+    let close = "\x1b]8;;\x1b\\";
+    let first = &mut buf[(cols.0, y)];
+    let symbol = format!("{open}{}", first.symbol());
+    first.set_symbol(&symbol).set_diff_option(one);
+    let last = &mut buf[(end - 1, y)];
+    let symbol = format!("{}{close}", last.symbol());
+    last.set_symbol(&symbol).set_diff_option(one);
+}
+
 /// Cuts `s` to `width` columns, ending with `…` when cut.
 pub fn fit(s: &str, width: usize) -> String {
     use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};

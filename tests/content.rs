@@ -330,3 +330,60 @@ fn a_term_used_before_its_section_is_reported() {
     replace_line(root, &file, prompt, &["prompt = \"Which cursor comes next?\""]);
     assert_verify_reports(root, &file, prompt, "`cursor` is used before Part 4 § Tools");
 }
+
+/// Every spec citation in the lessons, quizzes and exercises names a page
+/// that exists in its revision (`MCP_SPEC_DIR`, `../shared/mcp-spec` or
+/// `/work/shared/mcp-spec`, each holding `<revision>/<page>.mdx`; without
+/// them this test says so and passes), and its address is that page's.
+#[test]
+fn every_citation_maps_to_a_spec_page_that_exists() {
+    use mcplings::text::cite;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(spec) = [
+        std::env::var_os("MCP_SPEC_DIR").map(std::path::PathBuf::from),
+        Some(root.join("../shared/mcp-spec")),
+        Some(std::path::PathBuf::from("/work/shared/mcp-spec")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|d| d.join("2025-11-25/basic/lifecycle.mdx").is_file()) else {
+        eprintln!("skipped: no mcp-spec folder (set MCP_SPEC_DIR to the folder holding <revision>/<page>.mdx)");
+        return;
+    };
+    // Cited revisions whose pages are not in the reference folder.
+    let not_held = [("2025-03-26", "basic/index")];
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for part in std::fs::read_dir(root.join("lessons")).unwrap().flatten() {
+        for file in ["lesson.md", "quiz.toml", "exercises.toml"] {
+            let Ok(text) = std::fs::read_to_string(part.path().join(file)) else {
+                continue;
+            };
+            for c in cite::citations(&text) {
+                checked += 1;
+                let dir = spec.join(&c.revision);
+                let page = [dir.join(format!("{}.mdx", c.page)), dir.join(&c.page).join("index.mdx")];
+                let url = c.url();
+                let expected = format!("https://modelcontextprotocol.io/specification/{}/", c.revision);
+                assert!(
+                    url.starts_with(&expected) || url == expected.trim_end_matches('/'),
+                    "{url}"
+                );
+                if dir.is_dir() {
+                    if !page.iter().any(|p| p.is_file()) {
+                        missing.push(format!("{}/{file}: {} {}", part.path().display(), c.revision, c.page));
+                    }
+                } else if !not_held.contains(&(c.revision.as_str(), c.page.as_str())) {
+                    missing.push(format!(
+                        "{}/{file}: {} {} (revision not held)",
+                        part.path().display(),
+                        c.revision,
+                        c.page
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} citations found");
+    assert!(missing.is_empty(), "citations of pages that do not exist: {missing:#?}");
+}

@@ -121,3 +121,77 @@ fn with_colour_no_foreground_vanishes_on_dark_or_light_backgrounds() {
         insta::assert_snapshot!(format!("{name}_colour"), styles(&b));
     }
 }
+
+/// A lesson's spec citations as OSC 8 hyperlinks, when the terminal takes
+/// them: the escape sequences ride in the first and last cell of each
+/// citation, forced to one column, so the text around them stays in
+/// place; with links off (the default, and `TERM=dumb`) no cell holds one.
+#[test]
+fn citations_are_hyperlinks_only_where_the_terminal_takes_them() {
+    use mcplings::text::cite::terminal_links;
+    let env = |term: Option<&'static str>, switch: Option<&'static str>| {
+        move |name: &str| match name {
+            "TERM" => term.map(String::from),
+            "MCPLINGS_LINKS" => switch.map(String::from),
+            _ => None,
+        }
+    };
+    assert!(terminal_links(env(Some("xterm-256color"), None)));
+    assert!(!terminal_links(env(Some("dumb"), None)));
+    assert!(!terminal_links(env(None, None)));
+    assert!(!terminal_links(env(Some("xterm-256color"), Some("0"))));
+    assert!(terminal_links(env(Some("linux"), Some("1"))));
+
+    // Part 2's handshake section cites 2025-11-25 basic/lifecycle.
+    let text = |b: &Buffer| b.content().iter().map(|c| strip_links(c.symbol())).collect::<String>();
+    // Scrolled until the citation shows on one line.
+    let open = |links: bool| {
+        let mut app = app(false);
+        if links {
+            app.update(Msg::Links);
+        }
+        press(&mut app, "j\nn");
+        for _ in 0..200 {
+            if text(&buffer(&app)).contains("(2025-11-25 basic/lifecycle ›") {
+                break;
+            }
+            press(&mut app, "j");
+        }
+        buffer(&app)
+    };
+    let plain = open(false);
+    let linked = open(true);
+    let url = "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle";
+    let (mut opened, mut closed, mut lifecycle) = (0, 0, 0);
+    for (a, b) in plain.content().iter().zip(linked.content()) {
+        let symbol = b.symbol();
+        if symbol.contains("\x1b]8;;https") {
+            assert!(
+                symbol.contains("https://modelcontextprotocol.io/specification/"),
+                "{symbol:?}"
+            );
+            opened += 1;
+            lifecycle += usize::from(symbol.contains(&format!("{url}\x1b\\")));
+        }
+        if symbol.contains("\x1b]8;;\x1b\\") {
+            closed += 1;
+        }
+        // Without its escape sequences, every cell shows what it showed.
+        assert_eq!(strip_links(symbol), a.symbol());
+    }
+    assert!(
+        lifecycle >= 1 && opened == closed,
+        "{opened} links opened ({lifecycle} to {url}), {closed} closed"
+    );
+    assert!(!plain.content().iter().any(|c| c.symbol().contains('\x1b')));
+}
+
+/// `symbol` without its OSC 8 sequences (`ESC ] 8 ; ; URL ESC \`).
+fn strip_links(symbol: &str) -> String {
+    let mut out = symbol.to_string();
+    while let Some(start) = out.find("\x1b]8;;") {
+        let Some(len) = out[start..].find("\x1b\\") else { break };
+        out.replace_range(start..start + len + 2, "");
+    }
+    out
+}

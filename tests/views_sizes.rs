@@ -167,3 +167,57 @@ fn glossary() {
     at_both_sizes("glossary", "t", |_| {});
     at_both_sizes("glossary_help", "t?", |_| {});
 }
+
+#[test]
+fn wide_frames() {
+    // Part 2's handshake: compact frames wider than the screen, pretty-printed.
+    at_both_sizes("lesson_wide_frame", "j\nn", |_| {});
+    // A transcript with a long frame and a long line that is not JSON:
+    // laid out, then raw (v).
+    let long = |app: &mut App| {
+        let mut report = report_of_01(app, 0);
+        let frame = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"gate","version":"0.1.0"}}}"#;
+        let junk = "not json: a line of the program's own, with a\u{1b}[31m colour escape in it and more words";
+        for (dir, line, kind) in [
+            (Direction::ToLearner, frame, EntryKind::Frame),
+            (Direction::FromLearner, junk, EntryKind::Junk),
+        ] {
+            report.cases[0].transcript.push(TranscriptEntry {
+                dir,
+                line: line.into(),
+                id: None,
+                time_ms: 3,
+                kind,
+            });
+        }
+        finish(app, report);
+        press(app, " ");
+    };
+    at_both_sizes("transcript_long_lines", "e", long);
+    at_both_sizes("transcript_long_lines_raw", "e", |app| {
+        long(app);
+        press(app, "v");
+    });
+}
+
+#[test]
+fn quiz_long_explanation_scrolls() {
+    // Part 1's question 10 holds a frame; a wrong pick's explanation is
+    // scrolled into view, and k scrolls back up a line.
+    at_both_sizes("quiz_long_explanation", "z", |app| {
+        let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+        for q in &questions[..9] {
+            let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+            press(app, &letter);
+            press(app, "\n");
+        }
+        let q = &questions[9];
+        let wrong = (0..q.options.len())
+            .filter(|&i| i != q.correct())
+            .max_by_key(|&i| q.options[i].explanation.len())
+            .unwrap();
+        let letter = app.quiz_letter(wrong).unwrap().to_string();
+        press(app, &letter);
+        press(app, "k");
+    });
+}

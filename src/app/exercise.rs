@@ -86,6 +86,9 @@ pub struct ExerciseView {
     /// The learner saved a change to this exercise's files since it was
     /// opened: its checks count as attempts.
     pub changed: bool,
+    /// The transcript shows each line exactly as sent (`v`), broken at
+    /// characters, instead of wide frames pretty-printed.
+    pub raw: bool,
 }
 
 impl ExerciseView {
@@ -102,6 +105,7 @@ impl ExerciseView {
             pinned: false,
             restore_case: false,
             changed: false,
+            raw: false,
         }
     }
 
@@ -222,6 +226,7 @@ impl App {
                 show_case(v);
             }
             Some(Action::Open) => show_case(v),
+            Some(Action::Raw) if v.pane == Pane::Case => v.raw = !v.raw,
             Some(Action::PageDown) => v.scroll += page,
             Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(page),
             Some(Action::Check) => return self.start_check(),

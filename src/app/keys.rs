@@ -72,6 +72,8 @@ pub enum Action {
     Answer,
     /// Take the quiz again (asks first).
     Retake,
+    /// Switch the transcript between its raw lines and wide frames laid out.
+    Raw,
 }
 
 /// When a binding shows in the footer.
@@ -305,6 +307,12 @@ const EXERCISE: &[Binding] = &[
         W::Never,
     ),
     b(
+        &[(K::Char('v'), A::Raw)],
+        "the transcript raw (as sent), or laid out",
+        "",
+        W::Never,
+    ),
+    b(
         &[(K::Char('s'), A::Solution)],
         "the reference solution (once passed)",
         "",
@@ -370,7 +378,7 @@ const QUIZ: &[Binding] = &[
             (K::Down, A::Down),
             (K::Char('j'), A::Down),
         ],
-        "scroll the summary",
+        "scroll the question or the summary",
         "↑↓ scroll",
         W::Summary,
     ),

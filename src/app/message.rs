@@ -42,6 +42,9 @@ pub enum Msg {
     Prebuilt,
     /// `NO_COLOR` is set: draw, and check, without colours.
     NoColor,
+    /// The terminal takes OSC 8 hyperlinks: spec citations become links
+    /// ([`crate::text::cite::terminal_links`] decides).
+    Links,
     /// The reference solution asked for by [`Effect::LoadSolution`].
     SolutionLoaded(Box<Solution>),
     /// Time passed (animates the spinner while a check runs).

@@ -67,7 +67,112 @@ impl QuizView {
     }
 }
 
+/// What a block of the question screen is, for its style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuizLook {
+    /// The question's prompt.
+    Prompt,
+    /// An option: picked and right (`Some(true)`), picked and wrong
+    /// (`Some(false)`), or not picked.
+    Option(Option<bool>),
+    /// The explanation of the last pick: right or not.
+    Explanation(bool),
+    /// An empty line.
+    Blank,
+}
+
+/// One block of the question screen, before it is word-wrapped: its text,
+/// the lead of its first line and of the others, its look.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct QuizBlock {
+    /// The text (`backtick` spans are code).
+    pub text: String,
+    /// The first line's lead.
+    pub first: String,
+    /// The other lines' lead.
+    pub rest: String,
+    /// How it looks.
+    pub look: QuizLook,
+}
+
 impl App {
+    /// The question on screen as blocks, top to bottom: the prompt, the
+    /// options in this run's order, the explanation of the last pick.
+    fn question_blocks(&self) -> Vec<QuizBlock> {
+        let Some(question) = self
+            .course
+            .part(self.quiz.part)
+            .and_then(|p| p.quiz.as_ref())
+            .and_then(|q| q.questions.get(self.quiz.question))
+        else {
+            return Vec::new();
+        };
+        let answer = self
+            .progress
+            .quiz(self.quiz.part)
+            .and_then(|r| r.answers.get(&question.id));
+        let picks: &[usize] = answer.map_or(&[], |a| a.picks.as_slice());
+        let block = |text: String, first: &str, rest: &str, look| QuizBlock {
+            text,
+            first: first.to_string(),
+            rest: rest.to_string(),
+            look,
+        };
+        let blank = || block(String::new(), "", "", QuizLook::Blank);
+        let mut blocks = vec![block(question.prompt.clone(), " ", " ", QuizLook::Prompt), blank()];
+        for (i, &index) in self.quiz.order(question).iter().enumerate() {
+            let option = &question.options[index];
+            let letter = LETTERS.get(i).copied().unwrap_or('?');
+            let picked = picks.contains(&index).then_some(option.correct);
+            let mark = match picked {
+                Some(true) => "✓",
+                Some(false) => "✗",
+                None => " ",
+            };
+            let first = format!(" {mark} {letter}) ");
+            let rest = " ".repeat(first.chars().count());
+            blocks.push(block(option.text.clone(), &first, &rest, QuizLook::Option(picked)));
+        }
+        blocks.push(blank());
+        if let Some(&last) = picks.last() {
+            let option = &question.options[last];
+            let text = if option.correct {
+                format!("✓ Right. {}", option.explanation)
+            } else {
+                format!("✗ Not quite. {} Try another answer.", option.explanation)
+            };
+            blocks.push(block(text, " ", "   ", QuizLook::Explanation(option.correct)));
+        }
+        blocks
+    }
+
+    /// The lines of the question on screen, each with the look of its
+    /// block, wrapped to the body's width (one column of margin each side).
+    pub fn question_lines(&self) -> Vec<(QuizLook, crate::text::Line)> {
+        use crate::text::Tone;
+        let width = usize::from(self.size.0).saturating_sub(2);
+        self.question_blocks()
+            .into_iter()
+            .flat_map(|b| {
+                let tone = if b.look == QuizLook::Prompt {
+                    Tone::Strong
+                } else {
+                    Tone::Plain
+                };
+                let lines = match b.look {
+                    QuizLook::Blank => vec![Vec::new()],
+                    _ => crate::text::paragraphs(&b.text, width, tone, &b.first, &b.rest),
+                };
+                lines.into_iter().map(move |l| (b.look, l))
+            })
+            .collect()
+    }
+
+    /// The furthest the question screen scrolls: its lines past the body.
+    fn question_max_scroll(&self) -> usize {
+        self.question_lines().len().saturating_sub(self.body_rows())
+    }
+
     /// The letter the option at file-order index `option` of the question
     /// on screen is shown with in this run (`None` outside a quiz).
     pub fn quiz_letter(&self, option: usize) -> Option<char> {
@@ -96,6 +201,7 @@ impl App {
         if self.quiz.finished {
             match action {
                 Some(Action::Previous) => {
+                    self.quiz.scroll = 0;
                     self.quiz.finished = false;
                     self.quiz.question = count.saturating_sub(1);
                 }
@@ -121,6 +227,7 @@ impl App {
             .cloned()
             .unwrap_or_default();
         let order = self.quiz.order(question);
+        let before = (self.quiz.question, self.quiz.finished);
         let picked = match (action, key.code) {
             (Some(Action::Answer), KeyCode::Char(c)) => option_of(c).and_then(|shown| order.get(shown).copied()),
             _ => None,
@@ -133,6 +240,8 @@ impl App {
             {
                 self.progress
                     .record_pick(part, &question.id, pick, question.options[pick].correct);
+                // The explanation comes last: scroll it into view.
+                self.quiz.scroll = self.question_max_scroll();
                 return vec![Effect::SaveProgress];
             }
             Some(Action::Next) if answer.solved => {
@@ -146,7 +255,12 @@ impl App {
                 }
             }
             Some(Action::Previous) => self.quiz.question = self.quiz.question.saturating_sub(1),
+            Some(Action::Down) => self.quiz.scroll = (self.quiz.scroll + 1).min(self.question_max_scroll()),
+            Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
             _ => {}
+        }
+        if (self.quiz.question, self.quiz.finished) != before {
+            self.quiz.scroll = 0;
         }
         Vec::new()
     }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use crate::check::diff::Difference;
 use crate::check::{CaseReport, CheckReport, Status};
 use crate::content::Exercise;
-use crate::text::shorten;
+use crate::text::{Show, shorten};
 
 /// The width every line the CLI prints fits in, in terminal columns.
 pub const WIDTH: usize = 80;
@@ -140,16 +140,11 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
         }
     }
     if let (Some(e), Some(a)) = (&case.expected, &case.actual) {
-        let _ = writeln!(
-            out,
-            "      expected  {}",
-            shorten(&crate::text::visible(&e.to_string()), LINE_WIDTH - 10)
-        );
-        let _ = writeln!(
-            out,
-            "      actual    {}",
-            shorten(&crate::text::visible(&a.to_string()), LINE_WIDTH - 10)
-        );
+        // Values the check compared: a wide one is pretty-printed.
+        for (label, value) in [("      expected  ", e), ("      actual    ", a)] {
+            let text = shorten(&value.to_string(), LINE_WIDTH - 10);
+            out.push_str(&evidence(&text, label, Show::Evidence));
+        }
     }
     let skip = case.transcript.len().saturating_sub(TRANSCRIPT_LINES);
     if !case.transcript.is_empty() {
@@ -157,13 +152,10 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
         if skip > 0 {
             let _ = writeln!(out, "        … {skip} earlier lines");
         }
+        // The lines as they were sent: evidence, broken at characters.
         for entry in &case.transcript[skip..] {
-            let _ = writeln!(
-                out,
-                "        {} {}",
-                entry.glyph(),
-                shorten(&crate::text::visible(&entry.line), LINE_WIDTH)
-            );
+            let lead = format!("        {} ", entry.glyph());
+            out.push_str(&evidence(&shorten(&entry.line, LINE_WIDTH), &lead, Show::Raw));
         }
     }
     let stderr = case.stderr.trim_end();
@@ -185,6 +177,24 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
             let _ = writeln!(out, "        {}", shorten(&crate::text::visible(line), LINE_WIDTH));
         }
     }
+}
+
+/// `text` behind `lead` laid out in [`WIDTH`] columns by the wide-frame
+/// rule ([`crate::text::lay_out_frame`]), its continuations behind `┆`
+/// under the lead's end; one `\n`-ended line each.
+pub fn evidence(text: &str, lead: &str, show: Show) -> String {
+    use crate::text::{Piece, Tone, lay_out_frame, plain};
+    let bar = format!("{:>w$}", "┆ ", w = unicode_width::UnicodeWidthStr::width(lead));
+    lay_out_frame(
+        text,
+        WIDTH,
+        show,
+        Piece::new(lead, Tone::Marker),
+        Piece::new(bar, Tone::Marker),
+    )
+    .iter()
+    .map(|l| format!("{}\n", plain(l).trim_end()))
+    .collect()
 }
 
 /// Prints `text` on stdout, word-wrapped to [`WIDTH`].
@@ -211,16 +221,32 @@ pub fn fit(line: &str) -> Vec<String> {
     }
 }
 
-/// Word-wraps plain text to `width` columns.
+/// Word-wraps plain text to `width` columns. A `backtick` span holding a
+/// JSON value too wide for a line is set on lines of its own by the
+/// wide-frame rule ([`crate::text::wrap_with_frames`]); other spans keep
+/// their backticks.
 pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
-    use crate::text::{Piece, Tone, plain, wrap};
-    wrap(
-        &[Piece::new(text, Tone::Plain)],
-        width,
-        Piece::new("", Tone::Plain),
-        Piece::new("", Tone::Plain),
-    )
-    .iter()
-    .map(plain)
-    .collect()
+    use crate::text::{Piece, Tone, plain, wrap_with_frames};
+    let parts: Vec<&str> = text.split('`').collect();
+    // An unmatched backtick opens no span.
+    let open_end = parts.len().is_multiple_of(2);
+    let pieces: Vec<Piece> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            if open_end && i + 1 == parts.len() {
+                return Piece::new(format!("`{t}"), Tone::Plain);
+            }
+            let wide_json = i % 2 == 1
+                && unicode_width::UnicodeWidthStr::width(t) + 2 > width
+                && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok();
+            match (i % 2 == 1, wide_json) {
+                (_, true) => Piece::new(t, Tone::Code),
+                (true, false) => Piece::new(format!("`{t}`"), Tone::Plain),
+                (false, false) => Piece::new(t, Tone::Plain),
+            }
+        })
+        .filter(|p| !p.text.is_empty())
+        .collect();
+    wrap_with_frames(&pieces, width, "", "").iter().map(plain).collect()
 }

@@ -181,9 +181,8 @@ pub fn render_entry(entry: &Entry) -> String {
     };
     let about = about(entry);
     let about = about.split_once(" · ").map_or("", |(_, rest)| rest);
-    format!(
-        "{:>9.3} s {glyph} {}\n            {about}\n",
-        entry.time_ms as f64 / 1000.0,
-        crate::text::visible(&entry.line),
-    )
+    // The line as it went through: evidence, broken at characters.
+    let lead = format!("{:>9.3} s {glyph} ", entry.time_ms as f64 / 1000.0);
+    let line = super::report::evidence(&entry.line, &lead, crate::text::Show::Raw);
+    format!("{line}            {about}\n")
 }

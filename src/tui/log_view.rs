@@ -4,7 +4,8 @@
 //! by a dim line of its time, method, id and schema verdict.
 //!
 //! Keys: ↑ ↓ (or j k) scroll a line, PgUp PgDn (or space) a screen, Home
-//! End (or g G) to the ends, q or Esc quits.
+//! End (or g G) to the ends, v shows the raw lines (or wide frames laid
+//! out again), q or Esc quits.
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
@@ -26,13 +27,14 @@ pub struct LogLine {
 }
 
 /// The key help in the footer.
-const KEYS: &str = "↑↓ j k line · PgUp PgDn page · Home End · q quits";
+const KEYS: &str = "↑↓ j k line · PgUp PgDn page · Home End · v raw · q quits";
 
-/// Lays out `lines` for a pane `width` columns wide.
-pub fn lay_out(lines: &[LogLine], width: usize) -> Vec<PaneLine> {
-    let mut out = transcript_title("▶ to the server · ◀ from it", false, width);
+/// Lays out `lines` for a pane `width` columns wide: wide frames
+/// pretty-printed, or with `raw` each line as it was sent.
+pub fn lay_out(lines: &[LogLine], raw: bool, width: usize) -> Vec<PaneLine> {
+    let mut out = transcript_title("▶ to the server · ◀ from it", false, raw, width);
     for line in lines {
-        out.extend(entry_lines(&line.entry, width));
+        out.extend(entry_lines(&line.entry, raw, width));
         out.push(PaneLine::one(format!("  {}", line.note), Look::Dim));
     }
     out
@@ -70,12 +72,13 @@ pub fn run(title: &str, lines: &[LogLine]) -> Result<(), String> {
     let theme = Theme::new(std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()));
     let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
     let mut top = 0usize;
+    let mut raw = false;
     let result = loop {
         let size = match terminal.size() {
             Ok(size) => size,
             Err(e) => break Err(e.to_string()),
         };
-        let laid = lay_out(lines, size.width as usize);
+        let laid = lay_out(lines, raw, size.width as usize);
         let page = (size.height as usize).saturating_sub(2).max(1);
         top = top.min(laid.len().saturating_sub(page));
         if let Err(e) = terminal.draw(|f| draw(f, title, &laid, top, &theme)) {
@@ -90,6 +93,7 @@ pub fn run(title: &str, lines: &[LogLine]) -> Result<(), String> {
                 KeyCode::PageUp => top = top.saturating_sub(page),
                 KeyCode::Home | KeyCode::Char('g') => top = 0,
                 KeyCode::End | KeyCode::Char('G') => top = usize::MAX,
+                KeyCode::Char('v') => raw = !raw,
                 _ => {}
             },
             Ok(_) => {}
@@ -127,7 +131,7 @@ mod tests {
             },
         ];
         let mut terminal = Terminal::new(TestBackend::new(70, 8)).unwrap();
-        let laid = lay_out(&lines, 70);
+        let laid = lay_out(&lines, false, 70);
         terminal
             .draw(|f| draw(f, "server.log", &laid, 0, &Theme::new(true)))
             .unwrap();
@@ -148,5 +152,33 @@ mod tests {
         ] {
             assert!(text.contains(wanted), "{wanted} in {text}");
         }
+    }
+
+    #[test]
+    fn a_wide_frame_is_pretty_printed_and_v_shows_it_raw() {
+        let frame =
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"gate"}}}"#;
+        let lines = vec![LogLine {
+            entry: TranscriptEntry {
+                dir: Direction::FromLearner,
+                line: frame.into(),
+                id: None,
+                time_ms: 0,
+                kind: EntryKind::Frame,
+            },
+            note: "0.001 s · id 1 · valid".into(),
+        }];
+        let texts = |raw| lay_out(&lines, raw, 40).iter().map(PaneLine::text).collect::<Vec<_>>();
+        let laid = texts(false);
+        assert!(laid.contains(&r#"┆   "jsonrpc": "2.0","#.to_string()), "{laid:#?}");
+        assert!(laid.iter().all(|l| l.chars().count() <= 40), "{laid:#?}");
+        // Raw: the exact line, broken at characters behind the bar.
+        let raw = texts(true);
+        let joined: String = raw
+            .iter()
+            .filter(|l| l.starts_with("◀ ") || l.starts_with("┆ "))
+            .map(|l| &l[l.char_indices().nth(2).unwrap().0..])
+            .collect();
+        assert_eq!(joined, frame);
     }
 }

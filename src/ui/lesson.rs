@@ -45,6 +45,21 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
+    if app.links {
+        let shown: Vec<String> = laid.lines[start..].iter().take(rows).map(crate::text::plain).collect();
+        for link in crate::text::cite::links(&shown) {
+            // One column of margin, as drawn above.
+            let y = area.y + u16::try_from(link.line).unwrap_or(u16::MAX);
+            let x = |col: usize| area.x + 1 + u16::try_from(col).unwrap_or(u16::MAX);
+            super::hyperlink(
+                frame.buffer_mut(),
+                area,
+                (x(link.cols.start), x(link.cols.end)),
+                y,
+                &link.url,
+            );
+        }
+    }
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {

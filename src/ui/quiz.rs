@@ -9,7 +9,6 @@ use ratatui::widgets::Paragraph;
 use super::theme::Theme;
 use crate::app::App;
 use crate::app::keys::When;
-use crate::content::quiz::LETTERS;
 use crate::text::{Tone, inline_code};
 
 pub(super) fn header(app: &App) -> (String, String) {
@@ -40,11 +39,18 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ),
             theme.title,
         )));
-        // The legend above the list, so that scrolling never hides it.
-        lines.push(Line::from(Span::styled(
-            " ✓ right at the first try · ↻ took more than one",
-            theme.dim,
-        )));
+        // The legend above the list, so that scrolling never hides it; ↻
+        // only when a question took more than one try.
+        let retried = quiz
+            .questions
+            .iter()
+            .any(|q| !record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try));
+        let legend = if retried {
+            " ✓ right at the first try · ↻ took more than one"
+        } else {
+            " ✓ right at the first try"
+        };
+        lines.push(Line::from(Span::styled(legend, theme.dim)));
         lines.push(Line::default());
         for (i, q) in quiz.questions.iter().enumerate() {
             let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
@@ -81,63 +87,23 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(list).scroll((scroll, 0)), rest);
         return;
     }
-    let Some(question) = quiz.questions.get(app.quiz.question) else {
-        return;
-    };
-    let answer = record.and_then(|r| r.answers.get(&question.id));
-    let picks: &[usize] = answer.map_or(&[], |a| a.picks.as_slice());
-    lines.extend(super::paragraphs(
-        &question.prompt,
-        width,
-        " ",
-        " ",
-        Tone::Strong,
-        ratatui::style::Style::new(),
-        theme,
-    ));
-    lines.push(Line::default());
-    // Shown in this run's order; picks are file-order indexes.
-    for (i, &index) in app.quiz.order(question).iter().enumerate() {
-        let option = &question.options[index];
-        let letter = LETTERS.get(i).copied().unwrap_or('?');
-        let picked = picks.contains(&index);
-        let (mark, style) = match (picked, option.correct) {
-            (true, true) => ("✓", theme.ok),
-            (true, false) => ("✗", theme.fail),
-            _ => (" ", ratatui::style::Style::new()),
-        };
-        let first = format!(" {mark} {letter}) ");
-        let rest = " ".repeat(first.chars().count());
-        lines.extend(super::paragraphs(
-            &option.text,
-            width,
-            &first,
-            &rest,
-            Tone::Plain,
-            style,
-            theme,
-        ));
-    }
-    lines.push(Line::default());
-    if let Some(&last) = picks.last() {
-        let option = &question.options[last];
-        let (lead, style) = if option.correct {
-            ("✓ Right.", theme.ok)
-        } else {
-            ("✗ Not quite.", theme.fail)
-        };
-        let tail = if option.correct { "" } else { " Try another answer." };
-        lines.extend(super::paragraphs(
-            &format!("{lead} {}{tail}", option.explanation),
-            width,
-            " ",
-            "   ",
-            Tone::Plain,
-            style,
-            theme,
-        ));
-    }
-    frame.render_widget(Paragraph::new(lines), area);
+    // Laid out by the app (it scrolls by the same lines), styled here.
+    use crate::app::QuizLook;
+    let shown: Vec<Line> = app
+        .question_lines()
+        .iter()
+        .map(|(look, line)| {
+            let style = match look {
+                QuizLook::Option(Some(true)) | QuizLook::Explanation(true) => theme.ok,
+                QuizLook::Option(Some(false)) | QuizLook::Explanation(false) => theme.fail,
+                QuizLook::Prompt | QuizLook::Option(None) | QuizLook::Blank => ratatui::style::Style::new(),
+            };
+            super::styled(line, theme).patch_style(style)
+        })
+        .collect();
+    let max = shown.len().saturating_sub(usize::from(area.height));
+    let scroll = u16::try_from(app.quiz.scroll.min(max)).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(shown).scroll((scroll, 0)), area);
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {

@@ -5,7 +5,7 @@
 use super::{Look, PaneLine, Run, paragraphs, toned, wrap_runs};
 use crate::app::{App, CheckState};
 use crate::check::{CaseReport, Direction, EntryKind, Status, TranscriptEntry};
-use crate::text::{Piece, Tone, hard_wrap, highlight_json};
+use crate::text::{Piece, Show, Tone, lay_out_frame};
 
 /// Most transcript entries the case pane shows (the last ones).
 const TRANSCRIPT_ENTRIES: usize = 60;
@@ -49,11 +49,11 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         lines.extend(paragraphs(reason, width, Tone::Plain, look));
         lines.push(PaneLine::blank());
     }
-    details(report, width, &mut lines);
+    details(report, app.exercise.raw, width, &mut lines);
     lines
 }
 
-fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
+fn details(report: &CaseReport, raw: bool, width: usize, lines: &mut Vec<PaneLine>) {
     if !report.differences.is_empty() {
         lines.push(PaneLine::one("Differences", Look::Title));
         for d in &report.differences {
@@ -67,14 +67,27 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
         lines.push(PaneLine::blank());
     }
     if let (Some(e), Some(a)) = (&report.expected, &report.actual) {
-        lines.extend(frame_lines("expected ", &e.to_string(), width, Look::Dim));
-        lines.extend(frame_lines("actual   ", &a.to_string(), width, Look::Dim));
+        lines.extend(frame_lines(
+            "expected ",
+            &e.to_string(),
+            width,
+            Show::Evidence,
+            Look::Dim,
+        ));
+        lines.extend(frame_lines(
+            "actual   ",
+            &a.to_string(),
+            width,
+            Show::Evidence,
+            Look::Dim,
+        ));
         lines.push(PaneLine::blank());
     }
     if !report.transcript.is_empty() {
         lines.extend(transcript_title(
             "▶ to your program · ◀ from it",
             report.transcript.iter().any(|e| e.kind == EntryKind::Harness),
+            raw,
             width,
         ));
         // The last entries matter most (the failure is at the end), and a
@@ -85,7 +98,7 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
             lines.push(PaneLine::one(format!("… {skip} earlier lines"), Look::Dim));
         }
         for entry in &report.transcript[skip..] {
-            lines.extend(entry_lines(entry, width));
+            lines.extend(entry_lines(entry, raw, width));
         }
         lines.push(PaneLine::blank());
     }
@@ -101,13 +114,33 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
     }
 }
 
-/// A transcript's title, with `legend` saying which way the glyphs point,
-/// and a line about harness lines when there are any.
-pub fn transcript_title(legend: &str, harness: bool, width: usize) -> Vec<PaneLine> {
-    let mut lines = vec![PaneLine::of(vec![
-        Run::new("Transcript ", Look::Title),
-        Run::new(legend.to_string(), Look::Dim),
-    ])];
+/// A transcript's title, with `legend` saying which way the glyphs point
+/// and what `v` switches to (`raw`: each line as it was sent), and a line
+/// about harness lines when there are any.
+pub fn transcript_title(legend: &str, harness: bool, raw: bool, width: usize) -> Vec<PaneLine> {
+    let (title, switch) = if raw {
+        ("Transcript, raw ", "v lays wide frames out")
+    } else {
+        ("Transcript ", "v shows the raw lines")
+    };
+    let pieces = [
+        Piece::new(title, Tone::Strong),
+        Piece::new(format!("{legend} · {switch}"), Tone::Plain),
+    ];
+    let none = || Piece::new("", Tone::Plain);
+    let mut lines: Vec<PaneLine> = crate::text::wrap(&pieces, width, none(), none())
+        .into_iter()
+        .map(|l| {
+            PaneLine::of(
+                l.into_iter()
+                    .map(|p| {
+                        let look = if p.tone == Tone::Strong { Look::Title } else { Look::Dim };
+                        Run::new(p.text, look)
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
     if harness {
         lines.extend(paragraphs(
             "▷ ◁ the harness calling your functions and reporting what they returned",
@@ -119,9 +152,11 @@ pub fn transcript_title(legend: &str, harness: bool, width: usize) -> Vec<PaneLi
     lines
 }
 
-/// One transcript entry behind its glyph, highlighted as JSON, wrapped to
-/// `width`, at most [`ENTRY_CHARS`] characters of it.
-pub fn entry_lines(entry: &TranscriptEntry, width: usize) -> Vec<PaneLine> {
+/// One transcript entry behind its glyph, at most [`ENTRY_CHARS`]
+/// characters of it, laid out by the wide-frame rule for `width` columns:
+/// a wide JSON frame pretty-printed, or with `raw` the exact line broken
+/// at characters.
+pub fn entry_lines(entry: &TranscriptEntry, raw: bool, width: usize) -> Vec<PaneLine> {
     let look = match (entry.dir, entry.kind) {
         (_, EntryKind::Junk) => Look::Fail,
         (_, EntryKind::Harness) => Look::Dim,
@@ -138,31 +173,29 @@ pub fn entry_lines(entry: &TranscriptEntry, width: usize) -> Vec<PaneLine> {
     } else {
         entry.line.clone()
     };
-    frame_lines(&format!("{} ", entry.glyph()), &line, width, look)
+    let show = if raw { Show::Raw } else { Show::Evidence };
+    frame_lines(&format!("{} ", entry.glyph()), &line, width, show, look)
 }
 
-/// A frame (or any line) behind a label, highlighted as JSON and wrapped
-/// under itself.
-fn frame_lines(label: &str, text: &str, width: usize, label_look: Look) -> Vec<PaneLine> {
-    let text = &crate::text::visible(text);
-    let pad = " ".repeat(label.chars().count());
-    let mut out = Vec::new();
-    for (i, l) in hard_wrap(
-        highlight_json(text),
-        width,
-        Piece::new(pad.clone(), Tone::Plain),
-        Piece::new(pad, Tone::Plain),
-    )
-    .into_iter()
-    .enumerate()
-    {
-        let mut runs = toned(l);
-        if i == 0
-            && let Some(first) = runs.first_mut()
-        {
-            *first = Run::new(label, label_look);
-        }
-        out.push(PaneLine::of(runs));
-    }
-    out
+/// A frame (or any line) behind a label, laid out by the wide-frame rule
+/// ([`lay_out_frame`]): its continuation lines behind a dotted bar under
+/// the label's end.
+fn frame_lines(label: &str, text: &str, width: usize, show: Show, label_look: Look) -> Vec<PaneLine> {
+    use unicode_width::UnicodeWidthStr;
+    let bar = format!("{:>w$}", "┆ ", w = label.width());
+    // A tone no frame's text has, so the leads stay runs of their own.
+    let first = Piece::new(label, Tone::Marker);
+    let rest = Piece::new(bar.clone(), Tone::Marker);
+    lay_out_frame(text, width, show, first, rest)
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut runs = toned(l);
+            if let Some(lead) = runs.first_mut() {
+                // The lead's text stays (a continuation's indent with it).
+                lead.look = if i == 0 { label_look } else { Look::Continued };
+            }
+            PaneLine::of(runs)
+        })
+        .collect()
 }
