@@ -49,6 +49,17 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         lines.extend(paragraphs(reason, width, Tone::Plain, look));
         lines.push(PaneLine::blank());
     }
+    if report.status == Status::Failed
+        && let Some(&n) = ex.hint_for.get(&report.name)
+    {
+        let text = if n <= app.progress.hints_shown(&ex.id) {
+            format!("Hint {n} is about this case: h shows it.")
+        } else {
+            format!("Hint {n} is about this case: H reveals up to it.")
+        };
+        lines.extend(paragraphs(&text, width, Tone::Plain, Look::Dim));
+        lines.push(PaneLine::blank());
+    }
     details(report, width, &mut lines);
     lines
 }
@@ -103,11 +114,21 @@ fn details(report: &CaseReport, width: usize, lines: &mut Vec<PaneLine>) {
 
 /// A transcript's title, with `legend` saying which way the glyphs point,
 /// and a line about harness lines when there are any.
+/// On a pane too narrow for both on one line, the legend goes under the
+/// title, wrapped (never cut).
 pub fn transcript_title(legend: &str, harness: bool, width: usize) -> Vec<PaneLine> {
-    let mut lines = vec![PaneLine::of(vec![
-        Run::new("Transcript ", Look::Title),
-        Run::new(legend.to_string(), Look::Dim),
-    ])];
+    use unicode_width::UnicodeWidthStr;
+    const TITLE: &str = "Transcript ";
+    let mut lines = if TITLE.width() + legend.width() <= width {
+        vec![PaneLine::of(vec![
+            Run::new(TITLE, Look::Title),
+            Run::new(legend.to_string(), Look::Dim),
+        ])]
+    } else {
+        let mut lines = vec![PaneLine::one(TITLE.trim_end(), Look::Title)];
+        lines.extend(paragraphs(legend, width, Tone::Plain, Look::Dim));
+        lines
+    };
     if harness {
         lines.extend(paragraphs(
             "▷ ◁ the harness calling your functions and reporting what they returned",
