@@ -384,7 +384,10 @@ impl Loader<'_> {
                 if *n.get_ref() == 0 || *n.get_ref() > count {
                     self.errors.push(at(
                         n.span().start,
-                        format!("exercise `{id}`: hint_for gives `{case}` hint {}, but hints go from 1 to {count}", n.get_ref()),
+                        format!(
+                            "exercise `{id}`: hint_for gives `{case}` hint {}, but hints go from 1 to {count}",
+                            n.get_ref()
+                        ),
                     ));
                 }
             }

@@ -360,7 +360,10 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
         };
         let log = git(&["log", "--format=%an", "--", "exercises/01-encode-frames/src/lib.rs"]);
         assert_eq!(String::from_utf8_lossy(&log.stdout).trim(), "mcplings", "{log:?}");
-        assert!(git(&["status", "--porcelain"]).stdout.is_empty(), "everything is committed");
+        assert!(
+            git(&["status", "--porcelain"]).stdout.is_empty(),
+            "everything is committed"
+        );
         assert!(r.stdout.contains("git diff"), "{r:?}");
     }
     // A second init into it is refused.

@@ -45,8 +45,12 @@ impl LessonView {
         let mut laid = lay_out_lesson(lesson, width);
         laid.lines.push(Vec::new());
         let none = || Piece::new("", Tone::Plain);
-        laid.lines
-            .extend(crate::text::wrap(&[Piece::new(end, Tone::Strong)], width, none(), none()));
+        laid.lines.extend(crate::text::wrap(
+            &[Piece::new(end, Tone::Strong)],
+            width,
+            none(),
+            none(),
+        ));
         self.laid = Some(laid);
         if let Some((section, offset)) = place {
             self.go_to_place(section, offset);

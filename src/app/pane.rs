@@ -181,7 +181,10 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
             }
             let more = match (shown, app.hint_for_failing(ex)) {
                 (_, Some((n, case))) if n > shown => {
-                    format!("Hint {n} of {} is about the failing case “{case}”: H reveals up to it.", ex.hints.len())
+                    format!(
+                        "Hint {n} of {} is about the failing case “{case}”: H reveals up to it.",
+                        ex.hints.len()
+                    )
                 }
                 (0, _) => format!("No hint revealed yet. H reveals the first of {}.", ex.hints.len()),
                 (n, _) if n < ex.hints.len() => format!(

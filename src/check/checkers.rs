@@ -57,11 +57,19 @@ mod tests {
         for ex in &course.exercises {
             let cases: Vec<&str> = of(ex).unwrap().cases.iter().map(|c| c.name).collect();
             for case in ex.hint_for.keys() {
-                assert!(cases.contains(&case.as_str()), "{}: hint_for names `{case}`, not a case of its checker", ex.id);
+                assert!(
+                    cases.contains(&case.as_str()),
+                    "{}: hint_for names `{case}`, not a case of its checker",
+                    ex.id
+                );
             }
         }
         let ex = course.exercise("01").unwrap();
-        assert_eq!(ex.hint_for.len(), of(ex).unwrap().cases.len(), "01 says which hint is about each case");
+        assert_eq!(
+            ex.hint_for.len(),
+            of(ex).unwrap().cases.len(),
+            "01 says which hint is about each case"
+        );
     }
 
     #[test]

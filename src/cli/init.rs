@@ -106,7 +106,11 @@ fn git_start(dir: &Path) -> GitStart {
             "--message",
             "The workspace as mcplings init wrote it",
         ]);
-    if committed { GitStart::Committed } else { GitStart::Initialised }
+    if committed {
+        GitStart::Committed
+    } else {
+        GitStart::Initialised
+    }
 }
 
 /// Brings the workspace at `workspace` to `course` (the binary's): lessons,

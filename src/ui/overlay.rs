@@ -17,11 +17,7 @@ use crate::text::{Piece, Tone};
 /// letters of the text behind would be noise there).
 fn with_margin(rect: Rect, area: Rect) -> Rect {
     const NARROW: u16 = 3;
-    let x = if rect.x - area.x <= NARROW {
-        area.x
-    } else {
-        rect.x - 1
-    };
+    let x = if rect.x - area.x <= NARROW { area.x } else { rect.x - 1 };
     let y = rect.y.saturating_sub(1).max(area.y);
     let right_strip = (area.x + area.width).saturating_sub(rect.x + rect.width);
     let right = if right_strip <= NARROW {
@@ -70,7 +66,11 @@ pub fn help(frame: &mut Frame, area: Rect, screen: Screen, notice: Option<&str>,
             Piece::new(" ", Tone::Plain),
             Piece::new(" ", Tone::Plain),
         );
-        lines.extend(wrapped.iter().map(|l| Line::from(Span::styled(crate::text::plain(l), theme.notice))));
+        lines.extend(
+            wrapped
+                .iter()
+                .map(|l| Line::from(Span::styled(crate::text::plain(l), theme.notice))),
+        );
         lines.push(Line::default());
     }
     for (key, what) in &rows {

@@ -28,7 +28,11 @@ fn a_quiz_left_unfinished_keeps_its_letters_when_reopened() {
     let mut app = app().with_quiz_seed(7);
     app.update(key('z'));
     let first = letters(&mut app);
-    let seed = app.progress.quiz(1).and_then(|q| q.seed).expect("the run's seed is kept");
+    let seed = app
+        .progress
+        .quiz(1)
+        .and_then(|q| q.seed)
+        .expect("the run's seed is kept");
     // Quit on the first question, then start the workbook again: the
     // runtime gives each start a new seed.
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
@@ -70,10 +74,22 @@ fn esc_after_a_glossary_jump_goes_back_to_the_glossary_then_the_section() {
     assert_eq!(app.lesson.section(), 7, "§8");
     let place = app.lesson.place();
     app.update(key('t'));
-    let host = app.course.glossary.as_ref().unwrap().terms.iter().position(|t| t.term == "host").unwrap();
+    let host = app
+        .course
+        .glossary
+        .as_ref()
+        .unwrap()
+        .terms
+        .iter()
+        .position(|t| t.term == "host")
+        .unwrap();
     app.glossary.selected = host;
     app.update(code(KeyCode::Enter));
-    assert_eq!((app.screen, app.lesson.section()), (Screen::Lesson, 0), "host is taught in §1");
+    assert_eq!(
+        (app.screen, app.lesson.section()),
+        (Screen::Lesson, 0),
+        "host is taught in §1"
+    );
     app.update(code(KeyCode::Esc));
     assert_eq!(app.screen, Screen::Glossary);
     assert_eq!(app.glossary.selected, host);
@@ -113,7 +129,11 @@ fn checked_01(failing: &str) -> App {
         .iter()
         .map(|c| {
             let mut case = CaseReport::not_run(c.name, "", "");
-            case.status = if c.name == failing { Status::Failed } else { Status::Passed };
+            case.status = if c.name == failing {
+                Status::Failed
+            } else {
+                Status::Passed
+            };
             case
         })
         .collect();
@@ -136,7 +156,14 @@ fn shift_h_reveals_up_to_the_hint_about_the_failing_case() {
     assert_eq!(app.progress.hints_shown(&ex.id), 3);
     // The pane is scrolled to show hint 3's title.
     let rows = app.pane_size().1;
-    let shown: Vec<String> = app.exercise.lines.iter().skip(app.exercise.scroll).take(rows).map(|l| l.text()).collect();
+    let shown: Vec<String> = app
+        .exercise
+        .lines
+        .iter()
+        .skip(app.exercise.scroll)
+        .take(rows)
+        .map(|l| l.text())
+        .collect();
     assert!(shown.iter().any(|l| l.starts_with("Hint 3")), "{shown:?}");
     // Past it, H goes on one at a time.
     app.update(key('H'));
