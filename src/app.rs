@@ -77,6 +77,9 @@ pub struct App {
     pub(crate) confirm: Option<Confirm>,
     /// A one-line message in the footer (cleared by the next key).
     pub(crate) notice: Option<String>,
+    /// The notice the last key cleared: the help sheet opened right after
+    /// it shows it whole (the footer cuts a long one to its line).
+    pub(crate) last_notice: Option<String>,
     /// Terminal size (columns, rows).
     pub(crate) size: (u16, u16),
     /// Why file watching is off, if it is.
@@ -108,6 +111,9 @@ pub struct App {
     /// The screens to go back to with esc, the last on top (not kept
     /// across restarts; the screen in front is, in the progress file).
     pub(crate) back: Vec<Screen>,
+    /// The lesson place (part, section, offset) a jump from the glossary
+    /// left: esc from the glossary comes back to it.
+    lesson_behind: Option<(u8, usize, u16)>,
     /// The open exercise's files changed while another screen was in
     /// front: coming back to it checks again.
     stale: bool,
@@ -139,6 +145,7 @@ impl App {
             help: false,
             confirm: None,
             notice: None,
+            last_notice: None,
             size,
             watch_error: None,
             no_color: false,
@@ -150,6 +157,7 @@ impl App {
             quiz_runs: 0,
             quitting: false,
             back: Vec::new(),
+            lesson_behind: None,
             stale: false,
         }
     }
@@ -278,7 +286,7 @@ impl App {
             }
             return Vec::new();
         }
-        self.notice = None;
+        self.last_notice = self.notice.take();
         if let Some(confirm) = self.confirm.take() {
             return if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
                 self.confirmed(confirm)
@@ -365,9 +373,7 @@ impl App {
         if report.passed && !was_done {
             let last = self.exercise.index + 1 >= self.course.exercises.len();
             let then = if last { "z the quiz" } else { "n the next exercise" };
-            self.notice = Some(format!(
-                "Every case passes: exercise done! s shows the solution, {then}."
-            ));
+            self.notice = Some(format!("All cases pass: done! s shows the solution, {then}."));
         }
         if self.exercise.pinned && self.notice.is_none() {
             // The pane stays on what the learner reads: say what the check found.
@@ -412,8 +418,17 @@ impl App {
         // One column of margin on each side; prose no wider than 100.
         let width = self.size.0.saturating_sub(2) as usize;
         self.lesson.rows = self.body_rows();
-        if let Some(lesson) = self.course.part(self.lesson.part).and_then(|p| p.lesson.as_ref()) {
-            self.lesson.lay_out(lesson, width.min(100));
+        let part = self.lesson.part;
+        let end = match self.course.exercises.iter().find(|e| e.part == part) {
+            Some(ex) => format!(
+                "End of the lesson. Next: exercise {} {}: press e (z takes the quiz).",
+                ex.number(),
+                ex.slug()
+            ),
+            None => "End of the lesson. Next: the part's quiz: press z.".to_string(),
+        };
+        if let Some(lesson) = self.course.part(part).and_then(|p| p.lesson.as_ref()) {
+            self.lesson.lay_out(lesson, width.min(100), &end);
         }
     }
 

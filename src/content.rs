@@ -84,6 +84,9 @@ pub struct Exercise {
     pub files: Vec<String>,
     /// Hints, a nudge first.
     pub hints: Vec<String>,
+    /// The hint (numbered from 1) about a case, by case name (the names
+    /// are the checker's: `tests/content.rs` holds them to it).
+    pub hint_for: std::collections::BTreeMap<String, usize>,
     /// Name of the checker that judges it.
     pub checker: String,
     /// Per-case timeout.
@@ -375,6 +378,20 @@ impl Loader<'_> {
                     format!("exercise `{id}` lists no files for the learner to edit"),
                 ));
             }
+            let hint_for = entry.hint_for.unwrap_or_default();
+            let count = entry.hints.get_ref().len();
+            for (case, n) in &hint_for {
+                if *n.get_ref() == 0 || *n.get_ref() > count {
+                    self.errors.push(at(
+                        n.span().start,
+                        format!(
+                            "exercise `{id}`: hint_for gives `{case}` hint {}, but hints go from 1 to {count}",
+                            n.get_ref()
+                        ),
+                    ));
+                }
+            }
+            let hint_for = hint_for.into_iter().map(|(case, n)| (case, n.into_inner())).collect();
             let checker = entry.checker.get_ref();
             if !self.checkers.contains(&checker.as_str()) {
                 self.errors.push(at(
@@ -389,6 +406,7 @@ impl Loader<'_> {
                 part,
                 files: entry.files.get_ref().clone(),
                 hints: entry.hints.get_ref().iter().map(|h| h.trim().to_string()).collect(),
+                hint_for,
                 checker: checker.clone(),
                 timeout: Duration::from_millis(entry.timeout_ms.unwrap_or(3000)),
                 part_dir: part_dir.to_string(),

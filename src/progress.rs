@@ -88,6 +88,13 @@ pub struct QuizProgress {
     /// Per question id.
     #[serde(default)]
     pub answers: BTreeMap<String, Answer>,
+    /// The seed of the run under way: it fixes the order the options are
+    /// shown in, so a quiz left and reopened shows each question's
+    /// options under the same letters. Absent in files written before it
+    /// was kept (the next opening starts a run and stores its seed); a
+    /// retake clears it with the answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 /// The learner's record on one question.

@@ -64,7 +64,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
     draw_bar(frame, header, &title, &right, &theme);
     let rule = "─".repeat(area.width as usize);
     frame.render_widget(Paragraph::new(rule.clone()).style(theme.dim), rule1);
-    frame.render_widget(Paragraph::new(rule).style(theme.dim), rule2);
+    match &app.notice {
+        Some(notice) => draw_notice(frame, rule2, notice, &theme),
+        None => frame.render_widget(Paragraph::new(rule).style(theme.dim), rule2),
+    }
     match app.screen {
         Screen::Map => map::draw(frame, body, app, &theme),
         Screen::Lesson => lesson::draw(frame, body, app, &theme),
@@ -79,40 +82,33 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Quiz => quiz::footer(app),
         Screen::Glossary => glossary::footer(app),
     };
-    match &app.notice {
-        Some(notice) => draw_notice(frame, footer, notice, &theme),
-        None => draw_bar(frame, footer, &keys, &status, &theme),
-    }
+    draw_bar(frame, footer, &keys, &status, &theme);
     if let Some(confirm) = &app.confirm {
         overlay::confirm(frame, area, confirm, &theme);
     } else if app.help {
-        overlay::help(frame, area, app.screen, &theme);
+        overlay::help(frame, area, app.screen, app.last_notice.as_deref(), &theme);
     }
 }
 
-/// A notice in the footer; one too long for it grows upwards over the body
-/// (up to 5 rows) rather than being cut, until the next key clears it.
-fn draw_notice(frame: &mut Frame, footer: Rect, notice: &str, theme: &Theme) {
+/// The text [`draw_notice`] shows on a row `width` columns wide: the
+/// notice whole if it fits, else cut with a pointer to the help sheet,
+/// which shows the last notice whole.
+pub fn notice_line(notice: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
+    const MORE: &str = " (? shows it all)";
     let text = format!(" {notice}");
-    let width = usize::from(footer.width.max(1));
-    // Word wrapping can take a row more than the bare count.
-    let rows = match text.width().div_ceil(width) {
-        0 | 1 => 1,
-        n => (n + 1).min(5) as u16,
-    };
-    let area = Rect {
-        y: (footer.y + 1).saturating_sub(rows),
-        height: rows,
-        ..footer
-    };
-    frame.render_widget(ratatui::widgets::Clear, area);
-    frame.render_widget(
-        Paragraph::new(text)
-            .wrap(ratatui::widgets::Wrap { trim: false })
-            .style(theme.notice),
-        area,
-    );
+    if text.width() < width {
+        return text;
+    }
+    fit(&text, width.saturating_sub(MORE.width() + 1)) + MORE
+}
+
+/// A notice on the row above the key bar (in place of the rule), on one
+/// line: the key bar stays, whatever the notice's length.
+fn draw_notice(frame: &mut Frame, row: Rect, notice: &str, theme: &Theme) {
+    let text = notice_line(notice, usize::from(row.width));
+    frame.render_widget(ratatui::widgets::Clear, row);
+    frame.render_widget(Paragraph::new(text).style(theme.notice), row);
 }
 
 /// A one-line bar: `left` from the left edge, `right` against the right;

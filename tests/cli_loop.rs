@@ -322,7 +322,12 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     let _lock = common::build_lock();
     let tmp = tempfile::tempdir().unwrap();
     let ws = tmp.path().join("learn");
-    let r = run(common::cmd::bin().current_dir(tmp.path()).args(["init", "learn"]));
+    // With no git identity configured (no global or system config).
+    let r = run(common::cmd::bin()
+        .current_dir(tmp.path())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .args(["init", "learn"]));
     assert_eq!(r.code, 0, "{r:?}");
     assert_fits_80(&r, "init");
     for file in [
@@ -344,6 +349,22 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     );
     if std::process::Command::new("git").arg("--version").output().is_ok() {
         assert!(ws.join(".git").is_dir(), "git init ran");
+        // A first commit holds the files as written, whatever the machine's
+        // git identity: git diff then shows a learner's change.
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .args(args)
+                .current_dir(&ws)
+                .output()
+                .unwrap()
+        };
+        let log = git(&["log", "--format=%an", "--", "exercises/01-encode-frames/src/lib.rs"]);
+        assert_eq!(String::from_utf8_lossy(&log.stdout).trim(), "mcplings", "{log:?}");
+        assert!(
+            git(&["status", "--porcelain"]).stdout.is_empty(),
+            "everything is committed"
+        );
+        assert!(r.stdout.contains("git diff"), "{r:?}");
     }
     // A second init into it is refused.
     let again = run(common::cmd::bin().current_dir(tmp.path()).args(["init", "learn"]));

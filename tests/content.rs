@@ -58,6 +58,16 @@ fn assert_reported(root: &Path, file: &str, line: usize, reason: &str) {
 }
 
 #[test]
+fn a_hint_for_beyond_the_hints_names_its_line() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/exercises.toml");
+    let line = line_after(root, &file, 0, |l| l == "\"invalid lines are named\" = 3");
+    replace_line(root, &file, line, &["\"invalid lines are named\" = 9"]);
+    assert_reported(root, &file, line, "hints go from 1 to 4");
+}
+
+#[test]
 fn malformed_toml_names_its_line() {
     let course = common::course_copy();
     let root = course.path();

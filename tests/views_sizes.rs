@@ -221,3 +221,32 @@ fn quiz_long_explanation_scrolls() {
         press(app, "k");
     });
 }
+
+#[test]
+fn notice() {
+    // The notice a learner saw at 70×20 wrap over the key bar: it takes
+    // the rule's row, cut to it, and the key bar stays.
+    let editor = "No $EDITOR set: edit exercises/01-encode-frames/src/lib.rs in your editor.";
+    at_both_sizes("notice_no_editor", "e", |app| {
+        app.update(Msg::Notice(editor.into()));
+    });
+    // The help sheet opened next shows it whole.
+    at_both_sizes("notice_then_help", "e", |app| {
+        app.update(Msg::Notice(editor.into()));
+        press(app, "?");
+    });
+    for size in SIZES {
+        let mut app = app(size);
+        press(&mut app, "e");
+        app.update(Msg::Notice(editor.into()));
+        let shown = screen(&app);
+        let rows: Vec<&str> = shown.lines().collect();
+        assert!(rows[rows.len() - 1].contains("c check"), "the key bar stays: {shown}");
+        assert!(rows[rows.len() - 2].contains("No $EDITOR set"), "{shown}");
+    }
+}
+
+#[test]
+fn lesson_end_says_what_comes_next() {
+    at_both_sizes("lesson_end", "\nG", |_| {});
+}

@@ -324,10 +324,33 @@ impl App {
 }
 
 impl App {
-    /// Reveals the exercise's next hint and scrolls the hints pane to it.
+    /// The failing case a hint is about, and that hint's number (from 1):
+    /// the selected case if it fails, else the first failing one, when the
+    /// exercise's `hint_for` names it.
+    pub(crate) fn hint_for_failing(&self, ex: &crate::content::Exercise) -> Option<(usize, String)> {
+        let report = self.exercise.report()?;
+        let failing = |c: &&crate::check::CaseReport| c.status == Status::Failed;
+        let case = self
+            .exercise
+            .selected_case()
+            .filter(failing)
+            .or_else(|| report.cases.iter().find(failing))?;
+        ex.hint_for.get(&case.name).map(|&n| (n, case.name.clone()))
+    }
+
+    /// Reveals the exercise's next hint, or, when the failing case's hint
+    /// ([`App::hint_for_failing`]) lies further on, every hint up to it
+    /// (the ones skipped are about cases that pass); then scrolls the
+    /// hints pane to the hint revealed last.
     fn reveal_hint(&mut self, ex: &crate::content::Exercise) -> Vec<Effect> {
         let before = self.progress.hints_shown(&ex.id);
-        let shown = crate::actions::reveal_hint(&mut self.progress, ex);
+        let mut shown = crate::actions::reveal_hint(&mut self.progress, ex);
+        if let Some((n, _)) = self.hint_for_failing(ex)
+            && n > shown
+        {
+            self.progress.exercise_mut(&ex.id).hints_shown = n;
+            shown = n;
+        }
         set_pane(&mut self.exercise, Pane::Hints);
         if shown == before {
             self.notice = Some("That is every hint: h shows them all.".into());

@@ -52,7 +52,22 @@ impl App {
         else {
             return Vec::new();
         };
+        // The jump keeps the way back: esc returns to the glossary, and from
+        // there to the lesson place it was opened from, if any.
+        let back = self.back.clone();
+        let behind = match self.lesson_behind.take() {
+            None if back.last() == Some(&Screen::Lesson) => {
+                let (section, offset) = self.lesson.place();
+                Some((self.lesson.part, section, offset))
+            }
+            kept => kept,
+        };
         let effects = self.open_lesson(term.part);
+        if self.screen == Screen::Lesson {
+            self.back = back;
+            self.back.push(Screen::Glossary);
+            self.lesson_behind = behind;
+        }
         if self.screen == Screen::Lesson
             && let Some(index) = self
                 .course

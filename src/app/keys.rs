@@ -152,6 +152,14 @@ const MAP: &[Binding] = &[
         "",
         W::Never,
     ),
+    // First of the footer's: the map's body says "Press n", so the
+    // footer keeps it at any width.
+    b(
+        &[(K::Char('n'), A::NextStep)],
+        "whatever comes next",
+        "n next",
+        W::Always,
+    ),
     b(
         &[(K::Enter, A::Lesson), (K::Char('l'), A::Lesson)],
         "read the part's lesson",
@@ -165,12 +173,6 @@ const MAP: &[Binding] = &[
         W::Always,
     ),
     b(&[(K::Char('z'), A::Quiz)], "the part's quiz", "z quiz", W::Always),
-    b(
-        &[(K::Char('n'), A::NextStep)],
-        "whatever comes next",
-        "n next",
-        W::Always,
-    ),
     b(
         &[(K::Char('t'), A::Glossary)],
         "the glossary of terms",

@@ -5,7 +5,7 @@ use ratatui::crossterm::event::KeyEvent;
 use super::keys::{self, Action};
 use super::{App, Effect, Screen};
 use crate::content::Lesson;
-use crate::text::{LaidOut, lay_out_lesson};
+use crate::text::{LaidOut, Piece, Tone, lay_out_lesson};
 
 /// Lesson reader state.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,14 +34,24 @@ impl LessonView {
     }
 
     /// Lays the lesson out for `width` columns, keeping the reader at the
-    /// same place ([`LessonView::place`]).
-    pub fn lay_out(&mut self, lesson: &Lesson, width: usize) {
+    /// same place ([`LessonView::place`]), with `end` (what comes next)
+    /// under its last line.
+    pub fn lay_out(&mut self, lesson: &Lesson, width: usize, end: &str) {
         if self.laid.is_some() && self.width == width {
             return;
         }
         let place = self.laid.as_ref().map(|_| self.place());
         self.width = width;
-        self.laid = Some(lay_out_lesson(lesson, width));
+        let mut laid = lay_out_lesson(lesson, width);
+        laid.lines.push(Vec::new());
+        let none = || Piece::new("", Tone::Plain);
+        laid.lines.extend(crate::text::wrap(
+            &[Piece::new(end, Tone::Strong)],
+            width,
+            none(),
+            none(),
+        ));
+        self.laid = Some(laid);
         if let Some((section, offset)) = place {
             self.go_to_place(section, offset);
         }

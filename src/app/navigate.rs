@@ -28,7 +28,17 @@ impl App {
 
     /// Back to the screen the learner came from (the map at the bottom).
     pub(super) fn go_back(&mut self) -> Vec<Effect> {
+        let from = self.screen;
         self.screen = self.back.pop().unwrap_or(Screen::Map);
+        if from == Screen::Glossary
+            && self.screen == Screen::Lesson
+            && let Some((part, section, offset)) = self.lesson_behind.take()
+        {
+            self.lesson = LessonView::new(part);
+            self.relayout();
+            self.lesson.go_to_place(section, offset);
+            self.progress.position.part = Some(part);
+        }
         if self.screen == Screen::Exercise && std::mem::take(&mut self.stale) {
             return self.start_check();
         }
@@ -62,6 +72,7 @@ impl App {
             return Vec::new();
         }
         let record = self.progress.lesson(number);
+        self.lesson_behind = None;
         self.lesson = LessonView::new(number);
         self.relayout();
         self.lesson.go_to_place(record.section, record.offset);
@@ -96,8 +107,12 @@ impl App {
             self.notice = Some(format!("Part {number} has no quiz yet."));
             return Vec::new();
         }
-        if self.quiz.part != number {
-            self.quiz = self.new_quiz_run(number);
+        // The run under way keeps its order: its seed is in the progress.
+        let stored = self.progress.quiz(number).and_then(|q| q.seed);
+        if self.quiz.part != number || stored.is_some_and(|s| s != self.quiz.seed) {
+            self.quiz = self.quiz_run(number);
+        } else if stored.is_none() {
+            self.progress.quizzes.entry(number.to_string()).or_default().seed = Some(self.quiz.seed);
         }
         self.quiz.resume(&self.course, &self.progress);
         self.go_to(Screen::Quiz);

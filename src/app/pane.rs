@@ -179,14 +179,20 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
                 lines.extend(paragraphs(hint, width, Tone::Plain, Look::Plain));
                 lines.push(PaneLine::blank());
             }
-            let more = match shown {
-                0 => format!("No hint revealed yet. H reveals the first of {}.", ex.hints.len()),
-                n if n < ex.hints.len() => format!(
+            let more = match (shown, app.hint_for_failing(ex)) {
+                (_, Some((n, case))) if n > shown => {
+                    format!(
+                        "Hint {n} of {} is about the failing case “{case}”: H reveals up to it.",
+                        ex.hints.len()
+                    )
+                }
+                (0, _) => format!("No hint revealed yet. H reveals the first of {}.", ex.hints.len()),
+                (n, _) if n < ex.hints.len() => format!(
                     "H reveals hint {} of {}. ↑↓ scroll, enter goes back to the cases.",
                     n + 1,
                     ex.hints.len()
                 ),
-                _ => "That is every hint. ↑↓ scroll, enter goes back to the cases.".to_string(),
+                (_, _) => "That is every hint. ↑↓ scroll, enter goes back to the cases.".to_string(),
             };
             lines.extend(paragraphs(&more, width, Tone::Plain, Look::Dim));
         }

@@ -182,10 +182,24 @@ impl App {
         LETTERS.get(shown).copied()
     }
 
-    /// A fresh quiz view of part `part`: a new run, so a new order.
+    /// A fresh quiz view of part `part`: a new run, so a new order. Its
+    /// seed goes into the progress, so the run keeps its order when the
+    /// learner quits and comes back ([`App::quiz_run`]).
     pub(super) fn new_quiz_run(&mut self, part: u8) -> QuizView {
         self.quiz_runs += 1;
-        QuizView::new(part, self.quiz_seed.wrapping_add(self.quiz_runs))
+        let seed = self.quiz_seed.wrapping_add(self.quiz_runs);
+        self.progress.quizzes.entry(part.to_string()).or_default().seed = Some(seed);
+        QuizView::new(part, seed)
+    }
+
+    /// The quiz view of part `part`'s run under way: with the seed the
+    /// progress holds, so with the order the learner saw before; a new
+    /// run when it holds none.
+    pub(super) fn quiz_run(&mut self, part: u8) -> QuizView {
+        match self.progress.quiz(part).and_then(|q| q.seed) {
+            Some(seed) => QuizView::new(part, seed),
+            None => self.new_quiz_run(part),
+        }
     }
 
     pub(super) fn quiz_key(&mut self, key: KeyEvent) -> Vec<Effect> {

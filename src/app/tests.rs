@@ -320,7 +320,7 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert!(!app.prebuilding);
     // After it: the course gauge (lessons, exercises and quizzes done).
     assert!(
-        crate::ui::map_footer(&app).1.ends_with(" 0/22 done"),
+        crate::ui::map_footer(&app).1.ends_with(" 0/22 steps done"),
         "{:?}",
         crate::ui::map_footer(&app)
     );
@@ -474,3 +474,4 @@ fn the_glossary_opens_from_map_and_lesson_and_goes_back_or_to_a_section() {
 
 mod keys;
 mod navigate;
+mod polish;

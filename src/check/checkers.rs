@@ -51,6 +51,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_hint_for_names_a_case_of_its_checker() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let course = crate::content::Course::load(root, &names()).expect("the course loads");
+        for ex in &course.exercises {
+            let cases: Vec<&str> = of(ex).unwrap().cases.iter().map(|c| c.name).collect();
+            for case in ex.hint_for.keys() {
+                assert!(
+                    cases.contains(&case.as_str()),
+                    "{}: hint_for names `{case}`, not a case of its checker",
+                    ex.id
+                );
+            }
+        }
+        let ex = course.exercise("01").unwrap();
+        assert_eq!(
+            ex.hint_for.len(),
+            of(ex).unwrap().cases.len(),
+            "01 says which hint is about each case"
+        );
+    }
+
+    #[test]
     fn every_checker_has_distinct_case_names() {
         for checker in CHECKERS {
             let mut names: Vec<_> = checker.cases.iter().map(|c| c.name).collect();

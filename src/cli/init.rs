@@ -48,20 +48,69 @@ pub fn init(course: &Course, dir: Option<PathBuf>) -> Result<u8, String> {
         return Ok(EXIT_ERROR);
     }
     write(course, &dir, false)?;
-    let git = std::process::Command::new("git")
-        .args(["init", "--quiet"])
-        .current_dir(&dir)
-        .status()
-        .is_ok_and(|s| s.success());
+    let git = git_start(&dir);
     say(&format!("Wrote the mcplings workspace in {}.", dir.display()));
-    if !git {
-        say("(git init did not run: is git installed? The workspace works without it.)");
+    match git {
+        GitStart::Committed => say(
+            "It is a git repository whose first commit (by \"mcplings\") holds the files as shipped: \
+             git diff shows your changes.",
+        ),
+        GitStart::Initialised => say("(git init ran, but the first commit failed: git diff shows nothing yet.)"),
+        GitStart::None => say("(git init did not run: is git installed? The workspace works without it.)"),
     }
     say(&format!(
         "Next: cd {} and run mcplings (or mcplings list, mcplings task 01).",
         dir.display()
     ));
     Ok(0)
+}
+
+/// How far [`git_start`] got.
+enum GitStart {
+    /// No repository (no git, or `git init` failed).
+    None,
+    /// A repository without a commit.
+    Initialised,
+    /// A repository whose first commit holds the workspace as written.
+    Committed,
+}
+
+/// `git init` in `dir`, then a first commit of everything in it, so that
+/// `git diff` shows the learner's changes from the shipped stubs. The
+/// commit names its author itself (`mcplings`), so it works where git has
+/// no `user.name`/`user.email`; hooks and signing are skipped (the
+/// learner's global settings are not the workspace's business).
+fn git_start(dir: &Path) -> GitStart {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !git(&["init", "--quiet"]) {
+        return GitStart::None;
+    }
+    let committed = git(&["add", "--all"])
+        && git(&[
+            "-c",
+            "user.name=mcplings",
+            "-c",
+            "user.email=mcplings@invalid",
+            "commit",
+            "--quiet",
+            "--no-verify",
+            "--no-gpg-sign",
+            "--message",
+            "The workspace as mcplings init wrote it",
+        ]);
+    if committed {
+        GitStart::Committed
+    } else {
+        GitStart::Initialised
+    }
 }
 
 /// Brings the workspace at `workspace` to `course` (the binary's): lessons,

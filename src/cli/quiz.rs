@@ -2,14 +2,15 @@
 //! time; a wrong answer shows why and asks again; the right answer shows
 //! its explanation too. Works with piped input, for scripts. The options
 //! are shuffled once per run ([`shuffled_order`]; `MCPLINGS_QUIZ_SEED`
-//! fixes the order); progress records them in file order.
+//! fixes the order), and a run left unfinished keeps its order (its seed
+//! is in the progress); progress records picks in file order.
 
 use std::io::{BufRead, Write};
 
 use super::EXIT_FAILED;
 use super::report::wrap_plain;
 use crate::content::Course;
-use crate::content::quiz::{LETTERS, option_of, run_seed, shuffled_order};
+use crate::content::quiz::{LETTERS, SEED_VAR, option_of, run_seed, shuffled_order};
 use crate::progress;
 
 /// Runs the quiz of the part `query` names on stdin/stdout. Exit 0 when
@@ -27,7 +28,13 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let total = quiz.questions.len();
-    let seed = run_seed();
+    // The run under way keeps its order (the workbook's too), unless the
+    // order is fixed from outside.
+    let stored = progress.quiz(part).and_then(|q| q.seed);
+    let seed = match stored {
+        Some(seed) if std::env::var_os(SEED_VAR).is_none() => seed,
+        _ => run_seed(),
+    };
     for line in wrap_plain(&format!("Quiz · Part {part} · {}", p.title), 80) {
         println!("{line}");
     }
@@ -92,8 +99,10 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
             };
             let option = &question.options[pick];
             // Saved at once: a quiz stopped by Ctrl-C keeps every answer.
-            progress =
-                super::commands::update_progress(course, |p| p.record_pick(part, &question.id, pick, option.correct))?;
+            progress = super::commands::update_progress(course, |p| {
+                p.record_pick(part, &question.id, pick, option.correct);
+                p.quizzes.entry(part.to_string()).or_default().seed.get_or_insert(seed);
+            })?;
             let mark = if option.correct { "✓ Right." } else { "✗ Not quite." };
             let lines = wrap_plain(&format!("{mark} {}", option.explanation), 76);
             for l in &lines {

@@ -61,6 +61,10 @@ pub struct ExerciseEntry {
     pub files: Spanned<Vec<String>>,
     /// Hints, revealed one at a time: a nudge first, nearly the answer last.
     pub hints: Spanned<Vec<String>>,
+    /// Which hint (numbered from 1) is about a case, by the case's name:
+    /// the workbook points a learner stuck on that case to it.
+    #[serde(default)]
+    pub hint_for: Option<std::collections::BTreeMap<String, Spanned<usize>>>,
     /// The checker that judges this exercise (a name in `check::checkers`).
     pub checker: Spanned<String>,
     /// Per-case timeout in milliseconds (default 3000).

@@ -11,6 +11,7 @@ fn exercises_are_found_by_number_slug_or_id() {
         part: 1,
         files: vec![],
         hints: vec![],
+        hint_for: Default::default(),
         checker: String::new(),
         timeout: Duration::from_secs(1),
         part_dir: String::new(),

@@ -25,10 +25,11 @@ pub fn merge(base: &Progress, ours: &Progress, theirs: &Progress) -> Progress {
         }
         let t = theirs.quizzes.get(part).unwrap_or(&empty);
         let answers = merge_map(&b.answers, &o.answers, &t.answers);
-        if answers.is_empty() {
+        let seed = if b.seed != o.seed { o.seed } else { t.seed };
+        if answers.is_empty() && seed.is_none() {
             quizzes.remove(part);
         } else {
-            quizzes.insert(part.clone(), QuizProgress { answers });
+            quizzes.insert(part.clone(), QuizProgress { answers, seed });
         }
     }
     Progress {

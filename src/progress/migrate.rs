@@ -111,7 +111,7 @@ impl Progress {
                 ));
             }
         }
-        self.quizzes.retain(|_, q| !q.answers.is_empty());
+        self.quizzes.retain(|_, q| !q.answers.is_empty() || q.seed.is_some());
         for id in shape.exercises.keys() {
             if self.has_new_cases(id, shape) {
                 notes.push(format!(

@@ -30,12 +30,16 @@ pub(super) fn header(app: &App) -> (String, String) {
         None => format!("watching {file}"),
         Some(_) => format!("edit {file} · c checks (watching off)"),
     };
-    // On a narrow terminal the title stays whole and the path goes bare.
+    // On a narrow terminal the part number goes first (the map and the
+    // lesson say it), then "watching": the path stays whole.
     use unicode_width::UnicodeWidthStr;
-    if title.width() + right.width() + 4 > usize::from(app.size().0) && app.watch_error.is_none() {
-        return (title, file);
+    let fits = |title: &str, right: &str| title.width() + right.width() + 4 <= usize::from(app.size().0);
+    let short = format!("{} {}", ex.number(), ex.slug());
+    match () {
+        _ if fits(&title, &right) => (title, right),
+        _ if fits(&short, &right) || app.watch_error.is_some() => (short, right),
+        _ => (title, file),
     }
-    (title, right)
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {

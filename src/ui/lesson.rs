@@ -22,12 +22,18 @@ pub(super) fn header(app: &App) -> (String, String) {
     let rows = app.body_rows();
     let max = laid.lines.len().saturating_sub(rows).max(1);
     let percent = (app.lesson.scroll.min(max) * 100 / max).min(100);
-    let right = format!(
-        "§{}/{} {} · {percent}%",
-        section + 1,
-        laid.sections.len(),
-        super::fit(name, 26)
-    );
+    // The section's name whole when the title leaves room for it; else
+    // the title goes short ("Part 1"), and only then is the name cut.
+    use unicode_width::UnicodeWidthStr;
+    let place = format!("§{}/{} ", section + 1, laid.sections.len());
+    let tail = format!(" · {percent}%");
+    let room = |title: &str| usize::from(app.size().0).saturating_sub(title.width() + place.width() + tail.width() + 5);
+    let title = if name.width() <= room(&title) {
+        title
+    } else {
+        format!("Part {}", app.lesson.part)
+    };
+    let right = format!("{place}{}{tail}", super::fit(name, room(&title)));
     (title, right)
 }
 

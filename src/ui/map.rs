@@ -203,7 +203,14 @@ pub(super) fn footer(app: &App) -> (String, String) {
         return (super::footer_keys(app, When::Always, "", &status), status);
     }
     let (done, total) = completion(app);
-    let filled = (done * 16).checked_div(total).unwrap_or(0);
-    let bar = format!("{}{} {done}/{total} done", "█".repeat(filled), "░".repeat(16 - filled));
+    // Steps: lessons read, exercises done, quizzes finished. A narrow
+    // terminal gets a shorter gauge, so the footer keeps its keys.
+    let cells = if app.size().0 < 80 { 10 } else { 16 };
+    let filled = (done * cells).checked_div(total).unwrap_or(0);
+    let bar = format!(
+        "{}{} {done}/{total} steps done",
+        "█".repeat(filled),
+        "░".repeat(cells - filled)
+    );
     (super::footer_keys(app, When::Always, "", &bar), bar)
 }

@@ -11,6 +11,29 @@ use unicode_width::UnicodeWidthStr;
 use crate::app::{Confirm, Screen, keys};
 use crate::text::{Piece, Tone};
 
+/// `rect` and a margin of one cell around it, within `area`: what an
+/// overlay clears, so nothing of the screen behind it shows at its edges.
+/// A side strip of 3 columns or fewer is cleared whole (the cut-off
+/// letters of the text behind would be noise there).
+fn with_margin(rect: Rect, area: Rect) -> Rect {
+    const NARROW: u16 = 3;
+    let x = if rect.x - area.x <= NARROW { area.x } else { rect.x - 1 };
+    let y = rect.y.saturating_sub(1).max(area.y);
+    let right_strip = (area.x + area.width).saturating_sub(rect.x + rect.width);
+    let right = if right_strip <= NARROW {
+        area.x + area.width
+    } else {
+        rect.x + rect.width + 1
+    };
+    let bottom = (rect.y + rect.height + 1).min(area.y + area.height);
+    Rect {
+        x,
+        y,
+        width: right - x,
+        height: bottom - y,
+    }
+}
+
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width.saturating_sub(2));
     let h = height.min(area.height.saturating_sub(2));
@@ -24,8 +47,10 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 
 /// Draws the help sheet for `screen`: its key table, then the keys that
 /// work everywhere ([`keys::GLOBAL`]); on the exercise screen, the
-/// transcript's legend too (it means nothing elsewhere).
-pub fn help(frame: &mut Frame, area: Rect, screen: Screen, theme: &Theme) {
+/// transcript's legend too (it means nothing elsewhere). A `notice` the
+/// key that opened the sheet cleared comes first, whole: the footer may
+/// have cut it.
+pub fn help(frame: &mut Frame, area: Rect, screen: Screen, notice: Option<&str>, theme: &Theme) {
     let mut lines = Vec::new();
     let rows: Vec<(String, &str)> = keys::table(screen)
         .iter()
@@ -34,6 +59,20 @@ pub fn help(frame: &mut Frame, area: Rect, screen: Screen, theme: &Theme) {
         .collect();
     let key_width = rows.iter().map(|(k, _)| k.width()).max().unwrap_or(0).min(20);
     let inner = usize::from(area.width.saturating_sub(4)).min(74);
+    if let Some(notice) = notice {
+        let wrapped = crate::text::wrap(
+            &[Piece::new(notice, Tone::Plain)],
+            inner.saturating_sub(1),
+            Piece::new(" ", Tone::Plain),
+            Piece::new(" ", Tone::Plain),
+        );
+        lines.extend(
+            wrapped
+                .iter()
+                .map(|l| Line::from(Span::styled(crate::text::plain(l), theme.notice))),
+        );
+        lines.push(Line::default());
+    }
     for (key, what) in &rows {
         // A long key list takes a line of its own.
         if key.width() > key_width {
@@ -71,7 +110,7 @@ pub fn help(frame: &mut Frame, area: Rect, screen: Screen, theme: &Theme) {
         lines.truncate(visible.saturating_sub(1));
         lines.push(Line::from(Span::styled(" … (the README lists every key)", theme.dim)));
     }
-    frame.render_widget(Clear, rect);
+    frame.render_widget(Clear, with_margin(rect, area));
     frame.render_widget(
         Paragraph::new(lines).block(Block::new().borders(Borders::ALL).title(" Keys ")),
         rect,
@@ -98,7 +137,7 @@ pub fn confirm(frame: &mut Frame, area: Rect, confirm: &Confirm, theme: &Theme) 
         Line::from(Span::styled("y yes · any other key no", theme.dim)),
     ];
     let rect = centered(area, 56, 7);
-    frame.render_widget(Clear, rect);
+    frame.render_widget(Clear, with_margin(rect, area));
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: true }).block(
             Block::new()

@@ -49,6 +49,17 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         lines.extend(paragraphs(reason, width, Tone::Plain, look));
         lines.push(PaneLine::blank());
     }
+    if report.status == Status::Failed
+        && let Some(&n) = ex.hint_for.get(&report.name)
+    {
+        let text = if n <= app.progress.hints_shown(&ex.id) {
+            format!("Hint {n} is about this case: h shows it.")
+        } else {
+            format!("Hint {n} is about this case: H reveals up to it.")
+        };
+        lines.extend(paragraphs(&text, width, Tone::Plain, Look::Dim));
+        lines.push(PaneLine::blank());
+    }
     details(report, app.exercise.raw, width, &mut lines);
     lines
 }
