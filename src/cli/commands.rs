@@ -180,12 +180,11 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         if let Some(quiz) = &part.quiz {
             let (first, answered) = p.quiz_score(part.number);
             let total = quiz.questions.len();
-            let mark = match p.quiz_standing(part.number, total) {
-                Standing::Done => "✓",
-                Standing::Tried => "✗",
-                Standing::NotStarted => "·",
-            };
-            println!("  {mark} quiz: {answered}/{total} solved, {first} right at the first try");
+            match p.quiz_standing(part.number, total) {
+                Standing::NotStarted => println!("  quiz: not started ({total} questions)"),
+                Standing::Tried => println!("  quiz: {answered}/{total} solved, {first} right at the first try"),
+                Standing::Done => println!("  quiz done: {first} of {total} right at the first try"),
+            }
         }
     }
     let done = course
