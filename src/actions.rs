@@ -6,32 +6,57 @@ use crate::check::CheckReport;
 use crate::content::{Course, Exercise};
 use crate::progress::{Progress, Shape};
 
-/// Copies the shipped stub files of `exercise` over the learner's files.
+/// The file at `rel` (relative to the course root, e.g. a stub under
+/// `lessons/`) as the course ships it. In a workspace written by
+/// `mcplings init` that is the binary's copy (`embedded`, a path under
+/// [`crate::bundled`]), so a stub or solution the learner edited or
+/// deleted there does not leak into `reset` or the solution view; the
+/// workspace's own file is the fallback when the binary does not carry it
+/// (an exercise of another course version). In a checkout it is the file
+/// on disk.
+fn shipped(course: &Course, rel: &Path, embedded: &str) -> Result<Vec<u8>, String> {
+    if course.root.join(crate::bundled::MARKER).is_file()
+        && let Some(bytes) = crate::bundled::file(embedded)
+    {
+        return Ok(bytes.to_vec());
+    }
+    let path = course.root.join(rel);
+    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Copies the shipped stub files of `exercise` over the learner's files
+/// (from the binary in a workspace: [`shipped`]).
 ///
 /// Errors: a file cannot be read or written (its path is in the message).
 pub fn reset_files(course: &Course, exercise: &Exercise) -> Result<(), String> {
     for file in &exercise.files {
-        let from = exercise.stub_dir(&course.root).join(file);
+        let rel = exercise.stub_dir(Path::new("")).join(file);
+        let stub = shipped(course, &rel, &slashed(&rel))?;
         let to = exercise.dir(&course.root).join(file);
-        std::fs::copy(&from, &to)
-            .map_err(|e| format!("cannot restore {} from {}: {e}", to.display(), from.display()))?;
+        std::fs::write(&to, stub).map_err(|e| format!("cannot restore {}: {e}", to.display()))?;
     }
     Ok(())
 }
 
-/// Reads the reference solution of `exercise`: each file (relative to the
-/// solution's crate) with its text, or a sentence saying why it could not
-/// be read.
+/// Reads the reference solution of `exercise` (from the binary in a
+/// workspace: [`shipped`]): each file (relative to the solution's crate)
+/// with its text, or a sentence saying why it could not be read.
 pub fn read_solution(course: &Course, exercise: &Exercise) -> Vec<(String, Result<String, String>)> {
     exercise
         .files
         .iter()
         .map(|file| {
-            let path = exercise.solution_dir(&course.root).join(file);
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+            let rel = exercise.solution_dir(Path::new("")).join(file);
+            let embedded = format!("course/solutions/{}/{}", exercise.id, file.replace('\\', "/"));
+            let text = shipped(course, &rel, &embedded)
+                .and_then(|b| String::from_utf8(b).map_err(|_| format!("{} is not UTF-8", rel.display())));
             (file.clone(), text)
         })
         .collect()
+}
+
+fn slashed(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
 }
 
 /// Forgets an exercise's progress (done, hints, last check), as after a
@@ -43,9 +68,9 @@ pub fn forget_exercise(progress: &mut Progress, exercise: &Exercise) {
 /// Whether the learner's files still equal the shipped stub.
 pub fn is_pristine(course: &Course, exercise: &Exercise) -> bool {
     exercise.files.iter().all(|file| {
-        let read = |dir: &Path| std::fs::read(dir.join(file)).ok();
-        let stub = read(&exercise.stub_dir(&course.root));
-        stub.is_some() && stub == read(&exercise.dir(&course.root))
+        let rel = exercise.stub_dir(Path::new("")).join(file);
+        let stub = shipped(course, &rel, &slashed(&rel)).ok();
+        stub.is_some() && stub == std::fs::read(exercise.dir(&course.root).join(file)).ok()
     })
 }
 

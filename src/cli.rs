@@ -293,10 +293,9 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),
         Some(Command::Relay { socket }) => relay::run(&socket),
         Some(Command::Init { dir, update }) => {
-            // The course the binary carries: the source it was built from.
-            let source = std::env::var_os("MCPLINGS_COURSE").map_or_else(crate::paths::built_from, PathBuf::from);
-            let (source, _staged) = init::staged(&source)?;
-            let course = load(Some(&source))?;
+            // The course the binary carries, laid out in a temporary folder.
+            let staged = init::staged()?;
+            let course = load(Some(staged.path()))?;
             if update {
                 init::update(&course, &crate::paths::find_root(root)?)
             } else {

@@ -1,5 +1,5 @@
-//! Finding the course: the checkout whose `lessons/course.toml` mcplings
-//! reads and whose `exercises/` it checks.
+//! Finding the course: the checkout or workspace (`mcplings init`) whose
+//! `lessons/course.toml` mcplings reads and whose `exercises/` it checks.
 
 use std::path::{Path, PathBuf};
 
@@ -7,10 +7,11 @@ use crate::content::MANIFEST;
 
 /// The course root: `explicit` (from `--root`) if given, else
 /// `$MCPLINGS_ROOT`, else the nearest directory at or above the current one
-/// holding `lessons/course.toml`, else the checkout this binary was built
-/// from.
+/// holding `lessons/course.toml`. The binary never falls back to the source
+/// tree it was built from: an installed mcplings works in a workspace that
+/// `mcplings init` wrote.
 ///
-/// Errors: a message saying where mcplings looked.
+/// Errors: a message saying where mcplings looked and what to run.
 pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(dir) = explicit
         .map(Path::to_path_buf)
@@ -29,20 +30,10 @@ pub fn find_root(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(dir) = cwd.ancestors().find(|d| d.join(MANIFEST).is_file()) {
         return Ok(dir.to_path_buf());
     }
-    let built_from = built_from();
-    if built_from.join(MANIFEST).is_file() {
-        return Ok(built_from);
-    }
     Err(format!(
-        "no {MANIFEST} here or above {}: run mcplings inside the mcplings checkout",
+        "no workspace here: run `mcplings init` to write one, then cd into it (looked in {} and above)",
         cwd.display()
     ))
-}
-
-/// The checkout this binary was built from (`cargo install --path .`
-/// keeps it): the course `mcplings init` writes workspaces from.
-pub fn built_from() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn absolute(dir: &Path) -> PathBuf {

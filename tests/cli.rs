@@ -113,6 +113,35 @@ fn list_prints_parts_and_exercises() {
     }
 }
 
+/// `list` shows where the learner stands as the workbook's map does, from
+/// the one definition (progress::Standing): an exercise whose change was
+/// checked is tried (✗), one never checked is not started (·) even with a
+/// hint shown; a lesson with a section shown is being read; a quiz with one
+/// answer is tried.
+#[test]
+fn list_shows_the_standing_the_map_shows() {
+    let course = common::course_copy();
+    let file = mcplings::progress::path(course.path());
+    mcplings::progress::update(&file, |p| {
+        p.exercise_mut(ENCODE).last_check = Some((2, 8));
+        p.exercise_mut("02-id-router").hints_shown = 1;
+        p.lesson_mut(1).section = 2;
+    })
+    .unwrap();
+    let list = at(course.path(), &["list", "--json"]).json();
+    assert_eq!(exercise_entry(&list, ENCODE)["standing"], "tried");
+    assert_eq!(exercise_entry(&list, ENCODE)["done"], false);
+    assert_eq!(exercise_entry(&list, "02-id-router")["standing"], "not-started");
+    assert_eq!(list["parts"][0]["lesson"], "tried");
+    assert_eq!(list["parts"][0]["lesson_read"], false);
+    assert_eq!(list["parts"][0]["quiz"]["standing"], "not-started");
+    let r = at(course.path(), &["list"]);
+    assert!(r.stdout.contains("✗ 01-encode-frames"), "{r:?}");
+    assert!(r.stdout.contains("· 02-id-router"), "{r:?}");
+    assert!(r.stdout.contains("lesson: reading"), "{r:?}");
+    assert!(r.stdout.contains("  quiz: not started ("), "{r:?}");
+}
+
 #[test]
 fn list_json_has_a_stable_shape() {
     let course = common::course_copy();
@@ -136,7 +165,7 @@ fn list_json_has_a_stable_shape() {
     let questions = quiz_answers(course.path()).len();
     assert_eq!(
         parts[0]["quiz"],
-        serde_json::json!({"questions": questions, "answered": 0, "first_try": 0})
+        serde_json::json!({"standing": "not-started", "questions": questions, "answered": 0, "first_try": 0})
     );
     let ids: Vec<&str> = parts[0]["exercises"]
         .as_array()
@@ -592,7 +621,7 @@ fn quiz_explains_a_wrong_answer_and_scores_first_tries_only() {
     let list = at(course.path(), &["list", "--json"]).json();
     assert_eq!(
         list["parts"][0]["quiz"],
-        serde_json::json!({"questions": total, "answered": total, "first_try": total - 1})
+        serde_json::json!({"standing": "done", "questions": total, "answered": total, "first_try": total - 1})
     );
 }
 

@@ -422,67 +422,134 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     assert_eq!(fs::read(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(), stub);
 }
 
-/// The files `cargo package` puts in the published crate.
-fn packaged_files() -> Vec<String> {
-    let out = std::process::Command::new(env!("CARGO"))
-        .args(["package", "--list", "--allow-dirty", "--offline"])
-        .current_dir(common::root())
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 /// The published crate carries every exercise and solution crate (under
-/// `course/`, where cargo does not take them for packages of their own),
-/// and `init` from it alone writes a workspace whose 01 checks.
+/// `course/`, where cargo does not take them for packages of their own):
+/// built from the packaged `.crate` alone, whose source is then deleted,
+/// the binary writes a workspace (`init`) where 01's stub fails and the
+/// solution's file passes, with the solution taken from the binary.
+///
+/// The package builds with its build dir shared with this test run's
+/// (`CARGO_BUILD_BUILD_DIR`), so only mcplings itself compiles, and its
+/// binary lands in a target dir of its own (`packaged/`), never over the
+/// binary the other tests run.
 #[test]
-fn init_from_the_packaged_crate_checks_01() {
-    let files = packaged_files();
+fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
     let root = common::root();
+    let target = common::target_dir();
+    let own = target.join("packaged");
+    let cargo = |dir: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(args)
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", &own)
+            .env("CARGO_BUILD_BUILD_DIR", &target)
+            .output()
+            .expect("cargo runs");
+        assert!(
+            out.status.success(),
+            "cargo {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let started = std::time::Instant::now();
+    let files = cargo(&root, &["package", "--list", "--allow-dirty", "--offline"]);
     for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
         let id = entry.file_name().to_string_lossy().into_owned();
         for side in ["exercises", "solutions"] {
             for file in ["Cargo.toml.in", "src/lib.rs"] {
                 let path = format!("course/{side}/{id}/{file}");
-                assert!(files.contains(&path), "{path} is not packaged (course/README.md)");
+                assert!(
+                    files.lines().any(|l| l == path),
+                    "{path} is not packaged (course/README.md)"
+                );
             }
         }
     }
-    // The package as cargo would unpack it: the listed files only.
-    let _lock = common::build_lock();
-    let tmp = tempfile::tempdir().unwrap();
-    let package = tmp.path().join("mcplings-0.1.0");
-    for file in files
-        .iter()
-        .filter(|f| !f.ends_with(".orig") && !f.starts_with(".cargo_vcs"))
-    {
-        let to = package.join(file);
-        fs::create_dir_all(to.parent().unwrap()).unwrap();
-        fs::copy(root.join(file), &to).unwrap_or_else(|e| panic!("{file}: {e}"));
+    cargo(&root, &["package", "--allow-dirty", "--offline", "--no-verify"]);
+    let krate = own.join("package/mcplings-0.1.0.crate");
+    // Unpacked at the same place each run (and deleted after the build):
+    // cargo keys a path package's build by its folder, so an unchanged
+    // package is not compiled again. Outside the checkout, whose workspace
+    // would claim it; one folder per target dir. Every file in a .crate has
+    // the same old mtime, so a package unlike the last one built is
+    // unpacked with fresh mtimes (tar -m), else cargo would take the old
+    // build for it.
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        target.hash(&mut h);
+        h.finish()
+    };
+    let unpack_in = std::env::temp_dir().join(format!("mcplings-packaged-{key:016x}"));
+    let unpacked = unpack_in.join("mcplings-0.1.0");
+    if unpack_in.exists() {
+        fs::remove_dir_all(&unpack_in).unwrap();
     }
+    fs::create_dir_all(&unpack_in).unwrap();
+    let last = own.join("last-built.crate");
+    let changed = fs::read(&last).ok() != Some(fs::read(&krate).unwrap());
+    let tar = std::process::Command::new("tar")
+        .arg(if changed { "xzmf" } else { "xzf" })
+        .arg(&krate)
+        .current_dir(&unpack_in)
+        .status()
+        .expect("tar runs");
+    assert!(tar.success());
     assert!(
-        !package.join("exercises").exists(),
-        "cargo leaves the crates' own folders out"
+        !unpacked.join("exercises").exists() && unpacked.join("course").is_dir(),
+        "cargo leaves the crates' own folders out; course/ carries them"
     );
-    let r = run(common::cmd::bin()
-        .current_dir(tmp.path())
-        .env("MCPLINGS_COURSE", &package)
-        .args(["init", "ws"]));
+    cargo(&unpacked, &["build", "--offline", "--locked", "--bin", "mcplings"]);
+    fs::copy(&krate, &last).unwrap();
+    let built = started.elapsed();
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = tmp.path().join("mcplings");
+    fs::copy(own.join("debug/mcplings"), &bin).unwrap();
+    fs::remove_dir_all(&unpacked).unwrap();
+
+    let mcplings_at = |dir: &std::path::Path, args: &[&str]| {
+        run(assert_cmd::Command::new(&bin)
+            .current_dir(dir)
+            .env_remove("MCPLINGS_ROOT")
+            // A target dir for this test's workspaces alone (one at a
+            // time): the crates' dependencies compile once.
+            .env("CARGO_TARGET_DIR", own.join("workspace-target"))
+            .args(args))
+    };
+    // Outside any workspace, it says what to run.
+    let r = mcplings_at(tmp.path(), &["list"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("mcplings init"), "{r:?}");
+    let r = mcplings_at(tmp.path(), &["init", "ws"]);
     assert_eq!(r.code, 0, "{r:?}");
     let ws = tmp.path().join("ws");
-    let r = run(common::cmd::bin()
-        .current_dir(&ws)
-        .env_remove("CARGO_TARGET_DIR")
-        .args(["check", "01", "--json"]));
+    let _lock = common::build_lock();
+    let r = mcplings_at(&ws, &["check", "01"]);
     assert_eq!(r.code, 1, "the stub builds and fails: {r:?}");
-    assert_eq!(r.json()["build"]["ok"], true, "{r:?}");
-    let r = run(common::cmd::bin()
-        .current_dir(&ws)
-        .env_remove("CARGO_TARGET_DIR")
-        .args(["check", "01", "--solution"]));
-    assert_eq!(r.code, 0, "the solution passes: {r:?}");
+    assert!(r.stdout.contains("... ok"), "the stub builds: {r:?}");
+    // reset and the solution view take the binary's stub and solution, not
+    // the workspace's copies.
+    let stub_rel = "lessons/01-json-rpc-messages/stubs/01-encode-frames/src/lib.rs";
+    fs::write(ws.join(stub_rel), "// not the stub\n").unwrap();
+    fs::write(ws.join("exercises/01-encode-frames/src/lib.rs"), "// mine\n").unwrap();
+    let r = mcplings_at(&ws, &["reset", "01", "--yes"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        fs::read(ws.join("exercises/01-encode-frames/src/lib.rs")).unwrap(),
+        fs::read(root.join(stub_rel)).unwrap()
+    );
+    fs::write(ws.join("solutions/01-encode-frames/src/lib.rs"), "// gone\n").unwrap();
+    let solution = fs::read_to_string(root.join("solutions/01-encode-frames/src/lib.rs")).unwrap();
+    let course = mcplings::content::Course::load(&ws, &mcplings::check::checkers::names()).unwrap();
+    let shown = mcplings::actions::read_solution(&course, course.exercise("01").unwrap());
+    assert_eq!(shown[0].1.as_deref(), Ok(solution.as_str()));
+    fs::write(ws.join("exercises/01-encode-frames/src/lib.rs"), &solution).unwrap();
+    let r = mcplings_at(&ws, &["check", "01"]);
+    assert_eq!(r.code, 0, "the solution's file passes: {r:?}");
+    eprintln!(
+        "packaged, built in {:.1} s; init and two checks in {:.1} s",
+        built.as_secs_f64(),
+        (started.elapsed() - built).as_secs_f64()
+    );
 }

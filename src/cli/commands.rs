@@ -13,7 +13,7 @@ const LAST_CHECK: usize = 17;
 use crate::actions;
 use crate::check::{self, Options, Source};
 use crate::content::{Course, Exercise, Part};
-use crate::progress;
+use crate::progress::{self, Standing};
 
 /// Finds an exercise, or says which ones exist (a usage error, exit 2):
 /// "there is no exercise 99; exercises are 01 to 11: 01-encode-frames, …".
@@ -87,13 +87,16 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
             .iter()
             .map(|part| {
                 let (first, answered) = p.quiz_score(part.number);
+                let lesson = p.lesson_standing(part.number);
                 let exercises: Vec<_> = part
                     .exercises
                     .iter()
                     .filter_map(|id| course.exercise(id))
                     .map(|e| {
+                        let standing = p.exercise_standing(&e.id);
                         json!({
-                            "id": e.id, "title": e.title, "done": p.is_done(&e.id),
+                            "id": e.id, "title": e.title, "standing": standing,
+                            "done": standing == Standing::Done,
                             "new_cases": p.has_new_cases(&e.id, &shape),
                             "edited": !actions::is_pristine(course, e),
                             "last_check": p.exercises.get(&e.id).and_then(|x| x.last_check).map(|(passed, total)| json!({"passed": passed, "total": total})),
@@ -102,8 +105,11 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                     .collect();
                 json!({
                     "number": part.number, "title": part.title, "written": part.is_written(),
-                    "lesson_read": p.lesson(part.number).read,
-                    "quiz": part.quiz.as_ref().map(|q| json!({"questions": q.questions.len(), "answered": answered, "first_try": first})),
+                    "lesson": lesson, "lesson_read": lesson == Standing::Done,
+                    "quiz": part.quiz.as_ref().map(|q| json!({
+                        "standing": p.quiz_standing(part.number, q.questions.len()),
+                        "questions": q.questions.len(), "answered": answered, "first_try": first,
+                    })),
                     "exercises": exercises,
                 })
             })
@@ -132,7 +138,13 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
             println!("\nPart {} · {} (coming)", part.number, part.title);
             continue;
         }
-        let read = if p.lesson(part.number).read { "read" } else { "not read" };
+        // The words and marks of the workbook's map (src/ui/map.rs), from
+        // the same progress::Standing.
+        let read = match p.lesson_standing(part.number) {
+            Standing::Done => "read",
+            Standing::Tried => "reading",
+            Standing::NotStarted => "not read",
+        };
         let head = format!("Part {} · {}   lesson: {read}", part.number, part.title);
         println!();
         for l in report::fit(&head) {
@@ -140,7 +152,11 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         }
         for id in &part.exercises {
             let Some(e) = course.exercise(id) else { continue };
-            let mark = if p.is_done(id) { "✓" } else { "·" };
+            let mark = match p.exercise_standing(id) {
+                Standing::Done => "✓",
+                Standing::Tried => "✗",
+                Standing::NotStarted => "·",
+            };
             let last = p
                 .exercises
                 .get(id)
@@ -163,13 +179,19 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         }
         if let Some(quiz) = &part.quiz {
             let (first, answered) = p.quiz_score(part.number);
-            println!(
-                "  quiz: {answered}/{} answered, {first} right at the first try",
-                quiz.questions.len()
-            );
+            let total = quiz.questions.len();
+            match p.quiz_standing(part.number, total) {
+                Standing::NotStarted => println!("  quiz: not started ({total} questions)"),
+                Standing::Tried => println!("  quiz: {answered}/{total} solved, {first} right at the first try"),
+                Standing::Done => println!("  quiz done: {first} of {total} right at the first try"),
+            }
         }
     }
-    let done = course.exercises.iter().filter(|e| p.is_done(&e.id)).count();
+    let done = course
+        .exercises
+        .iter()
+        .filter(|e| p.exercise_standing(&e.id) == Standing::Done)
+        .count();
     println!("\n{done} of {} exercises done.", course.exercises.len());
     Ok(0)
 }

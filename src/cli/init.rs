@@ -8,10 +8,11 @@
 //! file [`MARKER`] with the course version it was written at. Every command
 //! finds it as it finds a checkout (its `lessons/course.toml`).
 //!
-//! The course comes from the source the binary was built from: the
-//! checkout (`cargo install --path .`) or the package cargo unpacked
-//! (`cargo install mcplings`), whose crates are under `course/`;
-//! `$MCPLINGS_COURSE` names another. The binary does not embed it yet.
+//! The course comes from the binary itself ([`crate::bundled`]): [`staged`]
+//! lays it out as a checkout in a temporary folder, which [`init`] and
+//! [`update`] copy from, so a binary whose source tree is gone (cargo
+//! deletes what it unpacked; a binary copied to another machine) still
+//! writes workspaces.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -20,8 +21,7 @@ use super::EXIT_ERROR;
 use super::report::say;
 use crate::content::Course;
 
-/// The marker file at a workspace's root: `course_version = "…"`.
-pub const MARKER: &str = ".mcplings-workspace";
+pub use crate::bundled::MARKER;
 
 const GITIGNORE: &str = "/target/\n# Your progress (see mcplings list)\n/.mcplings/\n";
 
@@ -205,57 +205,49 @@ debug = false
     )
 }
 
-/// The course at `source` laid out as a checkout: `source` itself when it
-/// is one, else (an installed package, whose crates are under `course/`)
-/// a copy in a temporary folder, kept alive by the returned guard.
-pub fn staged(source: &Path) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
-    if source.join("exercises").is_dir() || !source.join("course").is_dir() {
-        return Ok((source.to_path_buf(), None));
-    }
+/// The course the binary carries laid out as a checkout in a temporary
+/// folder (removed when the returned guard drops): `lessons/`,
+/// `exercises/<id>/` and `solutions/<id>/` (each `Cargo.toml` and
+/// `src/`), a `Cargo.toml` whose members are those crates, `Cargo.lock`.
+pub fn staged() -> Result<tempfile::TempDir, String> {
     let tmp = tempfile::Builder::new()
         .prefix("mcplings-course-")
         .tempdir()
         .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let to = tmp.path();
-    copy_tree(&source.join("lessons"), &to.join("lessons"))?;
+    for (path, bytes) in crate::bundled::files() {
+        // course/<side>/<id>/Cargo.toml.in → <side>/<id>/Cargo.toml
+        let rel = match path.strip_prefix("course/") {
+            Some(inner) if inner.contains('/') => inner.replace("/Cargo.toml.in", "/Cargo.toml"),
+            Some(_) => continue,
+            None => path,
+        };
+        write_bytes(&to.join(rel), bytes)?;
+    }
     let mut members = Vec::new();
     for side in ["exercises", "solutions"] {
-        let dir = source.join("course").join(side);
-        let entries = fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        let mut ids: Vec<String> = entries
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        ids.sort();
-        for id in ids {
-            let (manifest, src) = crate_files(source, side, &id);
-            copy_file(&manifest, &to.join(side).join(&id).join("Cargo.toml"))?;
-            copy_tree(&src, &to.join(side).join(&id).join("src"))?;
-            members.push(format!("{side}/{id}"));
-        }
+        members.extend(crate::bundled::crate_ids(side).iter().map(|id| format!("{side}/{id}")));
     }
     write_file(&to.join("Cargo.toml"), &manifest(&members))?;
-    copy_file(&source.join("Cargo.lock"), &to.join("Cargo.lock"))?;
-    Ok((to.to_path_buf(), Some(tmp)))
+    write_file(&to.join("Cargo.lock"), crate::bundled::LOCKFILE)?;
+    Ok(tmp)
 }
 
-/// The manifest and `src/` of crate `<side>/<id>` in the course at `root`:
-/// the crate itself in a checkout, else its links under `course/` (an
-/// installed package, where cargo left the crates out: course/README.md).
+/// The manifest and `src/` of crate `<side>/<id>` in the course at `root`.
 fn crate_files(root: &Path, side: &str, id: &str) -> (PathBuf, PathBuf) {
     let own = root.join(side).join(id);
-    if own.join("Cargo.toml").is_file() {
-        return (own.join("Cargo.toml"), own.join("src"));
-    }
-    let packaged = root.join("course").join(side).join(id);
-    (packaged.join("Cargo.toml.in"), packaged.join("src"))
+    (own.join("Cargo.toml"), own.join("src"))
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    write_bytes(path, text.as_bytes())
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), String> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
     }
-    fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn copy_file(from: &Path, to: &Path) -> Result<(), String> {

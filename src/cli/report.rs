@@ -46,14 +46,10 @@ fn render_wide(report: &CheckReport, exercise: &Exercise, command: &str) -> Stri
     let mut last_reason: Option<&str> = None;
     for case in &report.cases {
         match case.status {
-            Status::Passed => {
-                let _ = writeln!(out, "  ✓ {}", case.name);
-            }
-            Status::NotRun => {
-                let _ = writeln!(out, "  · {} (not run)", case.name);
-            }
+            Status::Passed => case_line(&mut out, '✓', &case.name),
+            Status::NotRun => case_line(&mut out, '·', &format!("{} (not run)", case.name)),
             Status::Failed => {
-                let _ = writeln!(out, "  ✗ {}", case.name);
+                case_line(&mut out, '✗', &case.name);
                 let reason = case.reason.as_deref().unwrap_or("failed");
                 if last_reason == Some(reason) {
                     let _ = writeln!(out, "      (the same reason as above)");
@@ -91,6 +87,19 @@ fn render_wide(report: &CheckReport, exercise: &Exercise, command: &str) -> Stri
         let _ = writeln!(out, "{l}");
     }
     out
+}
+
+/// A case's line, `  ✓ name`: a name too long for [`WIDTH`] wraps at words,
+/// its continuations under the name (never cut or folded mid-word).
+fn case_line(out: &mut String, mark: char, name: &str) {
+    for (i, line) in wrap_plain(name, WIDTH - 4).iter().enumerate() {
+        let lead = if i == 0 {
+            format!("  {mark} ")
+        } else {
+            "    ".to_string()
+        };
+        let _ = writeln!(out, "{lead}{line}");
+    }
 }
 
 /// Fits every line of `text` into `width` columns: a wider line breaks at
@@ -249,4 +258,31 @@ pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
         .filter(|p| !p.text.is_empty())
         .collect();
     wrap_with_frames(&pieces, width, "", "").iter().map(plain).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A case name longer than a line wraps at its spaces, each piece
+    /// whole and within [`WIDTH`]; before, `fold` broke it mid-word
+    /// behind `┆`.
+    #[test]
+    fn a_long_case_name_wraps_at_words_within_80_columns() {
+        let words: Vec<String> = (0..14).map(|i| format!("word{i:02}")).collect();
+        let name = words.join(" ");
+        assert!(name.len() > WIDTH);
+        // As render does: the lines, then fold to WIDTH.
+        let mut out = String::new();
+        case_line(&mut out, '✗', &name);
+        let text = fold(&out, WIDTH);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() > 1, "{text}");
+        assert!(lines[0].starts_with("  ✗ word00 "), "{text}");
+        assert!(lines[1..].iter().all(|l| l.starts_with("    word")), "{text}");
+        assert!(!text.contains('┆'), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        let rejoined: Vec<&str> = text.split_whitespace().skip(1).collect();
+        assert_eq!(rejoined, words.iter().map(String::as_str).collect::<Vec<_>>());
+    }
 }
