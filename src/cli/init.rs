@@ -3,8 +3,9 @@
 //!
 //! A workspace holds the course as the binary knows it: `lessons/`, each
 //! exercise crate with its shipped stub (`exercises/`), the reference
-//! crates (`solutions/`), a `Cargo.toml` whose members are those crates,
-//! the lockfile, rust-analyzer settings, a `.gitignore`, and the marker
+//! crates (`solutions/`), the crates' workspace manifest and lockfile
+//! (`exercises/Cargo.toml` and `Cargo.lock`, the checkout's own: no
+//! `Cargo.toml` at the root), rust-analyzer settings, a `.gitignore`, and the marker
 //! file [`MARKER`] with the course version it was written at. Every command
 //! finds it as it finds a checkout (its `lessons/course.toml`).
 //!
@@ -18,12 +19,19 @@ use std::path::{Path, PathBuf};
 
 use super::EXIT_ERROR;
 use super::report::say;
-use crate::content::Course;
+use crate::content::{Course, WORKSPACE};
 
 /// The marker file at a workspace's root: `course_version = "…"`.
 pub const MARKER: &str = ".mcplings-workspace";
 
-const GITIGNORE: &str = "/target/\n# Your progress (see mcplings list)\n/.mcplings/\n";
+/// `target/` at any depth: the checks' builds go to `target/`, and
+/// rust-analyzer builds the crates' workspace into `exercises/target/`.
+const GITIGNORE: &str = "target/\n# Your progress (see mcplings list)\n/.mcplings/\n";
+
+/// The first line of the root `Cargo.toml` an earlier `init` wrote (before
+/// the crates had a workspace of their own); `--update` removes that file
+/// and its lockfile.
+const OLD_ROOT_MANIFEST: &str = "# A mcplings workspace (mcplings init)";
 
 const RUST_ANALYZER: &str = "# rust-analyzer builds into target/rust-analyzer, not target/, so the
 # editor's background checks never hold the lock a workbook check waits for.
@@ -87,6 +95,12 @@ pub fn update(course: &Course, workspace: &Path) -> Result<u8, String> {
     if solutions.is_dir() {
         fs::remove_dir_all(&solutions).map_err(|e| format!("cannot replace {}: {e}", solutions.display()))?;
     }
+    let old_manifest = workspace.join("Cargo.toml");
+    if fs::read_to_string(&old_manifest).is_ok_and(|m| m.starts_with(OLD_ROOT_MANIFEST)) {
+        for old in [old_manifest, workspace.join("Cargo.lock")] {
+            fs::remove_file(&old).map_err(|e| format!("cannot remove {}: {e}", old.display()))?;
+        }
+    }
     write(course, workspace, true)?;
     say(&format!(
         "Updated {} to this mcplings' course; your exercise files are as you left them.",
@@ -100,7 +114,6 @@ pub fn update(course: &Course, workspace: &Path) -> Result<u8, String> {
 fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), String> {
     let root = &course.root;
     copy_tree(&root.join("lessons"), &dir.join("lessons"))?;
-    let mut members = Vec::new();
     for ex in &course.exercises {
         let to = ex.dir(dir);
         let (manifest, src) = crate_files(root, "exercises", &ex.id);
@@ -121,11 +134,8 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
         let (manifest, src) = crate_files(root, "solutions", &ex.id);
         copy_file(&manifest, &ex.solution_dir(dir).join("Cargo.toml"))?;
         copy_tree(&src, &ex.solution_dir(dir).join("src"))?;
-        members.push(format!("exercises/{}", ex.id));
-        members.push(format!("solutions/{}", ex.id));
     }
-    write_file(&dir.join("Cargo.toml"), &manifest(&members))?;
-    copy_file(&root.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
+    copy_workspace(root, dir)?;
     write_file(&dir.join("rust-analyzer.toml"), RUST_ANALYZER)?;
     if !dir.join(".gitignore").exists() {
         write_file(&dir.join(".gitignore"), GITIGNORE)?;
@@ -137,23 +147,21 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
     )
 }
 
-/// A workspace manifest whose members are `members`.
-fn manifest(members: &[String]) -> String {
-    let list: String = members.iter().map(|m| format!("    \"{m}\",\n")).collect();
-    format!(
-        "# A mcplings workspace (mcplings init): every exercise and its reference
-# solution, sharing one lockfile and target dir.
-[workspace]
-resolver = \"3\"
-members = [
-{list}]
-
-# The exercise crates build without debug info: a check after a save
-# rebuilds one of them, and debug info is a third of that.
-[profile.dev]
-debug = false
-"
-    )
+/// Copies the crates' workspace manifest and lockfile (`exercises/Cargo.toml`
+/// and `Cargo.lock`) of the course at `root` into the course at `to`: from
+/// `exercises/` in a checkout, else from their links under `course/` (an
+/// installed package, course/README.md). Its members are every exercise of
+/// the course, as the course's own crates are.
+fn copy_workspace(root: &Path, to: &Path) -> Result<(), String> {
+    let manifest = root.join(WORKSPACE);
+    let (manifest, lock) = if manifest.is_file() {
+        (manifest.clone(), manifest.with_file_name("Cargo.lock"))
+    } else {
+        let packaged = root.join("course").join("exercises");
+        (packaged.join("Cargo.toml.in"), packaged.join("Cargo.lock.in"))
+    };
+    copy_file(&manifest, &to.join(WORKSPACE))?;
+    copy_file(&lock, &to.join(WORKSPACE).with_file_name("Cargo.lock"))
 }
 
 /// The course at `source` laid out as a checkout: `source` itself when it
@@ -169,12 +177,12 @@ pub fn staged(source: &Path) -> Result<(PathBuf, Option<tempfile::TempDir>), Str
         .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let to = tmp.path();
     copy_tree(&source.join("lessons"), &to.join("lessons"))?;
-    let mut members = Vec::new();
     for side in ["exercises", "solutions"] {
         let dir = source.join("course").join(side);
         let entries = fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
         let mut ids: Vec<String> = entries
             .flatten()
+            .filter(|e| e.path().is_dir())
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         ids.sort();
@@ -182,11 +190,9 @@ pub fn staged(source: &Path) -> Result<(PathBuf, Option<tempfile::TempDir>), Str
             let (manifest, src) = crate_files(source, side, &id);
             copy_file(&manifest, &to.join(side).join(&id).join("Cargo.toml"))?;
             copy_tree(&src, &to.join(side).join(&id).join("src"))?;
-            members.push(format!("{side}/{id}"));
         }
     }
-    write_file(&to.join("Cargo.toml"), &manifest(&members))?;
-    copy_file(&source.join("Cargo.lock"), &to.join("Cargo.lock"))?;
+    copy_workspace(source, to)?;
     Ok((to.to_path_buf(), Some(tmp)))
 }
 
