@@ -4,10 +4,10 @@
 //! A workspace holds the course as the binary knows it: `lessons/`, each
 //! exercise crate with its shipped stub (`exercises/`), the reference
 //! crates (`solutions/`), the crates' workspace manifest and lockfile
-//! (`exercises/Cargo.toml` and `Cargo.lock`, the checkout's own: no
-//! `Cargo.toml` at the root), rust-analyzer settings, a `.gitignore`, and the marker
-//! file [`MARKER`] with the course version it was written at. Every command
-//! finds it as it finds a checkout (its `lessons/course.toml`).
+//! (`exercises/Cargo.toml` and `Cargo.lock`, the checkout's own; no
+//! `Cargo.toml` at the root), rust-analyzer settings, a `.gitignore`, and
+//! the marker file [`MARKER`] with the course version it was written at.
+//! Every command finds it as it finds a checkout (its `lessons/course.toml`).
 //!
 //! The course comes from the source the binary was built from: the
 //! checkout (`cargo install --path .`) or the package cargo unpacked
@@ -33,8 +33,10 @@ const GITIGNORE: &str = "target/\n# Your progress (see mcplings list)\n/.mcpling
 /// and its lockfile.
 const OLD_ROOT_MANIFEST: &str = "# A mcplings workspace (mcplings init)";
 
-const RUST_ANALYZER: &str = "# rust-analyzer builds into target/rust-analyzer, not target/, so the
-# editor's background checks never hold the lock a workbook check waits for.
+const RUST_ANALYZER: &str = "# rust-analyzer finds the crates' workspace, exercises/Cargo.toml, by itself,
+# and builds it into exercises/target/rust-analyzer, not where checks build
+# (target/exercises/), so the editor's background checks never hold the lock
+# a workbook check waits for.
 [cargo]
 targetDir = true
 ";
