@@ -9,8 +9,9 @@ Prints medians over N runs (default 10) of:
 
   (a) a warm re-check of exercise 01 after a one-line edit, through
       `mcplings check 01`, beside the floor for the same edit (an
-      incremental `cargo build -q -p exercise-01-encode-frames` plus one run
-      of the harness binary), and their ratio;
+      incremental `cargo build -q --manifest-path exercises/Cargo.toml -p
+      exercise-01-encode-frames`, into the same target dir, plus one run of
+      the harness binary), and their ratio;
   (b) the first check with an empty target dir for the exercise crates
       (dependencies compiled from scratch), once, through the CLI; and in
       the workbook, which builds every exercise's dependencies in the
@@ -246,7 +247,10 @@ def main():
         ENV = dict(os.environ, CARGO_TARGET_DIR=str(Path(scratch) / "target"), MCPLINGS_ROOT=str(ROOT))
         exercise = ROOT / "exercises" / "01-encode-frames" / "src" / "lib.rs"
         original = exercise.read_text()
-        harness = Path(scratch) / "target" / "debug" / "exercise-01-encode-frames"
+        # mcplings builds the crates' workspace (exercises/Cargo.toml) into
+        # exercises/ under the target dir; the floor builds the same way.
+        crates_target = Path(scratch) / "target" / "exercises"
+        harness = crates_target / "debug" / "exercise-01-encode-frames"
 
         only = set(args.only)
         if only & set("ab"):
@@ -258,7 +262,7 @@ def main():
                 check.append(timed([MCPLINGS, "check", "01"]))
                 touch_line(exercise, original, n + 1000)
                 started = time.perf_counter()
-                subprocess.run(["cargo", "build", "-q", "-p", "exercise-01-encode-frames"], cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                subprocess.run(["cargo", "build", "-q", "--manifest-path", "exercises/Cargo.toml", "-p", "exercise-01-encode-frames"], cwd=ROOT, env=dict(ENV, CARGO_TARGET_DIR=str(crates_target)), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 subprocess.run([harness, "encode"], cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 floor.append(time.perf_counter() - started)
             exercise.write_text(original)

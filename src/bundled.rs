@@ -12,8 +12,9 @@
 //! - `course/**`: for each exercise `<id>`, `course/exercises/<id>/` and
 //!   `course/solutions/<id>/`, each a `Cargo.toml.in` (the crate's
 //!   manifest) and `src/**` (symlinks to the crates under `exercises/` and
-//!   `solutions/`, which `include_dir` follows), as `course/…` in [`file`];
-//! - `Cargo.lock`, as [`LOCKFILE`].
+//!   `solutions/`, which `include_dir` follows), as `course/…` in [`file`].
+//!   The crates' workspace is linked there too:
+//!   `course/exercises/Cargo.{toml,lock}.in`.
 //!
 //! Every embedded file is an `include_bytes!`, so editing one rebuilds the
 //! binary; a file *added* to a folder is seen at the next rebuild (any edit
@@ -23,10 +24,6 @@ use include_dir::{Dir, include_dir};
 
 static LESSONS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/lessons");
 static CRATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/course");
-
-/// The lockfile the binary was built with; a workspace starts from it, so
-/// the crates build against the versions mcplings was tested with.
-pub const LOCKFILE: &str = include_str!("../Cargo.lock");
 
 /// The marker file at a workspace's root (`course_version = "…"`), written
 /// by `mcplings init`.

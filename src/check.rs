@@ -59,8 +59,8 @@ pub struct Options {
     pub color: bool,
     /// Set to true to stop the check early (the TUI's cancel key).
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Where cargo builds; `None` picks [`target_dir`] for the course's own
-    /// crates and [`path_target_dir`] for `Source::Path`.
+    /// Where cargo builds; `None` picks [`course_target_dir`] for the
+    /// course's own crates and [`path_target_dir`] for `Source::Path`.
     pub target_dir: Option<PathBuf>,
     /// The mcplings binary, run as `mcplings __relay SOCKET` by client
     /// exercises; `None` means this process's own executable.
@@ -89,6 +89,16 @@ pub fn target_dir(root: &Path) -> PathBuf {
         Some(dir) if !dir.is_empty() => root.join(dir),
         _ => root.join("target"),
     }
+}
+
+/// Where the exercise and solution crates build: `exercises/` under the
+/// shared target dir ([`disk::COURSE_BUILDS`]), a target dir of their own.
+/// Cargo locks a target dir's profile folder for a whole build, so a check
+/// building here never waits on the app's own build in `target/debug/`
+/// (`cargo test`, `cargo run`), nor the other way round; every course crate
+/// shares it, so their dependencies compile once.
+pub fn course_target_dir(root: &Path) -> PathBuf {
+    target_dir(root).join(disk::COURSE_BUILDS)
 }
 
 /// Where a crate outside the workspace (`--path DIR`) is built: a folder of
@@ -185,7 +195,7 @@ pub fn check(
             disk::claim_path_target_dir(&target_dir);
             target_dir
         }
-        (None, _) => target_dir(&course.root),
+        (None, _) => course_target_dir(&course.root),
     };
     let built = build::build_or_reuse(
         &course.root,

@@ -27,13 +27,21 @@ pub use crate::mcp::REVISIONS;
 /// The manifest's path, relative to the course root.
 pub const MANIFEST: &str = "lessons/course.toml";
 
+/// The manifest of the exercise and solution crates' cargo workspace,
+/// relative to the course root: a workspace of their own, apart from the
+/// app's, so a check resolves their small lockfile (`exercises/Cargo.lock`
+/// beside it). Its members are every `exercises/<id>` and
+/// `../solutions/<id>`; checks build them into `target/exercises/`.
+pub const WORKSPACE: &str = "exercises/Cargo.toml";
+
 /// The files every written part's folder holds.
 pub const PART_FILES: [&str; 3] = ["lesson.md", "quiz.toml", "exercises.toml"];
 
 /// A loaded, validated course.
 #[derive(Debug, Clone)]
 pub struct Course {
-    /// The checkout's root (holds `Cargo.toml`, `lessons/`, `exercises/`).
+    /// The checkout's root (holds `lessons/`, `exercises/` with the crates'
+    /// workspace manifest [`WORKSPACE`], `solutions/`).
     pub root: PathBuf,
     /// The course title.
     pub title: String,
@@ -458,7 +466,7 @@ impl Loader<'_> {
         let member = dir.to_string_lossy().replace('\\', "/");
         if !members.contains(&member) {
             self.errors.push(ContentError::file(
-                Path::new("Cargo.toml"),
+                Path::new(WORKSPACE),
                 format!("`{member}` must be listed in [workspace] members"),
             ));
         }
@@ -476,15 +484,27 @@ fn is_exercise_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
 }
 
-fn workspace_members(root: &Path) -> Vec<String> {
-    std::fs::read_to_string(root.join("Cargo.toml"))
+/// The members of the crates' workspace ([`WORKSPACE`]), as paths from
+/// the course root: `exercises/01-encode-frames`, `solutions/01-encode-frames`
+/// (written `01-encode-frames` and `../solutions/01-encode-frames` there).
+pub fn workspace_members(root: &Path) -> Vec<String> {
+    let members = std::fs::read_to_string(root.join(WORKSPACE))
         .ok()
         .and_then(|t| toml::from_str::<toml::Table>(&t).ok())
-        .and_then(|t| {
-            let members = t.get("workspace")?.get("members")?.as_array()?;
-            Some(members.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
-        })
-        .unwrap_or_default()
+        .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned())
+        .unwrap_or_default();
+    let from_root = |member: &str| {
+        let mut parts: Vec<&str> = vec!["exercises"];
+        for part in member.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            if part == ".." {
+                parts.pop();
+            } else {
+                parts.push(part);
+            }
+        }
+        parts.join("/")
+    };
+    members.iter().filter_map(|m| m.as_str().map(from_root)).collect()
 }
 
 #[cfg(test)]

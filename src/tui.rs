@@ -178,9 +178,14 @@ fn drain(app: &mut App, msg: Msg, mut apply: impl FnMut(Effect, &App) -> Vec<Msg
 /// meanwhile waits for cargo's lock, then finds the dependencies built.
 fn spawn_prebuild(course: &Course, tx: Sender<Input>) -> check::build::Prebuild {
     let packages: Vec<String> = course.exercises.iter().map(|e| e.package()).collect();
-    check::build::Prebuild::start(&course.root, packages, check::target_dir(&course.root), move |_| {
-        let _ = tx.send(Input::App(Msg::Prebuilt));
-    })
+    check::build::Prebuild::start(
+        &course.root,
+        packages,
+        check::course_target_dir(&course.root),
+        move |_| {
+            let _ = tx.send(Input::App(Msg::Prebuilt));
+        },
+    )
 }
 
 /// Reads terminal events on a thread of its own. It can be paused (while

@@ -68,6 +68,9 @@ pub fn exercise_of(exercises_dir: &Path, path: &Path) -> Option<String> {
     let Some(Component::Normal(id)) = parts.next() else {
         return None;
     };
+    // A file of `exercises/` itself (the crates' workspace manifest) is
+    // no exercise's.
+    parts.next()?;
     let file = path.file_name()?.to_string_lossy();
     let relevant = file.ends_with(".rs") || file == "Cargo.toml";
     let hidden = rel
@@ -178,6 +181,8 @@ mod tests {
         assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/.lib.rs.swp")), None);
         assert_eq!(exercise_of(base, Path::new("/c/exercises/01-a/src/lib.rs~")), None);
         assert_eq!(exercise_of(base, Path::new("/c/lessons/x.rs")), None);
+        assert_eq!(exercise_of(base, Path::new("/c/exercises/Cargo.toml")), None);
+        assert_eq!(exercise_of(base, Path::new("/c/exercises/target/debug/x.rs")), None);
     }
 
     /// Events for `lib.rs` of exercise `01-a`, fed to [`relay`] as they

@@ -297,7 +297,7 @@ fn check_of_the_stub_fails_with_a_json_report() {
             continue;
         }
         failed += 1;
-        // "`encode_request` panicked at exercises/01-encode-frames/src/lib.rs:59:5:
+        // "`encode_request` panicked at 01-encode-frames/src/lib.rs:59:5:
         // not yet implemented: encode a request (a TODO still to write)"
         let reason = case["reason"]
             .as_str()
@@ -311,14 +311,15 @@ fn check_of_the_stub_fails_with_a_json_report() {
             stub.contains(&format!("pub fn {function}(")),
             "`{function}` is not a function of src/lib.rs: {reason}"
         );
-        // The path is as rustc wrote it: relative to the workspace root.
+        // The path is as rustc wrote it: relative to the crates' workspace
+        // root (exercises/Cargo.toml).
         let location = reason
             .split_once(" panicked at ")
             .unwrap_or_else(|| panic!("no location: {reason}"))
             .1;
         let (path, location) = location.split_once(':').unwrap();
         assert!(
-            ["exercises/01-encode-frames/src/lib.rs", "src/lib.rs"].contains(&path),
+            ["01-encode-frames/src/lib.rs", "src/lib.rs"].contains(&path),
             "not a location in src/lib.rs: {reason}"
         );
         let line: usize = location
@@ -429,7 +430,7 @@ fn a_path_copy_with_the_same_package_name_does_not_shadow_the_exercise() {
     }
     common::write_if_changed(
         &copy.join("Cargo.lock"),
-        &fs::read(course.path().join("Cargo.lock")).unwrap(),
+        &fs::read(course.path().join("exercises/Cargo.lock")).unwrap(),
     );
     let solution = fs::read(course.path().join("solutions").join(ENCODE).join("src/lib.rs")).unwrap();
     common::write_if_changed(&copy.join("src/lib.rs"), &solution);
@@ -739,7 +740,7 @@ fn a_frame_that_breaks_the_schema_is_named_by_its_path() {
 fn clean_removes_check_builds_and_keeps_the_app() {
     let target = tempfile::tempdir().unwrap();
     let files = [
-        "debug/deps/libserde_json.rlib",
+        "exercises/debug/deps/libserde_json.rlib",
         "mcplings-path/copy-0123456789abcdef/debug/copy",
         "mcplings-verify/debug/stub-01-encode-frames",
         "release/mcplings",
@@ -753,7 +754,7 @@ fn clean_removes_check_builds_and_keeps_the_app() {
     cmd.env("CARGO_TARGET_DIR", target.path()).arg("clean");
     let r = run(&mut cmd);
     assert_eq!(r.code, 0, "{r:?}");
-    for dir in ["debug", "mcplings-path", "mcplings-verify"] {
+    for dir in ["exercises", "mcplings-path", "mcplings-verify"] {
         assert!(!target.path().join(dir).exists(), "{dir} is left: {r:?}");
         assert!(r.stdout.contains(&format!("{dir} (2.0 MB)")), "{r:?}");
     }

@@ -331,8 +331,8 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     assert_eq!(r.code, 0, "{r:?}");
     assert_fits_80(&r, "init");
     for file in [
-        "Cargo.toml",
-        "Cargo.lock",
+        "exercises/Cargo.toml",
+        "exercises/Cargo.lock",
         "rust-analyzer.toml",
         ".gitignore",
         ".mcplings-workspace",
@@ -342,6 +342,14 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     ] {
         assert!(ws.join(file).is_file(), "{file} missing");
     }
+    // The crates' workspace is the checkout's own, and there is no other.
+    for file in ["exercises/Cargo.toml", "exercises/Cargo.lock"] {
+        assert_eq!(
+            fs::read(ws.join(file)).unwrap(),
+            fs::read(common::root().join(file)).unwrap()
+        );
+    }
+    assert!(!ws.join("Cargo.toml").exists());
     let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/01-encode-frames/src/lib.rs")).unwrap();
     assert_eq!(
         fs::read(ws.join("exercises/01-encode-frames/src/lib.rs")).unwrap(),
@@ -402,8 +410,17 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     fs::write(ws.join("exercises/02-id-router/src/lib.rs"), "// mine\n").unwrap();
     fs::remove_file(ws.join("exercises/02-id-router/src/main.rs")).unwrap();
     fs::remove_dir_all(ws.join("lessons/05-long-calls")).unwrap();
+    // An earlier init wrote the crates' workspace at the root: update
+    // removes it (rust-analyzer would load it, and cargo refuse it).
+    fs::write(
+        ws.join("Cargo.toml"),
+        "# A mcplings workspace (mcplings init): every exercise and its reference\n[workspace]\n",
+    )
+    .unwrap();
+    fs::write(ws.join("Cargo.lock"), "# old\n").unwrap();
     let r = inside(&["init", "--update"]);
     assert_eq!(r.code, 0, "{r:?}");
+    assert!(!ws.join("Cargo.toml").exists() && !ws.join("Cargo.lock").exists());
     assert_eq!(
         fs::read_to_string(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(),
         "// mine\n"
@@ -454,7 +471,8 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
     };
     let started = std::time::Instant::now();
     let files = cargo(&root, &["package", "--list", "--allow-dirty", "--offline"]);
-    for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
+    let crates = fs::read_dir(root.join("exercises")).unwrap().flatten();
+    for entry in crates.filter(|e| e.path().join("Cargo.toml").is_file()) {
         let id = entry.file_name().to_string_lossy().into_owned();
         for side in ["exercises", "solutions"] {
             for file in ["Cargo.toml.in", "src/lib.rs"] {
@@ -465,6 +483,12 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
                 );
             }
         }
+    }
+    for path in ["course/exercises/Cargo.toml.in", "course/exercises/Cargo.lock.in"] {
+        assert!(
+            files.lines().any(|l| l == path),
+            "{path} is not packaged (course/README.md)"
+        );
     }
     cargo(&root, &["package", "--allow-dirty", "--offline", "--no-verify"]);
     let krate = own.join("package/mcplings-0.1.0.crate");

@@ -50,7 +50,9 @@ fn course_binary(package: &str) -> PathBuf {
     let built = build::build(
         course.path(),
         &BuildTarget::Package(package.into()),
-        &common::course_target_dir(),
+        // Where the CLI tests' checks build the same course copy (they set
+        // CARGO_TARGET_DIR to common::course_target_dir()).
+        &common::course_target_dir().join(mcplings::check::disk::COURSE_BUILDS),
         false,
         None,
     );

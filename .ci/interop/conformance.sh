@@ -26,9 +26,10 @@ if [ "$(cd "$dir" && PATH=$PWD/node_modules/.bin:$PATH installed @modelcontextpr
 fi
 export PATH=$PWD/$dir/node_modules/.bin:$PATH
 
-cargo build --locked --quiet -p solution-06-http-front-door
+# The crates' own workspace, built where mcplings checks them.
+cargo build --locked --quiet --manifest-path exercises/Cargo.toml --target-dir target/exercises -p solution-06-http-front-door
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-target/debug/solution-06-http-front-door --port "$port" 2>"$dir/server.err" &
+target/exercises/debug/solution-06-http-front-door --port "$port" 2>"$dir/server.err" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do

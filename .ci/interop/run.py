@@ -12,7 +12,7 @@ Run it with the Python of a venv holding mcp==2.3.0 (run.sh makes one).
 
 Two directions:
 - The SDK client drives our reference servers: every .ci/interop/sdk_drives_NN.py
-  runs against target/debug/solution-NN-* in `legacy` and `auto` mode.
+  runs against target/exercises/debug/solution-NN-* in `legacy` and `auto` mode.
 - Our reference clients (04, 08, 09, 10) run against sdk_server.py, an SDK
   server, in each era their harness speaks; their report lines and the
   recorded frames are checked against what the exercise's task says.
@@ -43,7 +43,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 LOGS = ROOT / "target" / "interop-logs"
-DEBUG = ROOT / "target" / "debug"
+DEBUG = ROOT / "target" / "debug"  # the app
+# The exercise and solution crates: their own workspace (exercises/Cargo.toml),
+# built into the target dir mcplings checks them in.
+CRATES_DEBUG = ROOT / "target" / "exercises" / "debug"
 PY = sys.executable
 WIRE = str(HERE / "wire.py")
 SERVER = str(HERE / "sdk_server.py")
@@ -74,7 +77,7 @@ def package_of(exercise):
 
 
 def solution(exercise):
-    return str(DEBUG / package_of(exercise))
+    return str(CRATES_DEBUG / package_of(exercise))
 
 
 def reports(lines):
@@ -389,8 +392,10 @@ def main():
 
     drivers = sorted(HERE.glob("sdk_drives_*.py"))
     servers = {m.name for d in drivers for m in (ROOT / CRATES).glob(d.stem.removeprefix("sdk_drives_") + "-*")}
-    packages = sorted(package_of(e) for e in servers | set(CLIENTS) | set(OAUTH)) + ["mcplings"]
-    subprocess.run(["cargo", "build", "--locked", "--quiet", *[a for p in packages for a in ("-p", p)]], cwd=ROOT, check=True)
+    packages = sorted(package_of(e) for e in servers | set(CLIENTS) | set(OAUTH))
+    subprocess.run(["cargo", "build", "--locked", "--quiet", "-p", "mcplings"], cwd=ROOT, check=True)
+    subprocess.run(["cargo", "build", "--locked", "--quiet", "--manifest-path", "exercises/Cargo.toml",
+                    "--target-dir", "target/exercises", *[a for p in packages for a in ("-p", p)]], cwd=ROOT, check=True)
 
     # How long the SDK takes to start here (the faster of two tries); 09's idle timer covers it.
     startup = min(timed([PY, "-c", "import mcp.server.mcpserver"]) for _ in range(2))

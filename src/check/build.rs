@@ -1,5 +1,5 @@
-//! Building a learner's crate with cargo, in the workspace's shared target
-//! dir, and finding the binary it produced; building every exercise's
+//! Building a learner's crate with cargo, in the course crates' workspace
+//! (`content::WORKSPACE`) and their shared target dir, and finding the binary it produced; building every exercise's
 //! dependencies ahead of time ([`prebuild`], [`Prebuild`]); a crate that
 //! has not changed since its last build is not built again ([`fresh`],
 //! [`build_or_reuse`]). Cargo runs as a
@@ -19,6 +19,7 @@ use serde_json::Value;
 pub mod fresh;
 
 use super::session::{Capture, Limits, Out, Process, Waited, read_lines};
+use crate::content::WORKSPACE;
 
 /// Most lines of compiler messages kept; the rest are counted in a note.
 pub const MAX_BUILD_LINES: usize = 400;
@@ -35,7 +36,8 @@ const CARGO_MESSAGES: Limits = Limits {
 /// Which crate to build.
 #[derive(Debug, Clone)]
 pub enum Target {
-    /// A workspace member, by package name, built from the course root.
+    /// A member of the course crates' workspace (`exercises/Cargo.toml`,
+    /// `content::WORKSPACE`), by package name.
     Package(String),
     /// Any crate directory (its own lockfile), built into `target_dir`.
     Dir(PathBuf),
@@ -74,7 +76,8 @@ pub fn prebuild(root: &Path, packages: &[String], target_dir: &Path, cancel: Opt
     let mut command = Command::new(cargo());
     command
         .current_dir(root)
-        .args(["build", "--quiet", "--keep-going"])
+        .args(["build", "--quiet", "--keep-going", "--manifest-path"])
+        .arg(root.join(WORKSPACE))
         .args(packages.iter().flat_map(|p| ["-p", p.as_str()]))
         .env("CARGO_TARGET_DIR", target_dir)
         .stdin(Stdio::null())
@@ -182,7 +185,11 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
     let mut command = Command::new(cargo());
     command.current_dir(root).arg("build").arg("--quiet").arg(format);
     match target {
-        Target::Package(p) => command.arg("-p").arg(p),
+        Target::Package(p) => command
+            .arg("--manifest-path")
+            .arg(root.join(WORKSPACE))
+            .arg("-p")
+            .arg(p),
         Target::Dir(dir) => command.arg("--manifest-path").arg(dir.join("Cargo.toml")),
     };
     command

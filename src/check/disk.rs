@@ -27,8 +27,9 @@ pub const PATH_DIR_IN_USE: Duration = Duration::from_secs(10 * 60);
 /// last used.
 const USED_STAMP: &str = "mcplings-used";
 
-/// Where the dev profile builds, under a target dir: what checks build.
-const CHECK_BUILDS: &str = "debug";
+/// Where the exercise and solution crates build, under the shared target
+/// dir: a target dir of their own (`check::course_target_dir`).
+pub const COURSE_BUILDS: &str = "exercises";
 /// Where `verify` checks a shipped stub when the learner's copy is edited.
 pub const VERIFY_BUILDS: &str = "mcplings-verify";
 /// Where the `--path` target dirs live, under a target dir.
@@ -95,8 +96,8 @@ impl Cleaned {
 }
 
 /// Removes the build output checks made under `target_dir` (the shared
-/// target dir, `check::target_dir`): the dev-profile builds of the
-/// exercise and solution crates and their dependencies (`debug/`), the
+/// target dir, `check::target_dir`): the builds of the exercise and
+/// solution crates and their dependencies (`exercises/`), the
 /// `--path` target dirs (`mcplings-path/`) and `verify`'s scratch stubs
 /// (`mcplings-verify/`). Keeps everything else: the release build of the
 /// app, rust-analyzer's folder, your files and progress. A folder that
@@ -107,7 +108,7 @@ impl Cleaned {
 pub fn clean(target_dir: &Path, running: Option<&Path>) -> Cleaned {
     let mut cleaned = Cleaned::default();
     let running = running.and_then(|r| r.canonicalize().ok());
-    for name in [CHECK_BUILDS, PATH_BUILDS, VERIFY_BUILDS] {
+    for name in [COURSE_BUILDS, PATH_BUILDS, VERIFY_BUILDS] {
         let dir = target_dir.join(name);
         if !dir.is_dir() {
             continue;
@@ -225,9 +226,10 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap();
         let target = scratch.path();
         for file in [
-            "debug/deps/libserde_json.rlib",
+            "exercises/debug/deps/libserde_json.rlib",
             "mcplings-path/copy-1234/debug/copy",
             "mcplings-verify/debug/stub",
+            "debug/mcplings",
             "release/mcplings",
             "rust-analyzer/debug/x",
         ] {
@@ -238,18 +240,21 @@ mod tests {
         assert_eq!(cleaned.bytes(), 15);
         assert_eq!(cleaned.removed.len(), 3);
         assert!(cleaned.kept.is_empty());
-        for gone in ["debug", "mcplings-path", "mcplings-verify"] {
+        for gone in ["exercises", "mcplings-path", "mcplings-verify"] {
             assert!(!target.join(gone).exists(), "{gone}");
         }
-        assert!(target.join("release/mcplings").is_file() && target.join("rust-analyzer/debug/x").is_file());
+        // The app's own builds (dev and release) and rust-analyzer's stay.
+        for kept in ["debug/mcplings", "release/mcplings", "rust-analyzer/debug/x"] {
+            assert!(target.join(kept).is_file(), "{kept}");
+        }
 
-        // mcplings running from the dev profile's folder: that one is kept.
-        fs::create_dir_all(target.join("debug")).unwrap();
-        fs::write(target.join("debug/mcplings"), b"12345").unwrap();
-        let cleaned = clean(target, Some(&target.join("debug/mcplings")));
+        // mcplings running from a folder clean would remove: that one is kept.
+        fs::create_dir_all(target.join("mcplings-verify")).unwrap();
+        fs::write(target.join("mcplings-verify/mcplings"), b"12345").unwrap();
+        let cleaned = clean(target, Some(&target.join("mcplings-verify/mcplings")));
         assert!(cleaned.removed.is_empty());
         assert_eq!(cleaned.kept.len(), 1);
         assert!(cleaned.kept[0].1.contains("mcplings itself runs from it"));
-        assert!(target.join("debug/mcplings").is_file());
+        assert!(target.join("mcplings-verify/mcplings").is_file());
     }
 }

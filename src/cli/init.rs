@@ -3,10 +3,11 @@
 //!
 //! A workspace holds the course as the binary knows it: `lessons/`, each
 //! exercise crate with its shipped stub (`exercises/`), the reference
-//! crates (`solutions/`), a `Cargo.toml` whose members are those crates,
-//! the lockfile, rust-analyzer settings, a `.gitignore`, and the marker
-//! file [`MARKER`] with the course version it was written at. Every command
-//! finds it as it finds a checkout (its `lessons/course.toml`).
+//! crates (`solutions/`), the crates' workspace manifest and lockfile
+//! (`exercises/Cargo.toml` and `Cargo.lock`, the checkout's own; no
+//! `Cargo.toml` at the root), rust-analyzer settings, a `.gitignore`, and
+//! the marker file [`MARKER`] with the course version it was written at.
+//! Every command finds it as it finds a checkout (its `lessons/course.toml`).
 //!
 //! The course comes from the binary itself ([`crate::bundled`]): [`staged`]
 //! lays it out as a checkout in a temporary folder, which [`init`] and
@@ -19,14 +20,23 @@ use std::path::{Path, PathBuf};
 
 use super::EXIT_ERROR;
 use super::report::say;
-use crate::content::Course;
+use crate::content::{Course, WORKSPACE};
 
 pub use crate::bundled::MARKER;
 
-const GITIGNORE: &str = "/target/\n# Your progress (see mcplings list)\n/.mcplings/\n";
+/// `target/` at any depth: the checks' builds go to `target/`, and
+/// rust-analyzer builds the crates' workspace into `exercises/target/`.
+const GITIGNORE: &str = "target/\n# Your progress (see mcplings list)\n/.mcplings/\n";
 
-const RUST_ANALYZER: &str = "# rust-analyzer builds into target/rust-analyzer, not target/, so the
-# editor's background checks never hold the lock a workbook check waits for.
+/// The first line of the root `Cargo.toml` an earlier `init` wrote (before
+/// the crates had a workspace of their own); `--update` removes that file
+/// and its lockfile.
+const OLD_ROOT_MANIFEST: &str = "# A mcplings workspace (mcplings init)";
+
+const RUST_ANALYZER: &str = "# rust-analyzer finds the crates' workspace, exercises/Cargo.toml, by itself,
+# and builds it into exercises/target/rust-analyzer, not where checks build
+# (target/exercises/), so the editor's background checks never hold the lock
+# a workbook check waits for.
 [cargo]
 targetDir = true
 ";
@@ -136,6 +146,12 @@ pub fn update(course: &Course, workspace: &Path) -> Result<u8, String> {
     if solutions.is_dir() {
         fs::remove_dir_all(&solutions).map_err(|e| format!("cannot replace {}: {e}", solutions.display()))?;
     }
+    let old_manifest = workspace.join("Cargo.toml");
+    if fs::read_to_string(&old_manifest).is_ok_and(|m| m.starts_with(OLD_ROOT_MANIFEST)) {
+        for old in [old_manifest, workspace.join("Cargo.lock")] {
+            fs::remove_file(&old).map_err(|e| format!("cannot remove {}: {e}", old.display()))?;
+        }
+    }
     write(course, workspace, true)?;
     say(&format!(
         "Updated {} to this mcplings' course; your exercise files are as you left them.",
@@ -149,7 +165,6 @@ pub fn update(course: &Course, workspace: &Path) -> Result<u8, String> {
 fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), String> {
     let root = &course.root;
     copy_tree(&root.join("lessons"), &dir.join("lessons"))?;
-    let mut members = Vec::new();
     for ex in &course.exercises {
         let to = ex.dir(dir);
         let (manifest, src) = crate_files(root, "exercises", &ex.id);
@@ -170,11 +185,8 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
         let (manifest, src) = crate_files(root, "solutions", &ex.id);
         copy_file(&manifest, &ex.solution_dir(dir).join("Cargo.toml"))?;
         copy_tree(&src, &ex.solution_dir(dir).join("src"))?;
-        members.push(format!("exercises/{}", ex.id));
-        members.push(format!("solutions/{}", ex.id));
     }
-    write_file(&dir.join("Cargo.toml"), &manifest(&members))?;
-    copy_file(&root.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
+    copy_workspace(root, dir)?;
     write_file(&dir.join("rust-analyzer.toml"), RUST_ANALYZER)?;
     if !dir.join(".gitignore").exists() {
         write_file(&dir.join(".gitignore"), GITIGNORE)?;
@@ -186,29 +198,22 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
     )
 }
 
-/// A workspace manifest whose members are `members`.
-fn manifest(members: &[String]) -> String {
-    let list: String = members.iter().map(|m| format!("    \"{m}\",\n")).collect();
-    format!(
-        "# A mcplings workspace (mcplings init): every exercise and its reference
-# solution, sharing one lockfile and target dir.
-[workspace]
-resolver = \"3\"
-members = [
-{list}]
-
-# The exercise crates build without debug info: a check after a save
-# rebuilds one of them, and debug info is a third of that.
-[profile.dev]
-debug = false
-"
-    )
+/// Copies the crates' workspace manifest and lockfile (`exercises/Cargo.toml`
+/// and `Cargo.lock`) of the course at `root` (a checkout, or the binary's
+/// course [`staged`]) into the course at `to`. Its members are every
+/// exercise of the course, as the course's own crates are.
+fn copy_workspace(root: &Path, to: &Path) -> Result<(), String> {
+    let manifest = root.join(WORKSPACE);
+    let lock = manifest.with_file_name("Cargo.lock");
+    copy_file(&manifest, &to.join(WORKSPACE))?;
+    copy_file(&lock, &to.join(WORKSPACE).with_file_name("Cargo.lock"))
 }
 
 /// The course the binary carries laid out as a checkout in a temporary
 /// folder (removed when the returned guard drops): `lessons/`,
 /// `exercises/<id>/` and `solutions/<id>/` (each `Cargo.toml` and
-/// `src/`), a `Cargo.toml` whose members are those crates, `Cargo.lock`.
+/// `src/`), and the crates' workspace, `exercises/Cargo.toml` and its
+/// lockfile.
 pub fn staged() -> Result<tempfile::TempDir, String> {
     let tmp = tempfile::Builder::new()
         .prefix("mcplings-course-")
@@ -216,20 +221,18 @@ pub fn staged() -> Result<tempfile::TempDir, String> {
         .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
     let to = tmp.path();
     for (path, bytes) in crate::bundled::files() {
-        // course/<side>/<id>/Cargo.toml.in → <side>/<id>/Cargo.toml
+        // course/<side>/<id>/Cargo.toml.in → <side>/<id>/Cargo.toml, and the
+        // crates' workspace: course/exercises/Cargo.{toml,lock}.in →
+        // exercises/Cargo.{toml,lock}
         let rel = match path.strip_prefix("course/") {
-            Some(inner) if inner.contains('/') => inner.replace("/Cargo.toml.in", "/Cargo.toml"),
+            Some(inner) if inner.contains('/') => inner
+                .replace("/Cargo.toml.in", "/Cargo.toml")
+                .replace("/Cargo.lock.in", "/Cargo.lock"),
             Some(_) => continue,
             None => path,
         };
         write_bytes(&to.join(rel), bytes)?;
     }
-    let mut members = Vec::new();
-    for side in ["exercises", "solutions"] {
-        members.extend(crate::bundled::crate_ids(side).iter().map(|id| format!("{side}/{id}")));
-    }
-    write_file(&to.join("Cargo.toml"), &manifest(&members))?;
-    write_file(&to.join("Cargo.lock"), crate::bundled::LOCKFILE)?;
     Ok(tmp)
 }
 

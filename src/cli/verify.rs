@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::EXIT_FAILED;
 use crate::actions;
 use crate::check::{self, CheckReport, Options, Source, Status};
-use crate::content::{Course, Exercise};
+use crate::content::{Course, Exercise, WORKSPACE};
 
 /// Runs every proof and prints one line per exercise.
 pub fn run(course: &Course) -> Result<u8, String> {
@@ -86,7 +86,7 @@ fn verify_all(course: &Course) -> Vec<String> {
         .iter()
         .flat_map(|e| [e.package(), e.solution_package()])
         .collect();
-    check::build::prebuild(&course.root, &packages, &check::target_dir(&course.root), None);
+    check::build::prebuild(&course.root, &packages, &check::course_target_dir(&course.root), None);
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get() * 2)
         .clamp(2, 4);
@@ -189,10 +189,17 @@ fn verify_exercise(course: &Course, ex: &Exercise) -> Outcome {
     (lines, problems)
 }
 
+/// What a solution's manifest holds and its exercise's does not: the
+/// solution lies outside the folder of the crates' workspace manifest
+/// (`exercises/Cargo.toml`), so it names that manifest itself.
+const SOLUTION_WORKSPACE: &str =
+    "# In the course crates' workspace, exercises/Cargo.toml (not the app's).\nworkspace = \"../../exercises\"\n";
+
 /// What is missing from CONTRIBUTING.md's "Adding an exercise" checklist
-/// for `ex`, as far as files show it: both crates listed in the root
-/// `Cargo.toml`'s `[workspace] members`, their manifests the same but for
-/// the package name, no library target in a crate whose `src/main.rs` is
+/// for `ex`, as far as files show it: both crates listed in
+/// `exercises/Cargo.toml`'s `[workspace] members`, their manifests the same
+/// but for the package name (and the solution's [`SOLUTION_WORKSPACE`]),
+/// no library target in a crate whose `src/main.rs` is
 /// the harness (see [`harness_manifest_problem`]), the shipped copy of
 /// every file the learner edits under `lessons/<part>/stubs/<id>/`, and the
 /// README naming the exercise. A course without a README (a learner's
@@ -200,18 +207,11 @@ fn verify_exercise(course: &Course, ex: &Exercise) -> Outcome {
 /// the build to report.
 fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
     let mut problems = Vec::new();
-    let manifest = std::fs::read_to_string(course.root.join("Cargo.toml")).unwrap_or_default();
-    let members: Vec<String> = toml::from_str::<toml::Table>(&manifest)
-        .ok()
-        .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|m| m.as_str().map(|m| m.trim_end_matches('/').to_string()))
-        .collect();
+    let members = crate::content::workspace_members(&course.root);
     for crate_dir in [format!("exercises/{}", ex.id), format!("solutions/{}", ex.id)] {
         if !members.contains(&crate_dir) {
             problems.push(format!(
-                "{}: {crate_dir} is not in the root Cargo.toml's [workspace] members",
+                "{}: {crate_dir} is not in {WORKSPACE}'s [workspace] members",
                 ex.id
             ));
         }
@@ -219,12 +219,19 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
     let manifests = [ex.dir(&course.root), ex.solution_dir(&course.root)]
         .map(|dir| std::fs::read_to_string(dir.join("Cargo.toml")).ok());
     if let [Some(exercise), Some(solution)] = &manifests {
-        let renamed = solution.replacen(
-            &format!("name = \"{}\"", ex.solution_package()),
-            &format!("name = \"{}\"", ex.package()),
-            1,
-        );
-        if *exercise != renamed {
+        let renamed = solution
+            .replacen(
+                &format!("name = \"{}\"", ex.solution_package()),
+                &format!("name = \"{}\"", ex.package()),
+                1,
+            )
+            .replacen(SOLUTION_WORKSPACE, "", 1);
+        if !solution.contains(SOLUTION_WORKSPACE) {
+            problems.push(format!(
+                "{}: solutions/{0}/Cargo.toml lacks these lines in [package] (it lies outside {WORKSPACE}'s folder):\n{SOLUTION_WORKSPACE}",
+                ex.id
+            ));
+        } else if *exercise != renamed {
             problems.push(format!(
                 "{}: exercises/{0}/Cargo.toml and solutions/{0}/Cargo.toml differ apart from the package name",
                 ex.id
@@ -300,8 +307,11 @@ fn check_stub(
         &format!("name = \"stub-{}\"", ex.id),
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).map_err(|e| e.to_string())?;
-    std::fs::copy(course.root.join("Cargo.lock"), dir.join("Cargo.lock"))
-        .map_err(|e| format!("cannot copy Cargo.lock: {e}"))?;
+    std::fs::copy(
+        course.root.join(WORKSPACE).with_file_name("Cargo.lock"),
+        dir.join("Cargo.lock"),
+    )
+    .map_err(|e| format!("cannot copy Cargo.lock: {e}"))?;
     copy_tree(&crate_dir.join("src"), &dir.join("src"))?;
     for file in &ex.files {
         std::fs::copy(ex.stub_dir(&course.root).join(file), dir.join(file)).map_err(|e| e.to_string())?;
@@ -374,7 +384,8 @@ mod tests {
         let mut course = course();
         let ex = course.exercise("01").unwrap().clone();
         let scratch = tempfile::tempdir().unwrap();
-        std::fs::copy(course.root.join("Cargo.toml"), scratch.path().join("Cargo.toml")).unwrap();
+        std::fs::create_dir_all(scratch.path().join("exercises")).unwrap();
+        std::fs::copy(course.root.join(WORKSPACE), scratch.path().join(WORKSPACE)).unwrap();
         let manifest = |dir: &Path| std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         let (exercise, solution) = (
             manifest(&ex.dir(&course.root)),
@@ -411,6 +422,11 @@ mod tests {
             "{}",
             problems[0]
         );
+        // A solution that does not name the crates' workspace.
+        write(&exercise, &solution.replace(SOLUTION_WORKSPACE, ""));
+        let problems = manifest_problems(&course);
+        assert_eq!(problems.len(), 1, "{problems:#?}");
+        assert!(problems[0].contains("lacks these lines"), "{}", problems[0]);
     }
 
     #[test]
@@ -420,9 +436,10 @@ mod tests {
         let ex = course.exercise("03").unwrap().clone();
         // A workspace that lists only the exercise crate, a README that names
         // another exercise, and no shipped stubs at all.
+        std::fs::create_dir_all(scratch.path().join("exercises")).unwrap();
         std::fs::write(
-            scratch.path().join("Cargo.toml"),
-            format!("[workspace]\nmembers = [\"exercises/{}/\"]\n", ex.id),
+            scratch.path().join(WORKSPACE),
+            format!("[workspace]\nmembers = [\"{}/\"]\n", ex.id),
         )
         .unwrap();
         std::fs::write(scratch.path().join("README.md"), "01-encode-frames").unwrap();
@@ -430,7 +447,7 @@ mod tests {
         let problems = layout_problems(&course, &ex);
         let expected_files = ex.files.len();
         assert_eq!(problems.len(), 1 + expected_files + 1, "{problems:#?}");
-        assert!(problems[0].contains(&format!("solutions/{} is not in the root Cargo.toml", ex.id)));
+        assert!(problems[0].contains(&format!("solutions/{} is not in exercises/Cargo.toml's", ex.id)));
         assert!(
             problems[1].contains("has no shipped copy at lessons/"),
             "{}",

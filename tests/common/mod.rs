@@ -51,6 +51,9 @@ pub fn copy_tree(from: &Path, to: &Path) {
     for entry in fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display())) {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
+        if entry.file_name() == "target" {
+            continue; // build output (rust-analyzer's, in exercises/), not the course
+        }
         if entry.file_type().unwrap().is_dir() {
             copy_tree(&entry.path(), &target);
         } else {
@@ -60,8 +63,8 @@ pub fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A scratch copy of the course as shipped: `Cargo.toml`, `Cargo.lock`,
-/// `src/`, `lessons/`, `exercises/` and `solutions/` (no `target/`, no
-/// progress), with the shipped stubs laid over `exercises/`, so the tests
+/// `src/`, `lessons/`, `exercises/` (with the crates' workspace manifest
+/// and lockfile) and `solutions/` (no `target/`, no progress), with the shipped stubs laid over `exercises/`, so the tests
 /// pass whatever state a learner's own exercises are in.
 pub fn course_copy() -> TempDir {
     let tmp = tempfile::Builder::new().prefix("mcplings-course-").tempdir().unwrap();
@@ -164,7 +167,8 @@ impl Mutant {
 /// A mutant crate made from `solutions/<exercise>`: its `Cargo.toml` with
 /// the package renamed to `package` (unique per mutant, so binaries in the
 /// shared target dir never collide) and made a workspace of its own, its
-/// `src/`, and the root `Cargo.lock`; then `patches` applied in order.
+/// `src/`, and the crates' `exercises/Cargo.lock`; then `patches` applied
+/// in order.
 ///
 /// The crate lives at a stable path, `target/test-mutants/crates/<package>`,
 /// and a file is written only when its text changed, so a warm `cargo test`
@@ -183,15 +187,23 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         "solutions/{exercise}/Cargo.toml should contain `{old_name}` once"
     );
     let mut manifest = manifest.replace(&old_name, &format!("name = \"{package}\""));
-    // Its own workspace (not a member of any checkout around it), with the
-    // course's profile for exercise crates (no debug info, as in the root
-    // Cargo.toml) so compiled dependencies are shared and links are quick.
+    // Its own workspace (not a member of any checkout around it, nor of the
+    // crates' workspace the solution names), with the course's profile for
+    // exercise crates (no debug info, as in exercises/Cargo.toml) so
+    // compiled dependencies are shared and links are quick.
+    let in_crates_workspace = "workspace = \"../../exercises\"\n";
+    assert_eq!(
+        manifest.matches(in_crates_workspace).count(),
+        1,
+        "{package}: {manifest}"
+    );
+    manifest = manifest.replace(in_crates_workspace, "");
     manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\n");
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
         (PathBuf::from("Cargo.toml"), manifest.into_bytes()),
         (
             PathBuf::from("Cargo.lock"),
-            fs::read(root().join("Cargo.lock")).unwrap(),
+            fs::read(root().join("exercises/Cargo.lock")).unwrap(),
         ),
     ];
     read_tree(&solution.join("src"), Path::new("src"), &mut files);
@@ -218,6 +230,9 @@ fn read_tree(from: &Path, prefix: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) {
     for entry in fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display())) {
         let entry = entry.unwrap();
         let path = prefix.join(entry.file_name());
+        if entry.file_name() == "target" {
+            continue; // build output (rust-analyzer's, in exercises/), not the course
+        }
         if entry.file_type().unwrap().is_dir() {
             read_tree(&entry.path(), &path, files);
         } else {

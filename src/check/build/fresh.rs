@@ -8,9 +8,9 @@
 //! a warm check of a quick exercise. The record ([`Record`]) written after
 //! a build holds what cargo's freshness rests on for these crates, read
 //! before the build started: every file of the crate (path, size,
-//! modification time to the nanosecond), the manifests and lockfile and
-//! cargo configuration around it, and the variables that change how rustc
-//! runs; and the binary (size, modification time), so a binary rebuilt by
+//! modification time to the nanosecond), the course crates' workspace
+//! manifest and lockfile, cargo's configuration where cargo runs, and the
+//! variables that change how rustc runs; and the binary (size, modification time), so a binary rebuilt by
 //! anything else is not taken for this one. Any difference, and cargo runs
 //! as before. Crates that reach outside their folder (a build script, a
 //! path dependency) always go through cargo.
@@ -25,6 +25,7 @@ use std::time::UNIX_EPOCH;
 use serde_json::{Value, json};
 
 use super::{Built, Target};
+use crate::content::WORKSPACE;
 
 /// Where the records live, under the target dir.
 const RECORDS: &str = "debug/mcplings-fresh";
@@ -70,9 +71,12 @@ impl Record {
         }
         let mut files = Vec::new();
         crate_files(&crate_dir, &mut files);
-        // The workspace's manifest and lockfile (profiles, versions), and
+        // The course crates' workspace manifest and lockfile (profiles,
+        // versions; a crate built by path has its own among its files), and
         // cargo's configuration where cargo runs.
-        for name in ["Cargo.toml", "Cargo.lock", ".cargo/config.toml", ".cargo/config"] {
+        let workspace = root.join(WORKSPACE);
+        files.extend([workspace.clone(), workspace.with_file_name("Cargo.lock")]);
+        for name in [".cargo/config.toml", ".cargo/config"] {
             files.push(root.join(name));
         }
         files.sort();
@@ -243,8 +247,11 @@ mod tests {
         fs::write(dir.join("src/new.rs"), "").unwrap();
         assert!(record().reuse().is_none(), "a file was added");
         record().save(&built);
-        fs::write(root.join("Cargo.lock"), "").unwrap();
+        fs::write(root.join("exercises/Cargo.lock"), "").unwrap();
         assert!(record().reuse().is_none(), "the lockfile changed");
+        record().save(&built);
+        fs::write(root.join("exercises/Cargo.toml"), "[workspace]\n").unwrap();
+        assert!(record().reuse().is_none(), "the workspace manifest changed");
         record().save(&built);
         std::thread::sleep(std::time::Duration::from_millis(5));
         fs::write(&exe, "rebuilt").unwrap();
