@@ -4,8 +4,7 @@
 //! NAME`, breaks exactly one rule, which the check built for it reports at
 //! its level (one mutant per check); the CLI's exit codes.
 
-#[path = "common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -13,10 +13,10 @@
 //!
 //! Hangs, panics at start and exits at once of harness exercises (01, 02),
 //! debug output on stdout and a single compile error are in
-//! `tests/checkers.rs`; these add the server (03, 05, 07) and client (04)
+//! `tests/suite/checkers/`; these add the server (03, 05, 07) and client (04)
 //! shapes and the rest of the list.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;
