@@ -7,7 +7,7 @@ pub mod cmd;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use mcplings::check::{self, CheckReport, Options, Source, Status};
 use mcplings::content::Course;
@@ -16,6 +16,14 @@ use tempfile::TempDir;
 /// The real checkout (this crate's root).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The course of this checkout, loaded (and validated) once per test
+/// binary: a load takes about 0.1 s of CPU in a debug build, and the
+/// checker tests check some 240 crates.
+pub fn course() -> &'static Course {
+    static COURSE: OnceLock<Course> = OnceLock::new();
+    COURSE.get_or_init(|| Course::load(&root(), &mcplings::check::checkers::names()).expect("the course loads"))
 }
 
 /// The checkout's cargo target dir. Tests build into folders of their own
@@ -265,8 +273,7 @@ pub fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
 /// Checks the crate in `dir` against `exercise`'s checker, running only the
 /// cases named in `only` (all of them for `None`).
 pub fn check_dir_only(exercise: &str, dir: &Path, only: Option<&[&str]>) -> CheckReport {
-    let course = Course::load(&root(), &mcplings::check::checkers::names()).expect("the course loads");
-    let ex = course
+    let ex = course()
         .exercise(exercise)
         .unwrap_or_else(|| panic!("no exercise {exercise}"));
     // Mutants have package names of their own, so one folder serves them all.
@@ -278,7 +285,7 @@ pub fn check_dir_only(exercise: &str, dir: &Path, only: Option<&[&str]>) -> Chec
         only: only.map(|names| names.iter().map(|n| n.to_string()).collect()),
         ..Options::default()
     };
-    check::check(&course, ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
+    check::check(course(), ex, &Source::Path(dir.to_path_buf()), &options, &mut |_| {})
 }
 
 /// The report in a few lines, for assertion messages.

@@ -1,5 +1,5 @@
 """A small modern (2026-07-28) Streamable HTTP server for the doctor tests
-(tests/doctor.rs): POST /mcp, right by default; `--mistake NAME` plants one
+(tests/suite/doctor.rs): POST /mcp, right by default; `--mistake NAME` plants one
 mistake, one per `doctor --url` check. Standard library only.
 
 Usage: http_server.py PORT [--mistake NAME]

@@ -1,7 +1,7 @@
-"""A small dual-era MCP server for the doctor tests (tests/doctor.rs).
+"""A small dual-era MCP server for the doctor tests (tests/suite/doctor.rs).
 
 Right by default; `--mistake NAME` plants one mistake, so each doctor check
-has a server that breaks it (see MISTAKES in tests/doctor.rs). Standard
+has a server that breaks it (see MISTAKES in tests/suite/doctor.rs). Standard
 library only; one JSON-RPC message per line on stdin and stdout.
 """
 

@@ -4,7 +4,7 @@
 //! must name the file and the line of the defect, worked out here from the
 //! text the test edited, and say what is wrong.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

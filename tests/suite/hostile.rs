@@ -13,10 +13,10 @@
 //!
 //! Hangs, panics at start and exits at once of harness exercises (01, 02),
 //! debug output on stdout and a single compile error are in
-//! `tests/checkers.rs`; these add the server (03, 05, 07) and client (04)
+//! `tests/suite/checkers/`; these add the server (03, 05, 07) and client (04)
 //! shapes and the rest of the list.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -25,7 +25,6 @@ use std::time::{Duration, Instant};
 
 use mcplings::check::session::{MAX_STDERR, slack};
 use mcplings::check::{self, CaseReport, CheckReport, Options, Source, Status};
-use mcplings::content::Course;
 
 use common::{check_dir, mutant, summary};
 
@@ -107,8 +106,10 @@ fn rest_not_run(report: &CheckReport) {
 /// The case timeout of `exercise`, as the course states it (a session
 /// stretches it on a loaded machine: bounds go through [`loaded`]).
 fn timeout(exercise: &str) -> Duration {
-    let course = Course::load(&common::root(), &mcplings::check::checkers::names()).expect("the course loads");
-    course.exercise(exercise).expect("the exercise exists").timeout
+    common::course()
+        .exercise(exercise)
+        .expect("the exercise exists")
+        .timeout
 }
 
 /// `bound` stretched by the machine's load now, as the checker stretches
@@ -680,7 +681,7 @@ fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
     let dir = hostile(GATE, "hostile-03-cancelled", &code);
     // Build it first, so the cancel lands in a case and not in the build.
     assert!(check_dir(GATE, dir.path()).build.ok);
-    let course = Course::load(&common::root(), &mcplings::check::checkers::names()).unwrap();
+    let course = common::course();
     let ex = course.exercise(GATE).unwrap();
     let cancel = Arc::new(AtomicBool::new(false));
     let options = Options {
@@ -691,7 +692,7 @@ fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
     let cancelled_at = Arc::new(std::sync::Mutex::new(None));
     let started = Instant::now();
     let report = check::check(
-        &course,
+        course,
         ex,
         &Source::Path(dir.path().to_path_buf()),
         &options,

@@ -16,10 +16,17 @@ const CHILD: &str = "PROGRESS_CHILD";
 const FILE: &str = "PROGRESS_FILE";
 const NAME: &str = "PROGRESS_WRITER";
 
-/// Runs the test `name` of this binary as a child process.
+/// Runs the test `name` of this module (in this binary) as a child process.
 fn child(name: &str, file: &Path, writer: &str) -> Child {
+    // Test names are paths without the crate's name: `progress::NAME`.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
     Command::new(std::env::current_exe().unwrap())
-        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            &format!("{module}::{name}"),
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD, "1")
         .env(FILE, file)
         .env(NAME, writer)

@@ -9,7 +9,7 @@
 //! two live copies would be taken one for the other, and a stable copy
 //! lets a warm run find its crates built.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

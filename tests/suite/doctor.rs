@@ -4,9 +4,8 @@
 //! NAME`, breaks exactly one rule, which the check built for it reports at
 //! its level (one mutant per check); the CLI's exit codes.
 
-#[path = "common/mod.rs"]
-mod common;
-#[path = "doctor/tls_front.rs"]
+use crate::common;
+#[path = "../doctor/tls_front.rs"]
 mod tls_front;
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! exercise's task, progress survives a course update, and `init` writes a
 //! learner workspace.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -12,7 +12,7 @@
 //! (each holding `<revision>/schema.json`); without them these tests say so
 //! and pass, so `cargo test` works on a fresh clone.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

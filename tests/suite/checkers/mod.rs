@@ -10,13 +10,10 @@
 //! Mistake ids (C02, C06, …) refer to the implementer-mistakes log the
 //! checkers cite.
 //!
-//! One test binary (separate binaries would each link the whole app), a
+//! A module of the one integration-test binary (`tests/suite/main.rs`), a
 //! module per exercise (`ex01_encode_frames` …), the controls every mutant
 //! relies on in `controls` (each solution passes, the patch guard), shared
 //! helpers in `helpers`.
-
-#[path = "../common/mod.rs"]
-mod common;
 
 mod controls;
 mod ex01_encode_frames;
@@ -31,6 +28,6 @@ mod ex09_progress_cancel;
 mod ex10_input_required;
 mod ex11_capstone_server;
 mod ex12_auth_gate;
-mod helpers;
+pub(crate) mod helpers;
 mod hostile;
 mod schema_fidelity;

@@ -2,7 +2,7 @@
 //! must give the terminal back, cooked mode, main screen and cursor, so
 //! the learner's shell works after it.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,0 +1,35 @@
+//! The integration tests, as one test binary with a module per subject.
+//!
+//! One binary rather than one per file: `cargo test` runs test binaries one
+//! after another, each waiting for its slowest test, while the tests of one
+//! binary share a pool of threads (`RUST_TEST_THREADS`, `.cargo/config.toml`).
+//! Most of these tests wait on the programs they run (checks, builds,
+//! silence windows), so a slow test of one subject overlaps with the quick
+//! ones of every other; and the app links once instead of once per file.
+//! The view snapshots (`tests/views*.rs`) stay binaries of their own, so
+//! their snapshot files keep their names.
+//!
+//! A new subject is a file here and a `mod` line below; a new file directly
+//! under `tests/` is a binary of its own (cargo's default), which works too
+//! but waits for the others.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod checkers;
+mod cli;
+mod cli_loop;
+mod content;
+mod doctor;
+mod engine;
+mod fuzz;
+mod hostile;
+mod layers;
+mod progress;
+mod schema;
+mod terminal;
+mod wire;
+
+/// The checker tests' shared helpers, as `crate::helpers` (the path they
+/// were written with).
+use checkers::helpers;
