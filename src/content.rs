@@ -9,6 +9,7 @@ pub mod lesson;
 pub mod manifest;
 pub mod quiz;
 pub mod story;
+pub mod workspace;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use std::time::Duration;
 pub use error::{ContentError, ContentErrors};
 pub use lesson::Lesson;
 pub use quiz::Quiz;
+pub use workspace::{WORKSPACE, workspace_members};
 
 use error::parse_toml;
 use manifest::{CourseFile, ExercisesFile, FORMAT_VERSION};
@@ -26,13 +28,6 @@ pub use crate::mcp::REVISIONS;
 
 /// The manifest's path, relative to the course root.
 pub const MANIFEST: &str = "lessons/course.toml";
-
-/// The manifest of the exercise and solution crates' cargo workspace,
-/// relative to the course root: a workspace of their own, apart from the
-/// app's, so a check resolves their small lockfile (`exercises/Cargo.lock`
-/// beside it). Its members are every `exercises/<id>` and
-/// `../solutions/<id>`; checks build them into `target/exercises/`.
-pub const WORKSPACE: &str = "exercises/Cargo.toml";
 
 /// The files every written part's folder holds.
 pub const PART_FILES: [&str; 3] = ["lesson.md", "quiz.toml", "exercises.toml"];
@@ -482,29 +477,6 @@ fn is_exercise_id(id: &str) -> bool {
         && b[3..]
             .iter()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-}
-
-/// The members of the crates' workspace ([`WORKSPACE`]), as paths from
-/// the course root: `exercises/01-encode-frames`, `solutions/01-encode-frames`
-/// (written `01-encode-frames` and `../solutions/01-encode-frames` there).
-pub fn workspace_members(root: &Path) -> Vec<String> {
-    let members = std::fs::read_to_string(root.join(WORKSPACE))
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Table>(&t).ok())
-        .and_then(|t| t.get("workspace")?.get("members")?.as_array().cloned())
-        .unwrap_or_default();
-    let from_root = |member: &str| {
-        let mut parts: Vec<&str> = vec!["exercises"];
-        for part in member.split('/').filter(|p| !p.is_empty() && *p != ".") {
-            if part == ".." {
-                parts.pop();
-            } else {
-                parts.push(part);
-            }
-        }
-        parts.join("/")
-    };
-    members.iter().filter_map(|m| m.as_str().map(from_root)).collect()
 }
 
 #[cfg(test)]
