@@ -60,18 +60,3 @@ fn collect(dir: &'static Dir<'static>, top: &str, out: &mut Vec<(String, &'stati
         collect(sub, top, out);
     }
 }
-
-/// The crate ids under `course/<side>/` (`side` is `exercises` or
-/// `solutions`), sorted.
-pub fn crate_ids(side: &str) -> Vec<String> {
-    let mut ids: Vec<String> = CRATES
-        .get_dir(side)
-        .map(|d| {
-            d.dirs()
-                .filter_map(|c| Some(c.path().file_name()?.to_string_lossy().into_owned()))
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort();
-    ids
-}
