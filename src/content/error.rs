@@ -47,10 +47,37 @@ impl fmt::Display for ContentError {
 
 impl std::error::Error for ContentError {}
 
-/// The 1-based line of byte offset `offset` in `source`.
+/// The 1-based line of byte offset `offset` in `source` (an offset past
+/// the end counts as the end). Scans the text up to `offset`: for many
+/// offsets into one text, build a [`LineIndex`] once instead.
 pub fn line_of(source: &str, offset: usize) -> usize {
     let end = offset.min(source.len());
     source.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Where each line of a text starts, for turning many byte offsets into
+/// 1-based lines: built in one pass, each lookup a binary search. (Counting
+/// newlines from the start for every offset made loading the course
+/// quadratic in a file's length.)
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    /// Byte offsets of the line starts: 0, then one past each `\n`.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `source`.
+    pub fn new(source: &str) -> Self {
+        let newlines = source.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+        LineIndex {
+            starts: std::iter::once(0).chain(newlines.map(|(i, _)| i + 1)).collect(),
+        }
+    }
+
+    /// The 1-based line of byte offset `offset`, as [`line_of`] gives it.
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset)
+    }
 }
 
 /// Every problem found while loading a course, in file order.
@@ -79,4 +106,20 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(file: &Path, source: &str) -> 
         let message = e.message().trim().to_string();
         ContentError::at(file, line, message)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LineIndex, line_of};
+
+    #[test]
+    fn the_index_agrees_with_counting_newlines_at_every_offset() {
+        for text in ["", "a", "\n", "a\nb", "a\n\nb\n", "\n\nx", "é\nü\n"] {
+            let index = LineIndex::new(text);
+            for offset in 0..=text.len() + 2 {
+                assert_eq!(index.line(offset), line_of(text, offset), "{text:?} at {offset}");
+            }
+        }
+        assert_eq!(LineIndex::new("a\nb\nc").line(4), 3);
+    }
 }

@@ -19,7 +19,7 @@ use toml::Spanned;
 
 pub use order::{order_problems, scan_line};
 
-use super::error::{ContentError, line_of, parse_toml};
+use super::error::{ContentError, LineIndex, parse_toml};
 use super::manifest::FORMAT_VERSION;
 
 /// The glossary's path, relative to the course root.
@@ -109,8 +109,9 @@ pub fn parse(file: &Path, source: &str) -> Result<Glossary, Vec<ContentError>> {
         ));
     }
     let mut terms: Vec<Term> = Vec::new();
+    let lines = LineIndex::new(source);
     for entry in raw.terms {
-        let line = line_of(source, entry.span().start);
+        let line = lines.line(entry.span().start);
         let e = entry.into_inner();
         let term = e.term.trim().to_string();
         let mut problem = |reason: String| errors.push(ContentError::at(file, line, reason));

@@ -19,7 +19,7 @@ use std::path::Path;
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::REVISIONS;
-use super::error::{ContentError, line_of};
+use super::error::{ContentError, LineIndex, line_of};
 pub use super::story::{STORY_MARKER, Story, is_story_reference};
 use super::story::{starts_story, story};
 
@@ -128,7 +128,8 @@ const LANGS: &[&str] = &["json", "text", "rust", "toml", "sh"];
 pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
     let mut b = Builder::default();
     let mut errors = Vec::new();
-    let err = |offset: usize, reason: String| ContentError::at_offset(file, source, offset, reason);
+    let lines = LineIndex::new(source);
+    let err = |offset: usize, reason: String| ContentError::at(file, lines.line(offset), reason);
 
     if !source.starts_with("# ") {
         errors.push(ContentError::at(
@@ -172,7 +173,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                                 story.paragraphs.push(inlines);
                             }
                         } else if first && starts_story(&inlines) {
-                            match story(inlines, line_of(source, b.quote_start)) {
+                            match story(inlines, lines.line(b.quote_start)) {
                                 Ok(story) => {
                                     b.in_story = true;
                                     b.push(Block::Story(story));
@@ -222,7 +223,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
             Event::End(TagEnd::Strong) => b.style.strong = false,
             Event::Start(Tag::CodeBlock(kind)) => {
                 b.flush_item();
-                let line = line_of(source, range.start);
+                let line = lines.line(range.start);
                 let info = match kind {
                     CodeBlockKind::Fenced(info) => info.to_string(),
                     CodeBlockKind::Indented => {

@@ -139,7 +139,8 @@ struct ChoiceEntry {
 /// Parses and validates a quiz; every problem is returned with its line.
 pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
     let raw: QuizFile = parse_toml(file, source).map_err(|e| vec![e])?;
-    let at = |offset: usize, reason: String| ContentError::at_offset(file, source, offset, reason);
+    let lines = super::error::LineIndex::new(source);
+    let at = |offset: usize, reason: String| ContentError::at(file, lines.line(offset), reason);
     let mut errors = Vec::new();
     if *raw.format_version.get_ref() != FORMAT_VERSION {
         errors.push(at(
@@ -222,7 +223,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
                 text: o.text.trim().to_string(),
                 correct: o.correct,
                 explanation: o.explanation.trim().to_string(),
-                line: super::error::line_of(source, offset),
+                line: lines.line(offset),
             });
         }
         questions.push(Question {
@@ -231,7 +232,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
             answer_tokens: q.answer_tokens.get_ref().iter().map(|t| t.trim().to_string()).collect(),
             prompt: q.prompt.trim().to_string(),
             options,
-            line: super::error::line_of(source, start),
+            line: lines.line(start),
         });
     }
     if errors.is_empty() {

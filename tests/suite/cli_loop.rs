@@ -379,13 +379,15 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     assert_eq!(again.code, 2, "{again:?}");
     assert!(again.stderr.contains("not empty"), "{again:?}");
 
-    // Inside the workspace, commands find it by itself. It builds into its
-    // own target/, as a learner's does: cargo keys build records by package
-    // name, so the shared test target dir would mix it up with other copies.
+    // Inside the workspace, commands find it by itself. It builds into a
+    // target dir kept for this test's workspaces alone (one at a time, under
+    // the build lock), so the crates' dependencies compile once, not every
+    // run: cargo keys build records by package name, so the target dir the
+    // other tests share would mix the workspace up with other copies.
     let inside = |args: &[&str]| {
         run(common::cmd::bin()
             .current_dir(&ws)
-            .env_remove("CARGO_TARGET_DIR")
+            .env("CARGO_TARGET_DIR", common::target_dir().join("test-init"))
             .args(args))
     };
     let r = inside(&["check", "01"]);
@@ -455,7 +457,31 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
     let target = common::target_dir();
     let own = target.join("packaged");
     let cargo = |dir: &std::path::Path, args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO"))
+        let mut command = std::process::Command::new(env!("CARGO"));
+        // Without the variables cargo sets for a test run: the build dir is
+        // shared with `cargo test`'s own build, and a build script that
+        // reads one of them (ring's reads CARGO_MANIFEST_DIR) would see it
+        // change, and rebuild ring, rustls and mcplings, in both builds, on
+        // every run.
+        for (name, _) in std::env::vars_os() {
+            let name = name.to_string_lossy();
+            if name.starts_with("CARGO_PKG_")
+                || name.starts_with("CARGO_BIN_EXE_")
+                || [
+                    "CARGO_MANIFEST_DIR",
+                    "CARGO_MANIFEST_PATH",
+                    "CARGO_CRATE_NAME",
+                    "CARGO_PRIMARY_PACKAGE",
+                    "CARGO_TARGET_TMPDIR",
+                    "CARGO_BIN_NAME",
+                    "RUST_TEST_THREADS",
+                ]
+                .contains(&name.as_ref())
+            {
+                command.env_remove(name.as_ref());
+            }
+        }
+        let out = command
             .args(args)
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", &own)

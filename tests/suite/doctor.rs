@@ -18,14 +18,13 @@ use serde_json::json;
 
 /// The mock server, with a mistake planted when `mistake` is not empty.
 fn mock(mistake: &str) -> Target {
-    let mut args = vec![common::root().join("tests/doctor/server.py").display().to_string()];
+    let mut args = common::python3();
+    let program = PathBuf::from(args.remove(0));
+    args.push(common::root().join("tests/doctor/server.py").display().to_string());
     if !mistake.is_empty() {
         args.extend(["--mistake".to_string(), mistake.to_string()]);
     }
-    Target {
-        program: PathBuf::from("python3"),
-        args,
-    }
+    Target { program, args }
 }
 
 /// The report in a few lines, for assertion messages.
@@ -272,8 +271,10 @@ fn serve_http(binary: &std::path::Path) -> (std::process::Child, String) {
 /// `http_legacy_server.py`, session-based), with `mistake` planted.
 fn serve_mock(script: &str, mistake: &str) -> (std::process::Child, String) {
     serve(|port| {
-        let mut command = std::process::Command::new("python3");
+        let python = common::python3();
+        let mut command = std::process::Command::new(&python[0]);
         command
+            .args(&python[1..])
             .arg(common::root().join("tests/doctor").join(script))
             .arg(port.to_string());
         if !mistake.is_empty() {
@@ -567,7 +568,8 @@ fn exit_codes() {
             .output()
             .unwrap()
     };
-    let right = doctor(&["--", "python3", server.to_str().unwrap()]);
+    let python = common::python3();
+    let right = doctor(&["--", &python[0], &python[1], server.to_str().unwrap()]);
     assert_eq!(
         right.status.code(),
         Some(0),
@@ -579,7 +581,8 @@ fn exit_codes() {
     let wrong = doctor(&[
         "--json",
         "--",
-        "python3",
+        &python[0],
+        &python[1],
         server.to_str().unwrap(),
         "--mistake",
         "ping-nonempty",

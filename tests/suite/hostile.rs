@@ -164,8 +164,8 @@ fn none_left(files: &[&Path]) {
 /// writes the pid of each run; the last run's must be gone).
 #[test]
 fn server_spins_forever() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-03-spin");
+    let pid = scratch.join("pid");
     let code = format!("{}        loop {{ std::hint::spin_loop(); }}", write_pid(&pid));
     let dir = hostile(GATE, "hostile-03-spin", &code);
     let (report, checking) = timed_check(GATE, dir.path(), "infinite loop");
@@ -194,8 +194,8 @@ fn server_spins_forever() {
 /// A server that never reads stdin: it sleeps.
 #[test]
 fn server_never_reads_stdin() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-07-never-reads");
+    let pid = scratch.join("pid");
     let code = format!(
         "{}        std::thread::sleep(std::time::Duration::from_secs(3600));",
         write_pid(&pid)
@@ -214,8 +214,8 @@ fn server_never_reads_stdin() {
 /// A client that hangs before it launches its server.
 #[test]
 fn client_spins_forever() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-04-spin");
+    let pid = scratch.join("pid");
     let code = format!(
         "{}        loop {{ std::thread::sleep(std::time::Duration::from_millis(10)); }}",
         write_pid(&pid)
@@ -232,8 +232,8 @@ fn client_spins_forever() {
 /// and the write blocks. The write gives up at the deadline.
 #[test]
 fn server_stops_reading_with_a_full_pipe() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-05-full-pipe");
+    let pid = scratch.join("pid");
     let find =
         "        if writeln!(out, \"{reply}\").and_then(|_| out.flush()).is_err() {\n            break;\n        }\n";
     let replace = format!(
@@ -325,9 +325,9 @@ fn client_exits_at_once() {
 /// killed with the rest of the process group.
 #[test]
 fn server_exits_leaving_a_grandchild_on_the_pipes() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
-    let grandchild = scratch.path().join("grandchild");
+    let scratch = common::scratch_dir("hostile-03-grandchild");
+    let pid = scratch.join("pid");
+    let grandchild = scratch.join("grandchild");
     let code = format!(
         "{}        std::process::Command::new(\"sh\").arg(\"-c\").arg(\"echo $$ > {}; exec sleep 300\").spawn().unwrap();\n        while !std::path::Path::new({:?}).exists() {{ std::thread::sleep(std::time::Duration::from_millis(5)); }}\n        return;",
         write_pid(&pid),
@@ -361,8 +361,8 @@ fn server_exits_leaving_a_grandchild_on_the_pipes() {
 /// keeps the start of it with a note; the report stays small.
 #[test]
 fn server_floods_stdout() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-03-stdout-flood");
+    let pid = scratch.join("pid");
     let code = format!(
         "{}        use std::io::Write;\n        let chunk = vec![b'x'; 1 << 20];\n        let mut out = std::io::stdout().lock();\n        for _ in 0..100 {{ if out.write_all(&chunk).is_err() {{ break; }} }}\n        return;",
         write_pid(&pid)
@@ -397,8 +397,8 @@ fn server_floods_stdout() {
 /// judged and the program killed.
 #[test]
 fn server_floods_stdout_with_lines() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-03-line-flood");
+    let pid = scratch.join("pid");
     let code = format!("{}        loop {{ println!(\"ready\"); }}", write_pid(&pid));
     let dir = hostile(GATE, "hostile-03-line-flood", &code);
     let (report, _) = timed_check(GATE, dir.path(), "endless lines on stdout");
@@ -413,8 +413,8 @@ fn server_floods_stdout_with_lines() {
 /// stays small (a learner trial saw it reach 376 MB before this cap).
 #[test]
 fn server_floods_stdout_with_valid_notifications() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-03-notification-flood");
+    let pid = scratch.join("pid");
     // Each line carries 100 bytes of log text, so the 8 MiB cap comes after
     // ~45,000 valid notifications (not 100,000), inside the hang deadline on a
     // loaded machine with the checker built without optimisation.
@@ -487,8 +487,8 @@ fn server_floods_stderr_then_panics() {
 /// client, blocked on its pipe, is killed.
 #[test]
 fn client_floods_stdout() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-04-stdout-flood");
+    let pid = scratch.join("pid");
     let code = format!(
         "{}        use std::io::Write;\n        let chunk = vec![b'x'; 1 << 20];\n        let mut out = std::io::stdout().lock();\n        for _ in 0..100 {{ if out.write_all(&chunk).is_err() {{ break; }} }}\n        return;",
         write_pid(&pid)
@@ -672,8 +672,8 @@ fn thousands_of_compile_errors() {
 /// "cancelled", and the program is killed.
 #[test]
 fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid = scratch.path().join("pid");
+    let scratch = common::scratch_dir("hostile-03-cancelled");
+    let pid = scratch.join("pid");
     let code = format!(
         "{}        loop {{ std::thread::sleep(std::time::Duration::from_millis(10)); }}",
         write_pid(&pid)

@@ -3,6 +3,7 @@
 //! judges each line, the server's stderr passes through, signals reach the
 //! server, and the tap exits with the server's status (128+n for signal n).
 
+use crate::common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -100,7 +101,8 @@ fn stderr_passes_through_and_the_exit_status_is_the_servers() {
 /// Starts wire around a server that prints `ready` and sleeps, sends
 /// `signal` to wire, and returns wire's exit code.
 fn signalled(signal: &str, server: &str) -> Option<i32> {
-    let mut child = wire(None, &["python3", "-c", server])
+    let python = common::python3();
+    let mut child = wire(None, &[&python[0], &python[1], "-c", server])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -176,7 +178,9 @@ drain(1.5); os.write(m, b"j"); drain(0.3); os.write(m, b"q"); drain(0.5)
 code = p.wait(timeout=10)
 print(code, re.sub(" +", " ", re.sub(rb"\x1b\[[0-9;?]*[a-zA-Z]", b" ", out).decode("utf-8", "replace")))
 "#;
-    let out = Command::new("python3")
+    let python = common::python3();
+    let out = Command::new(&python[0])
+        .args(&python[1..])
         .args(["-c", driver, env!("CARGO_BIN_EXE_mcplings"), "wire", "--view"])
         .arg(&log)
         .output()

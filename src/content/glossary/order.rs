@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::super::error::{ContentError, line_of};
+use super::super::error::{ContentError, LineIndex};
 use super::super::{Course, Part};
 use super::{GLOSSARY, Glossary};
 
@@ -167,8 +167,9 @@ fn part_uses(course: &Course, part: &Part, glossary: &Glossary) -> Vec<(PathBuf,
         texts.push((rel, src, spans));
     }
     for (rel, src, spans) in texts {
+        let lines = LineIndex::new(&src);
         for span in spans {
-            let first = line_of(&src, span.start);
+            let first = lines.line(span.start);
             for (k, line) in src[span].lines().enumerate() {
                 for t in scan_line(line, false, glossary) {
                     out.push((rel.clone(), first + k, t));

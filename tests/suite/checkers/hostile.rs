@@ -13,8 +13,8 @@ use crate::helpers::{ENCODE, ROUTER, assert_caught, assert_failed, check_mutant}
 /// plus a small margin, the program is killed, and later cases don't run.
 #[test]
 fn hostile_function_loops_forever() {
-    let scratch = tempfile::tempdir().unwrap();
-    let pid_file = scratch.path().join("pid");
+    let scratch = crate::common::scratch_dir("mutant-01-hang");
+    let pid_file = scratch.join("pid");
     let find = "pub fn encode_request(id: &Id, method: &str, params: Option<Value>) -> String {\n";
     let replace = format!(
         "{find}    std::fs::write({:?}, std::process::id().to_string()).unwrap();\n    loop {{\n        std::thread::sleep(std::time::Duration::from_millis(20));\n    }}\n    #[allow(unreachable_code)]\n",
