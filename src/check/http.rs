@@ -102,7 +102,12 @@ pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
         .ok_or_else(|| Stop::Io("this session has no HTTP port".into()))?;
     let address = SocketAddr::from(([127, 0, 0, 1], port));
     loop {
-        if TcpStream::connect_timeout(&address, Duration::from_millis(100)).is_ok() {
+        // A connection to itself is not a listener: with nothing bound to a
+        // port of the ephemeral range, the kernel may pick that very port as
+        // the probe's own and connect it to itself (TCP simultaneous open).
+        if let Ok(probe) = TcpStream::connect_timeout(&address, Duration::from_millis(100))
+            && probe.local_addr().ok() != Some(address)
+        {
             return Ok(address);
         }
         if s.cancelled() {

@@ -230,7 +230,10 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
     // Its own workspace (not a member of any checkout around it, nor of the
     // crates' workspace the solution names), with the course's profile for
     // exercise crates (no debug info, as in exercises/Cargo.toml) so
-    // compiled dependencies are shared and links are quick.
+    // compiled dependencies are shared and links are quick; and without
+    // incremental compilation, which only pays when a crate is edited and
+    // built again: a mutant is built once, and its first build takes about
+    // half the CPU without it (0.4–0.5 s against 0.7–0.9 s for 07's).
     let in_crates_workspace = "workspace = \"../../exercises\"\n";
     assert_eq!(
         manifest.matches(in_crates_workspace).count(),
@@ -238,7 +241,7 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         "{package}: {manifest}"
     );
     manifest = manifest.replace(in_crates_workspace, "");
-    manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\n");
+    manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\nincremental = false\n");
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
         (PathBuf::from("Cargo.toml"), manifest.into_bytes()),
         (

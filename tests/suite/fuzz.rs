@@ -214,18 +214,6 @@ proptest! {
     }
 
     #[test]
-    fn lesson_loader_and_layout_never_panic_on_edited_lessons(edits in prop::collection::vec(edit(), 1..8), part in 0usize..5, width in 0usize..120) {
-        let source = apply(&lesson_source(part), &edits);
-        match lesson::parse(Path::new("lesson.md"), &source) {
-            Ok(l) => {
-                let _ = lay_out_lesson(&l, width);
-                let _ = lesson_plain(&l, width);
-            }
-            Err(errors) => assert_lines_inside(&errors, &source),
-        }
-    }
-
-    #[test]
     fn quiz_loader_never_panics_on_any_text(source in ".*") {
         prop_assert!(quiz::parse(Path::new("quiz.toml"), &source).is_err());
     }
@@ -253,6 +241,25 @@ proptest! {
             if let Err(e) = parse_toml::<ExercisesFile>(Path::new(rel), &source) {
                 assert_lines_inside(&[e], &source);
             }
+        }
+    }
+}
+
+proptest! {
+    // Each case parses a whole lesson and lays it out (about 70 ms in a
+    // debug build); 64 cases keep this near 4 s (set PROPTEST_CASES for
+    // more, as the README's longer run does).
+    #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64)))]
+
+    #[test]
+    fn lesson_loader_and_layout_never_panic_on_edited_lessons(edits in prop::collection::vec(edit(), 1..8), part in 0usize..5, width in 0usize..120) {
+        let source = apply(&lesson_source(part), &edits);
+        match lesson::parse(Path::new("lesson.md"), &source) {
+            Ok(l) => {
+                let _ = lay_out_lesson(&l, width);
+                let _ = lesson_plain(&l, width);
+            }
+            Err(errors) => assert_lines_inside(&errors, &source),
         }
     }
 }
