@@ -300,6 +300,24 @@ fn sync_tree(dir: &Path, files: &[(PathBuf, Vec<u8>)]) {
     }
 }
 
+/// How many target dirs the mutant crates build in.
+const MUTANT_TARGETS: u32 = 2;
+
+/// The cargo target dir the crate in `dir` builds in:
+/// `target/test-mutants/build-N`, N picked from the folder's name. Mutants
+/// have package names of their own, so one folder could serve them all, but
+/// cargo builds one crate at a time in a target dir (it locks it), and on a
+/// fresh clone some 240 mutants wait on that lock while a core idles; two
+/// dirs build two at once, each compiling the crates' dependencies once.
+pub fn mutants_target_dir(dir: &Path) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let shard = name.bytes().map(u32::from).sum::<u32>() % MUTANT_TARGETS;
+    target_dir().join("test-mutants").join(format!("build-{shard}"))
+}
+
 /// Checks the crate in `dir` against `exercise`'s checker.
 pub fn check_dir(exercise: &str, dir: &Path) -> CheckReport {
     check_dir_only(exercise, dir, None)
@@ -311,11 +329,10 @@ pub fn check_dir_only(exercise: &str, dir: &Path, only: Option<&[&str]>) -> Chec
     let ex = course()
         .exercise(exercise)
         .unwrap_or_else(|| panic!("no exercise {exercise}"));
-    // Mutants have package names of their own, so one folder serves them all.
     // Client exercises launch `mcplings __relay` as their server: the real
     // binary, not this test binary (what `None`, the current exe, would be).
     let options = Options {
-        target_dir: Some(target_dir().join("test-mutants")),
+        target_dir: Some(mutants_target_dir(dir)),
         relay: Some(PathBuf::from(env!("CARGO_BIN_EXE_mcplings"))),
         only: only.map(|names| names.iter().map(|n| n.to_string()).collect()),
         ..Options::default()

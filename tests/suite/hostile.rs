@@ -685,7 +685,7 @@ fn a_cancel_stops_a_hanging_check_and_kills_the_program() {
     let ex = course.exercise(GATE).unwrap();
     let cancel = Arc::new(AtomicBool::new(false));
     let options = Options {
-        target_dir: Some(common::target_dir().join("test-mutants")),
+        target_dir: Some(common::mutants_target_dir(dir.path())),
         cancel: Some(Arc::clone(&cancel)),
         ..Options::default()
     };
