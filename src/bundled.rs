@@ -11,8 +11,11 @@
 //!   `lessons/…` in [`file`];
 //! - `course/**`: for each exercise `<id>`, `course/exercises/<id>/` and
 //!   `course/solutions/<id>/`, each a `Cargo.toml.in` (the crate's
-//!   manifest) and `src/**` (symlinks to the crates under `exercises/` and
-//!   `solutions/`, which `include_dir` follows), as `course/…` in [`file`].
+//!   manifest) and `src/**` (symlinks, which `include_dir` follows: for an
+//!   exercise, the files the learner edits link the shipped stubs under
+//!   `lessons/`, never the working copies in `exercises/`, so a save does
+//!   not rebuild the binary; the harness links `exercises/`; a solution
+//!   links `solutions/`), as `course/…` in [`file`].
 //!   The crates' workspace is linked there too:
 //!   `course/exercises/Cargo.{toml,lock}.in`.
 //!

@@ -205,6 +205,13 @@ impl ExerciseView {
 
 impl App {
     pub(super) fn exercise_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        // esc in a pane read through (the solution, the compiler output,
+        // the hints) goes back to the cases first, as closing a view does;
+        // the next esc leaves the exercise.
+        if self.exercise.pane.scrolls() && keys::action(Screen::Exercise, key) == Some(Action::Back) {
+            show_case(&mut self.exercise);
+            return Vec::new();
+        }
         if let Some(effects) = self.quit_or_back(key) {
             return effects;
         }

@@ -441,6 +441,51 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     assert_eq!(fs::read(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(), stub);
 }
 
+/// The binary embeds `course/`, and cargo rebuilds it when an embedded
+/// file changes: so the files a learner edits are embedded from the shipped
+/// stubs (`lessons/<part>/stubs/<id>/src/`), never from the working copies
+/// in `exercises/`. Linked to those, every save in the checkout made the
+/// next `cargo run --release` compile mcplings again (1 min 40 s measured).
+/// The harness files a learner does not edit come from `exercises/`.
+#[test]
+fn the_embedded_exercise_files_are_the_shipped_stubs_not_the_working_copies() {
+    let root = common::root();
+    let resolved =
+        |path: &std::path::Path| fs::canonicalize(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut stubs = std::collections::BTreeMap::new();
+    for part in fs::read_dir(root.join("lessons")).unwrap().flatten() {
+        for stub in fs::read_dir(part.path().join("stubs")).into_iter().flatten().flatten() {
+            stubs.insert(stub.file_name(), stub.path().join("src"));
+        }
+    }
+    let mut checked = 0;
+    for entry in fs::read_dir(root.join("exercises")).unwrap().flatten() {
+        if !entry.path().join("Cargo.toml").is_file() {
+            continue;
+        }
+        let id = entry.file_name();
+        let stub = stubs.get(&id).unwrap_or_else(|| panic!("no shipped stub for {id:?}"));
+        for file in fs::read_dir(entry.path().join("src")).unwrap().flatten() {
+            let embedded = root
+                .join("course/exercises")
+                .join(&id)
+                .join("src")
+                .join(file.file_name());
+            let shipped = stub.join(file.file_name());
+            let expected = if shipped.is_file() { shipped } else { file.path() };
+            assert_eq!(
+                resolved(&embedded),
+                resolved(&expected),
+                "{} should link {} (course/README.md)",
+                embedded.display(),
+                expected.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 24, "{checked} files checked");
+}
+
 /// The published crate carries every exercise and solution crate (under
 /// `course/`, where cargo does not take them for packages of their own):
 /// built from the packaged `.crate` alone, whose source is then deleted,

@@ -159,3 +159,21 @@ fn the_lesson_reopens_at_its_place_at_another_width() {
     assert_eq!(s, section);
     assert!(o.abs_diff(offset) < 150, "{o} vs {offset}");
 }
+
+/// esc in the solution, the compiler output or the hints closes that view
+/// (back to the cases); the next esc leaves the exercise.
+#[test]
+fn esc_in_a_reading_pane_goes_back_to_the_cases_first() {
+    let mut app = app();
+    app.update(key('e'));
+    app.progress.exercise_mut("01-encode-frames").done = true;
+    for open in ['s', 'b', 'h'] {
+        app.update(key(open));
+        assert!(app.exercise.pane.scrolls(), "{open} opens a reading pane");
+        app.update(code(KeyCode::Esc));
+        assert_eq!(app.screen, Screen::Exercise, "esc after {open}");
+        assert_eq!(app.exercise.pane, crate::app::exercise::Pane::Case, "esc after {open}");
+    }
+    app.update(code(KeyCode::Esc));
+    assert_ne!(app.screen, Screen::Exercise);
+}

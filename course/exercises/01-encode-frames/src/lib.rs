@@ -1,0 +1,1 @@
+../../../../lessons/01-json-rpc-messages/stubs/01-encode-frames/src/lib.rs

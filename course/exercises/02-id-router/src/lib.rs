@@ -1,0 +1,1 @@
+../../../../lessons/01-json-rpc-messages/stubs/02-id-router/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../lessons/02-lifecycle-two-eras/stubs/03-handshake-gate/src/main.rs

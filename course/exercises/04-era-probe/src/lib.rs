@@ -1,0 +1,1 @@
+../../../../lessons/02-lifecycle-two-eras/stubs/04-era-probe/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../exercises/04-era-probe/src/main.rs

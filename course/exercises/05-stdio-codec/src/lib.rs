@@ -1,0 +1,1 @@
+../../../../lessons/03-transports/stubs/05-stdio-codec/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../lessons/03-transports/stubs/06-http-front-door/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../exercises/06-http-front-door/src/main.rs

@@ -1,0 +1,1 @@
+../../../../lessons/04-server-features/stubs/07-tool-server/src/lib.rs

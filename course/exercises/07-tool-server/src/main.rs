@@ -1,0 +1,1 @@
+../../../../exercises/07-tool-server/src/main.rs

@@ -1,0 +1,1 @@
+../../../../lessons/04-server-features/stubs/08-pagination-walker/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../exercises/08-pagination-walker/src/main.rs

@@ -1,0 +1,1 @@
+../../../../lessons/05-long-calls/stubs/09-progress-cancel/src/lib.rs

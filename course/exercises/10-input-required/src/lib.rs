@@ -1,0 +1,1 @@
+../../../../lessons/05-long-calls/stubs/10-input-required/src/lib.rs

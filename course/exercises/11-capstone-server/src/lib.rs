@@ -1,0 +1,1 @@
+../../../../lessons/05-long-calls/stubs/11-capstone-server/src/lib.rs

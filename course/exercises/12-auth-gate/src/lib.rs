@@ -1,0 +1,1 @@
+../../../../lessons/03-transports/stubs/12-auth-gate/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../exercises/12-auth-gate/src/main.rs
