@@ -118,6 +118,36 @@ static RECENT_PORTS: std::sync::Mutex<std::collections::VecDeque<u16>> =
 /// How many handed-out ports [`fresh_listener`] steers clear of.
 const RECENT_KEPT: usize = 512;
 
+/// Where the port a program binds itself comes from: below the ports the
+/// system hands out on its own (`bind(0)` and outgoing connections take
+/// them from 32768–60999 on Linux, 49152–65535 on macOS). The port is free
+/// when the case picks it and is bound by the program a moment later; from
+/// the ephemeral range, another process's `bind(0)` or outgoing connection
+/// could take it in between, and a right program then failed its case
+/// ("connection refused" or "reset", seen when checks ran side by side).
+const PROGRAM_PORTS: std::ops::Range<u16> = 20000..32000;
+
+/// Counts the ports [`program_port`] has tried, so each try is a new port.
+static PROGRAM_PORT_TRIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A free loopback port for a program to bind: the next one of
+/// [`PROGRAM_PORTS`] that binds, walked from a place that depends on the
+/// process id (so two mcplings processes walk apart), every port once
+/// before any again; if none of 64 binds (a busy range), one the system
+/// picks ([`fresh_listener`]).
+fn program_port() -> std::io::Result<u16> {
+    let span = PROGRAM_PORTS.len();
+    let start = (std::process::id() as usize).wrapping_mul(7919) % span;
+    for _ in 0..64 {
+        let n = PROGRAM_PORT_TRIES.fetch_add(1, Ordering::Relaxed);
+        let port = PROGRAM_PORTS.start + ((start + n) % span) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return Ok(port);
+        }
+    }
+    fresh_listener()?.local_addr().map(|a| a.port())
+}
+
 /// A listener on a loopback port this process has not handed out lately
 /// ([`RECENT_PORTS`]); its port is recorded as handed out.
 fn fresh_listener() -> std::io::Result<std::net::TcpListener> {
@@ -182,7 +212,7 @@ impl Session {
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<Session, Stop> {
         let no_port = |e: std::io::Error| Stop::Io(format!("no free port on 127.0.0.1: {e}"));
-        let port = fresh_listener().and_then(|l| l.local_addr()).map_err(no_port)?.port();
+        let port = program_port().map_err(no_port)?;
         let peer = match args.iter().any(|a| a.contains("{peer}")) {
             true => Some(fresh_listener().map_err(no_port)?),
             false => None,
@@ -401,6 +431,16 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn program_ports_are_below_the_systems_own_and_never_repeat() {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..40 {
+            let port = program_port().unwrap();
+            assert!(PROGRAM_PORTS.contains(&port), "port {port}");
+            assert!(seen.insert(port), "port {port} handed out twice");
+        }
+    }
 
     #[test]
     fn a_fresh_listener_never_repeats_a_port_handed_out_lately() {
