@@ -105,6 +105,8 @@ pub fn wait_until_listening(s: &mut Session) -> Result<SocketAddr, Stop> {
         // A connection to itself is not a listener: with nothing bound to a
         // port of the ephemeral range, the kernel may pick that very port as
         // the probe's own and connect it to itself (TCP simultaneous open).
+        // Program ports lie below that range (`session::conversation`)
+        // unless it was busy; this keeps the probe honest for those too.
         if let Ok(probe) = TcpStream::connect_timeout(&address, Duration::from_millis(100))
             && probe.local_addr().ok() != Some(address)
         {

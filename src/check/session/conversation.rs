@@ -108,10 +108,10 @@ pub(super) fn start(program: &Path, args: &[String], stdin: Stdio) -> Result<Pro
     Process::start(command).map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
 }
 
-/// The loopback ports this process handed out lately: to a program that
-/// binds it itself a moment later, or to a peer listener. Cases run side by
-/// side, and the system may give a port that one case has just let go of
-/// (its program not yet bound) to the next `bind(0)` of another.
+/// The loopback ports [`fresh_listener`] handed out lately: to a peer
+/// listener, or to a program when [`program_port`] found its own range
+/// busy. Cases run side by side, and the system may give a port that one
+/// case has just let go of to the next `bind(0)` of another.
 static RECENT_PORTS: std::sync::Mutex<std::collections::VecDeque<u16>> =
     std::sync::Mutex::new(std::collections::VecDeque::new());
 
