@@ -182,6 +182,14 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
                 copy_file(&ex.stub_dir(root).join(file), &target)?;
             }
         }
+        // The checker's harness crate (`harness/`, a path dependency of the
+        // exercise and its solution), replaced whole.
+        let harness = ex.dir(root).join("harness");
+        if harness.is_dir() {
+            let _ = fs::remove_dir_all(to.join("harness"));
+            copy_file(&harness.join("Cargo.toml"), &to.join("harness/Cargo.toml"))?;
+            copy_tree(&harness.join("src"), &to.join("harness/src"))?;
+        }
         let (manifest, src) = crate_files(root, "solutions", &ex.id);
         copy_file(&manifest, &ex.solution_dir(dir).join("Cargo.toml"))?;
         copy_tree(&src, &ex.solution_dir(dir).join("src"))?;

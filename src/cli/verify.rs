@@ -198,7 +198,9 @@ const SOLUTION_WORKSPACE: &str =
 /// What is missing from CONTRIBUTING.md's "Adding an exercise" checklist
 /// for `ex`, as far as files show it: both crates listed in
 /// `exercises/Cargo.toml`'s `[workspace] members`, their manifests the same
-/// but for the package name (and the solution's [`SOLUTION_WORKSPACE`]),
+/// but for the package name (and the solution's [`SOLUTION_WORKSPACE`], and
+/// its path to the exercise's harness crate: `../../exercises/<id>/harness`
+/// for the exercise's `harness`),
 /// no library target in a crate whose `src/main.rs` is
 /// the harness (see [`harness_manifest_problem`]), the shipped copy of
 /// every file the learner edits under `lessons/<part>/stubs/<id>/`, and the
@@ -225,7 +227,12 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
                 &format!("name = \"{}\"", ex.package()),
                 1,
             )
-            .replacen(SOLUTION_WORKSPACE, "", 1);
+            .replacen(SOLUTION_WORKSPACE, "", 1)
+            .replacen(
+                &format!("path = \"../../exercises/{}/harness\"", ex.id),
+                "path = \"harness\"",
+                1,
+            );
         if !solution.contains(SOLUTION_WORKSPACE) {
             problems.push(format!(
                 "{}: solutions/{0}/Cargo.toml lacks these lines in [package] (it lies outside {WORKSPACE}'s folder):\n{SOLUTION_WORKSPACE}",
@@ -233,7 +240,7 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
             ));
         } else if *exercise != renamed {
             problems.push(format!(
-                "{}: exercises/{0}/Cargo.toml and solutions/{0}/Cargo.toml differ apart from the package name",
+                "{}: exercises/{0}/Cargo.toml and solutions/{0}/Cargo.toml differ apart from the package name (and the solution's path to the harness crate, ../../exercises/{0}/harness)",
                 ex.id
             ));
         }

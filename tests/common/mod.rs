@@ -241,6 +241,10 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         "{package}: {manifest}"
     );
     manifest = manifest.replace(in_crates_workspace, "");
+    // The exercise's harness crate, by its path in this checkout.
+    let harness = format!("path = \"../../exercises/{exercise}/harness\"");
+    let here = root().join("exercises").join(exercise).join("harness");
+    manifest = manifest.replace(&harness, &format!("path = {:?}", here.display().to_string()));
     manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\nincremental = false\n");
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
         (PathBuf::from("Cargo.toml"), manifest.into_bytes()),

@@ -482,6 +482,25 @@ fn the_embedded_exercise_files_are_the_shipped_stubs_not_the_working_copies() {
             );
             checked += 1;
         }
+        // The harness crate, when the exercise has one, is embedded whole.
+        let harness = entry.path().join("harness");
+        if harness.is_dir() {
+            let course = root.join("course/exercises").join(&id).join("harness");
+            let mut pairs = vec![(course.join("Cargo.toml.in"), harness.join("Cargo.toml"))];
+            for file in fs::read_dir(harness.join("src")).unwrap().flatten() {
+                pairs.push((course.join("src").join(file.file_name()), file.path()));
+            }
+            for (embedded, expected) in pairs {
+                assert_eq!(
+                    resolved(&embedded),
+                    resolved(&expected),
+                    "{} should link {} (course/README.md)",
+                    embedded.display(),
+                    expected.display()
+                );
+                checked += 1;
+            }
+        }
     }
     assert!(checked >= 24, "{checked} files checked");
 }
@@ -545,14 +564,18 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
     let crates = fs::read_dir(root.join("exercises")).unwrap().flatten();
     for entry in crates.filter(|e| e.path().join("Cargo.toml").is_file()) {
         let id = entry.file_name().to_string_lossy().into_owned();
-        for side in ["exercises", "solutions"] {
-            for file in ["Cargo.toml.in", "src/lib.rs"] {
-                let path = format!("course/{side}/{id}/{file}");
-                assert!(
-                    files.lines().any(|l| l == path),
-                    "{path} is not packaged (course/README.md)"
-                );
-            }
+        let mut paths: Vec<String> = ["exercises", "solutions"]
+            .iter()
+            .flat_map(|side| ["Cargo.toml.in", "src/lib.rs"].map(|file| format!("course/{side}/{id}/{file}")))
+            .collect();
+        if entry.path().join("harness").is_dir() {
+            paths.extend(["harness/Cargo.toml.in", "harness/src/lib.rs"].map(|f| format!("course/exercises/{id}/{f}")));
+        }
+        for path in paths {
+            assert!(
+                files.lines().any(|l| l == path),
+                "{path} is not packaged (course/README.md)"
+            );
         }
     }
     for path in ["course/exercises/Cargo.toml.in", "course/exercises/Cargo.lock.in"] {

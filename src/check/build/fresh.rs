@@ -12,8 +12,9 @@
 //! manifest and lockfile, cargo's configuration where cargo runs, and the
 //! variables that change how rustc runs; and the binary (size, modification time), so a binary rebuilt by
 //! anything else is not taken for this one. Any difference, and cargo runs
-//! as before. Crates that reach outside their folder (a build script, a
-//! path dependency) always go through cargo.
+//! as before. A path dependency (an exercise's harness crate) is read the
+//! same way, its files in the key; a crate with a build script or a
+//! `[patch]`, in itself or a path dependency, always goes through cargo.
 //!
 //! Records live in `<target dir>/debug/mcplings-fresh/`, so `mcplings
 //! clean` and `cargo clean` remove them with the binaries they describe.
@@ -53,24 +54,22 @@ pub struct Record {
 impl Record {
     /// The record for building `target` (whose crate is `crate_dir`) from
     /// `root` into `target_dir`, as the files are now; `None` when the crate
-    /// reaches outside its folder (a build script, a path dependency) or
-    /// cannot be read.
+    /// or a path dependency has a build script or a `[patch]`, or cannot be
+    /// read.
     pub fn read(root: &Path, target: &Target, crate_dir: &Path, target_dir: &Path, color: bool) -> Option<Record> {
-        let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).ok()?;
-        if reaches_outside(&manifest) || crate_dir.join("build.rs").exists() {
-            return None;
-        }
+        let dirs = source_dirs(crate_dir)?;
         let label = match target {
             Target::Package(p) => p.clone(),
             Target::Dir(d) => d.display().to_string(),
         };
-        let crate_dir = crate_dir.canonicalize().ok()?;
         let mut key = format!("mcplings-fresh 1\n{label}\ncolor {color}\n");
         for name in BUILD_VARIABLES {
             key.push_str(&format!("{name}={:?}\n", std::env::var_os(name)));
         }
         let mut files = Vec::new();
-        crate_files(&crate_dir, &mut files);
+        for dir in &dirs {
+            crate_files(dir, &mut files);
+        }
         // The course crates' workspace manifest and lockfile (profiles,
         // versions; a crate built by path has its own among its files), and
         // cargo's configuration where cargo runs.
@@ -137,34 +136,61 @@ impl Record {
     }
 }
 
-/// Whether a manifest names a build script or a path dependency: then
-/// what the build reads is not all in the crate's folder.
-fn reaches_outside(manifest: &str) -> bool {
-    let Ok(table) = toml::from_str::<toml::Table>(manifest) else {
-        return true;
-    };
-    if table.get("package").and_then(|p| p.get("build")).is_some() {
-        return true;
+/// Most crates one build may read (the crate and its path dependencies)
+/// for a record; a crate with more goes through cargo.
+const MAX_SOURCE_DIRS: usize = 8;
+
+/// The folders a build of the crate in `crate_dir` reads, canonical: its
+/// own, then its path dependencies' (an exercise's harness crate), theirs,
+/// and so on. `None` when one of them has a build script or a `[patch]`
+/// (what the build reads is then not all in these folders), a manifest
+/// cannot be read, or there are more than [`MAX_SOURCE_DIRS`].
+fn source_dirs(crate_dir: &Path) -> Option<Vec<PathBuf>> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut pending = vec![crate_dir.canonicalize().ok()?];
+    while let Some(dir) = pending.pop() {
+        if dirs.contains(&dir) {
+            continue;
+        }
+        let manifest = fs::read_to_string(dir.join("Cargo.toml")).ok()?;
+        if dir.join("build.rs").exists() {
+            return None;
+        }
+        for dependency in path_dependencies(&manifest)? {
+            pending.push(dir.join(dependency).canonicalize().ok()?);
+        }
+        dirs.push(dir);
+        if dirs.len() > MAX_SOURCE_DIRS {
+            return None;
+        }
     }
-    let has_path = |deps: Option<&toml::Value>| {
-        deps.and_then(toml::Value::as_table)
-            .is_some_and(|deps| deps.values().any(|d| d.get("path").is_some()))
-    };
-    let in_target = table
-        .get("target")
-        .and_then(toml::Value::as_table)
-        .is_some_and(|targets| {
-            targets.values().any(|t| {
-                ["dependencies", "dev-dependencies", "build-dependencies"]
-                    .iter()
-                    .any(|k| has_path(t.get(k)))
-            })
-        });
-    in_target
-        || ["dependencies", "dev-dependencies", "build-dependencies"]
+    Some(dirs)
+}
+
+/// The `path` of every path dependency a manifest names (normal, dev,
+/// build, and per target); `None` when the manifest is not valid TOML, or
+/// names a build script or a `[patch]`.
+fn path_dependencies(manifest: &str) -> Option<Vec<String>> {
+    let table = toml::from_str::<toml::Table>(manifest).ok()?;
+    if table.get("package").and_then(|p| p.get("build")).is_some() || table.get("patch").is_some() {
+        return None;
+    }
+    let mut tables: Vec<&toml::Value> = Vec::new();
+    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
+    tables.extend(kinds.iter().filter_map(|k| table.get(*k)));
+    if let Some(targets) = table.get("target").and_then(toml::Value::as_table) {
+        for t in targets.values() {
+            tables.extend(kinds.iter().filter_map(|k| t.get(*k)));
+        }
+    }
+    Some(
+        tables
             .iter()
-            .any(|k| has_path(table.get(*k)))
-        || table.get("patch").is_some()
+            .filter_map(|deps| deps.as_table())
+            .flat_map(|deps| deps.values())
+            .filter_map(|d| d.get("path").and_then(toml::Value::as_str).map(str::to_string))
+            .collect(),
+    )
 }
 
 /// Every file under `dir`, but not in `target/` or a hidden folder.
@@ -262,7 +288,47 @@ mod tests {
     }
 
     #[test]
-    fn crates_that_reach_outside_their_folder_go_through_cargo() {
+    fn a_path_dependency_is_part_of_the_record() {
+        let course = tempfile::tempdir().unwrap();
+        let root = course.path();
+        let dir = root.join("exercises/01-a");
+        crate_in(
+            &dir,
+            "[package]\nname = \"a\"\n[dependencies]\nh = { path = \"harness\" }\n",
+        );
+        crate_in(&dir.join("harness"), "[package]\nname = \"h\"\n");
+        let solution = root.join("solutions/01-a");
+        crate_in(
+            &solution,
+            "[package]\nname = \"s\"\n[dependencies]\nh = { path = \"../../exercises/01-a/harness\" }\n",
+        );
+        let target_dir = root.join("target");
+        let exe = target_dir.join("debug/a");
+        fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        fs::write(&exe, "binary").unwrap();
+        let built = Built {
+            ok: true,
+            executable: Some(exe.clone()),
+            ..Built::default()
+        };
+        for (crate_dir, package) in [(&dir, "a"), (&solution, "s")] {
+            let target = Target::Package(package.into());
+            let record = || Record::read(root, &target, crate_dir, &target_dir, false).unwrap();
+            record().save(&built);
+            assert!(record().reuse().is_some(), "{package}");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            fs::write(dir.join("harness/src/lib.rs"), "pub fn g() {}\n").unwrap();
+            assert!(record().reuse().is_none(), "{package}: the harness changed");
+        }
+        // A harness with a build script, or one that is missing: cargo.
+        fs::write(dir.join("harness/build.rs"), "fn main() {}").unwrap();
+        assert!(Record::read(root, &Target::Package("a".into()), &dir, &target_dir, false).is_none());
+        fs::remove_dir_all(dir.join("harness")).unwrap();
+        assert!(Record::read(root, &Target::Package("s".into()), &solution, &target_dir, false).is_none());
+    }
+
+    #[test]
+    fn crates_with_build_scripts_or_patches_go_through_cargo() {
         let course = tempfile::tempdir().unwrap();
         let root = course.path();
         let target = Target::Dir(root.join("c"));
@@ -272,10 +338,15 @@ mod tests {
         };
         assert!(read("[package]\nname = \"c\"\n[dependencies]\nserde_json = \"1\"\n").is_some());
         assert!(read("[package]\nname = \"c\"\nbuild = \"gen.rs\"\n").is_none());
+        // A path dependency that is not there (its manifest unreadable).
         assert!(read("[package]\nname = \"c\"\n[dependencies]\nx = { path = \"../x\" }\n").is_none());
         assert!(
             read("[package]\nname = \"c\"\n[target.'cfg(unix)'.dependencies]\nx = { path = \"../x\" }\n").is_none()
         );
+        crate_in(&root.join("x"), "[package]\nname = \"x\"\n");
+        assert!(read("[package]\nname = \"c\"\n[dependencies]\nx = { path = \"../x\" }\n").is_some());
+        crate_in(&root.join("x"), "[package]\nname = \"x\"\nbuild = \"b.rs\"\n");
+        assert!(read("[package]\nname = \"c\"\n[dependencies]\nx = { path = \"../x\" }\n").is_none());
         assert!(read("[package]\nname = \"c\"\n[patch.crates-io]\nx = { git = \"g\" }\n").is_none());
         assert!(read("not toml [").is_none());
         fs::write(root.join("c/build.rs"), "fn main() {}").unwrap();

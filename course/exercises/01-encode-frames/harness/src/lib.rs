@@ -1,0 +1,1 @@
+../../../../../exercises/01-encode-frames/harness/src/lib.rs
