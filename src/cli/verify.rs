@@ -1,12 +1,13 @@
 //! `mcplings verify`: proves the course. The content loads (the caller
 //! checks that); for every exercise the shipped stub builds and fails its
 //! checker with at least one reason, the reference solution passes every
-//! case, the harness (`src/main.rs`, when it is not one of the files the
-//! learner edits) is the same file in both crates, and the exercise is laid
-//! out as CONTRIBUTING.md's "Adding an exercise" asks (both crates are
-//! workspace members with the same manifest but for the package name, a
-//! harness crate compiles the learner's `src/lib.rs` as a module of its
-//! `src/main.rs` and has no library target, every file the learner edits
+//! case, the glue that connects the learner's file to the checker's harness
+//! (`src/main.rs`, when it is not one of the files the learner edits) is
+//! the same file in both crates, and the exercise is laid out as
+//! CONTRIBUTING.md's "Adding an exercise" asks (both crates are workspace
+//! members with the same manifest but for the package name, a crate whose
+//! `src/main.rs` is the glue compiles the learner's `src/lib.rs` as a
+//! module of it and has no library target, every file the learner edits
 //! has its shipped copy, the README names the exercise).
 
 use std::path::Path;
@@ -36,7 +37,7 @@ pub fn run(course: &Course) -> Result<u8, String> {
         return Ok(code);
     }
     let problems = verify_all(course);
-    // Four proofs per exercise: the layout, the harness, the stub, the solution.
+    // Four proofs per exercise: the layout, the glue, the stub, the solution.
     let proofs = course.exercises.len() * 4;
     let failed = problems.len().min(proofs);
     if !problems.is_empty() {
@@ -125,11 +126,11 @@ type Outcome = (Vec<String>, Vec<String>);
 fn verify_exercise(course: &Course, ex: &Exercise) -> Outcome {
     let mut problems = layout_problems(course, ex);
     let mut lines = Vec::new();
-    let harness = |dir: &Path| std::fs::read(dir.join("src/main.rs")).ok();
+    let glue = |dir: &Path| std::fs::read(dir.join("src/main.rs")).ok();
     let learners_own = ex.files.iter().any(|f| f == "src/main.rs");
-    if !learners_own && harness(&ex.dir(&course.root)) != harness(&ex.solution_dir(&course.root)) {
+    if !learners_own && glue(&ex.dir(&course.root)) != glue(&ex.solution_dir(&course.root)) {
         problems.push(format!(
-            "{}: exercises/{0}/src/main.rs and solutions/{0}/src/main.rs differ; the harness must be the same file",
+            "{}: exercises/{0}/src/main.rs and solutions/{0}/src/main.rs differ; the glue to the checker's harness must be the same file",
             ex.id
         ));
     }
@@ -202,7 +203,7 @@ const SOLUTION_WORKSPACE: &str =
 /// its path to the exercise's harness crate: `../../exercises/<id>/harness`
 /// for the exercise's `harness`),
 /// no library target in a crate whose `src/main.rs` is
-/// the harness (see [`harness_manifest_problem`]), the shipped copy of
+/// the glue (see [`glue_manifest_problem`]), the shipped copy of
 /// every file the learner edits under `lessons/<part>/stubs/<id>/`, and the
 /// README naming the exercise. A course without a README (a learner's
 /// workspace) skips that item; a manifest that cannot be read is left to
@@ -245,7 +246,7 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
             ));
         }
         if !ex.files.iter().any(|f| f == "src/main.rs")
-            && let Some(problem) = harness_manifest_problem(exercise)
+            && let Some(problem) = glue_manifest_problem(exercise)
         {
             problems.push(format!("{}: exercises/{0}/Cargo.toml {problem}", ex.id));
         }
@@ -270,19 +271,19 @@ fn layout_problems(course: &Course, ex: &Exercise) -> Vec<String> {
 }
 
 /// What is wrong with the manifest of a crate whose `src/main.rs` is the
-/// checker's harness, if anything. Such a crate has no library target
-/// (`autolib = false`, no `[lib]`): the harness compiles the learner's
+/// glue to the checker's harness, if anything. Such a crate has no library
+/// target (`autolib = false`, no `[lib]`): the glue compiles the learner's
 /// `src/lib.rs` as a module (`#[path = "lib.rs"] mod learner;`), so a save
 /// rebuilds one crate; with a library as well, cargo would compile the
 /// learner's code twice and rebuild two crates after every save.
-fn harness_manifest_problem(manifest: &str) -> Option<String> {
+fn glue_manifest_problem(manifest: &str) -> Option<String> {
     let Ok(table) = toml::from_str::<toml::Table>(manifest) else {
         return Some("is not valid TOML".to_string());
     };
     let autolib = table.get("package").and_then(|p| p.get("autolib"));
     if table.contains_key("lib") || autolib.and_then(toml::Value::as_bool) != Some(false) {
         return Some(
-            "has a library target: a harness crate says `autolib = false` and has no [lib], \
+            "has a library target: a crate whose src/main.rs is the glue says `autolib = false` and has no [lib], \
              its src/main.rs compiles src/lib.rs as a module (`#[path = \"lib.rs\"] mod learner;`)"
                 .to_string(),
         );

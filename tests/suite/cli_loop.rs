@@ -205,7 +205,9 @@ fn a_lesson_printed_to_its_end_is_read() {
 
 /// Every harness the learner does not edit (its `src/main.rs` is not among
 /// the exercise's files) says, on a terminal, what it is and which command
-/// runs it; the same file in the exercise and its solution (`verify`).
+/// runs it: the harness crate (`harness/src/lib.rs`) where the exercise
+/// has one, else `src/main.rs`; `src/main.rs` is the same file in the
+/// exercise and its solution (`verify`).
 #[test]
 fn a_harness_on_a_terminal_says_what_it_is() {
     let root = common::root();
@@ -223,7 +225,10 @@ fn a_harness_on_a_terminal_says_what_it_is() {
             continue;
         }
         harnesses += 1;
-        let text = fs::read_to_string(&main).unwrap();
+        let glue = fs::read_to_string(&main).unwrap();
+        // The harness crate, when the exercise has one; else main.rs is it.
+        let harness = entry.path().join("harness/src/lib.rs");
+        let text = fs::read_to_string(&harness).unwrap_or_else(|_| glue.clone());
         let number = &id[..2];
         let line =
             format!("This is exercise {number}'s harness: its checker drives it. Run `mcplings check {number}`.");
@@ -232,9 +237,9 @@ fn a_harness_on_a_terminal_says_what_it_is() {
         assert!(line.chars().count() <= 80, "{line}");
         let solution = root.join("solutions").join(&id).join("src/main.rs");
         assert_eq!(
-            text,
+            glue,
             fs::read_to_string(solution).unwrap(),
-            "{id}: the harness differs from the solution's"
+            "{id}: src/main.rs differs from the solution's"
         );
     }
     assert_eq!(harnesses, 11, "03's main.rs is the learner's own server");
