@@ -1,80 +1,30 @@
-//! The server's HTTP loop. YOU DO NOT NEED TO EDIT THIS FILE: your work is
-//! in `src/lib.rs`.
+//! Connects your `src/lib.rs` to the checker's harness (`harness/`), the
+//! server's HTTP loop. YOU DO NOT NEED TO EDIT THIS FILE: your work is in
+//! `src/lib.rs`.
 //!
-//! Try it yourself with `cargo run -p exercise-06-http-front-door -- --port
-//! 8765` (8765 is also the default) and curl. It listens on
-//! 127.0.0.1 only, never on all interfaces (a local MCP server SHOULD bind
-//! localhost: 2026-07-28 basic/transports/streamable-http › Security &
-//! Endpoint), hands each HTTP request to your `handle`, and sends back the
-//! response it returns. If `handle` panics, the answer is a 500 whose body
-//! is `{"harness":"panic",…}`, so the checker can tell you where.
-
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
+//! The harness is a crate of its own, built once; this file and yours are
+//! what a save recompiles. It hands your `handle` to the harness, turning
+//! the harness's requests and responses into your types and back.
 
 // Your `src/lib.rs`, compiled into this program as a module (not a library
-// of its own), so that a save rebuilds one crate, not two. What a stub
-// leaves unused is not a mistake yet: no dead-code warnings for it.
+// of its own). What a stub leaves unused is not a mistake yet: no dead-code
+// warnings for it.
 #[path = "lib.rs"]
 #[allow(dead_code)]
 mod learner;
-use learner::{HttpRequest, HttpResponse, handle};
-use serde_json::json;
-use tiny_http::{Header, Response, Server};
-
-static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
+use learner::{HttpRequest, handle};
 
 fn main() {
-    // Started by hand (`cargo run` here), it would wait on stdin in silence.
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprintln!("This is exercise 06's harness: its checker drives it. Run `mcplings check 06`.");
-    }
-    std::panic::set_hook(Box::new(|info| {
-        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
-            (Some(s), _) => s.to_string(),
-            (_, Some(s)) => s.clone(),
-            _ => "panic".to_string(),
-        };
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
-        eprintln!("panicked at {location}: {message}");
-        *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some((message, location));
-    }));
-    let mut args = std::env::args().skip(1);
-    let mut port = 8765u16;
-    while let Some(arg) = args.next() {
-        if arg == "--port" {
-            port = args.next().and_then(|p| p.parse().ok()).unwrap_or(port);
-        }
-    }
-    let server = match Server::http(("127.0.0.1", port)) {
-        Ok(server) => server,
-        Err(e) => {
-            eprintln!("cannot listen on 127.0.0.1:{port}: {e}");
-            std::process::exit(1);
-        }
-    };
-    eprintln!("MCP endpoint: http://127.0.0.1:{port}/mcp");
-    for mut request in server.incoming_requests() {
-        let mut body = Vec::new();
-        let _ = request.as_reader().read_to_end(&mut body);
-        let http = HttpRequest {
-            method: request.method().as_str().to_string(),
-            path: request.url().to_string(),
-            headers: request.headers().iter().map(|h| (h.field.as_str().as_str().to_string(), h.value.as_str().to_string())).collect(),
-            body,
-        };
-        let response = catch_unwind(AssertUnwindSafe(|| handle(&http))).unwrap_or_else(|_| {
-            let (message, location) = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-            HttpResponse::json(500, &json!({"harness": "panic", "function": "handle", "message": message, "location": location}))
-        });
-        let mut reply = Response::from_data(response.body).with_status_code(response.status);
-        for (name, value) in &response.headers {
-            if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-                reply.add_header(header);
-            }
-        }
-        if let Err(e) = request.respond(reply) {
-            eprintln!("cannot send the response: {e}");
-        }
+    harness::run(&mut Yours);
+}
+
+/// Your `handle`.
+struct Yours;
+
+impl harness::Learner for Yours {
+    fn handle(&mut self, request: harness::Request) -> harness::Response {
+        let harness::Request { method, path, headers, body } = request;
+        let response = handle(&HttpRequest { method, path, headers, body });
+        harness::Response { status: response.status, headers: response.headers, body: response.body }
     }
 }

@@ -1,67 +1,30 @@
-//! The server's stdio loop. YOU DO NOT NEED TO EDIT THIS FILE: your work is
-//! in `src/lib.rs`.
+//! Connects your `src/lib.rs` to the checker's harness (`harness/`), the
+//! server's stdio loop. YOU DO NOT NEED TO EDIT THIS FILE: your work is in
+//! `src/lib.rs`.
 //!
-//! One JSON-RPC message per line on stdin, one per line on stdout, logs on
-//! stderr (2025-11-25 basic/transports › stdio); the server runs until its
-//! client closes stdin. A panic in your code is answered with a -32603
-//! error whose `data` is `{"harness":"panic",…}`, so the checker can tell
-//! you where, and the server goes on.
+//! The harness is a crate of its own, built once; this file and yours are
+//! what a save recompiles. It hands your `Server` to the harness, which
+//! gives it each message and writes its response.
 
-use std::io::{BufRead, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
+use serde_json::Value;
 
-use serde_json::{Value, json};
 // Your `src/lib.rs`, compiled into this program as a module (not a library
-// of its own), so that a save rebuilds one crate, not two. What a stub
-// leaves unused is not a mistake yet: no dead-code warnings for it.
+// of its own). What a stub leaves unused is not a mistake yet: no dead-code
+// warnings for it.
 #[path = "lib.rs"]
 #[allow(dead_code)]
 mod learner;
 use learner::Server;
 
-static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
-
 fn main() {
-    // Started by hand (`cargo run` here), it would wait on stdin in silence.
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprintln!("This is exercise 07's harness: its checker drives it. Run `mcplings check 07`.");
-    }
-    std::panic::set_hook(Box::new(|info| {
-        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
-            (Some(s), _) => s.to_string(),
-            (_, Some(s)) => s.clone(),
-            _ => "panic".to_string(),
-        };
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
-        eprintln!("panicked at {location}: {message}");
-        *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some((message, location));
-    }));
-    let mut server = Server::new();
-    let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let text = line.trim_end_matches('\r');
-        if text.trim().is_empty() {
-            continue;
-        }
-        let reply = match serde_json::from_str::<Value>(text) {
-            Ok(message) => catch_unwind(AssertUnwindSafe(|| server.handle(&message))).unwrap_or_else(|_| {
-                let (message_text, location) = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-                let function = format!("Server::handle ({})", message.get("method").and_then(Value::as_str).unwrap_or("?"));
-                let report = json!({"harness": "panic", "function": function, "message": message_text, "location": location});
-                Some(json!({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32603, "message": "Internal error", "data": report}}))
-            }),
-            Err(e) => {
-                eprintln!("not JSON ({e}): {text}");
-                Some(json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}}))
-            }
-        };
-        if let Some(reply) = reply
-            && writeln!(stdout, "{reply}").and_then(|_| stdout.flush()).is_err()
-        {
-            break;
-        }
+    harness::run(&mut Yours(Server::new()));
+}
+
+/// Your server, the one the harness talks to.
+struct Yours(Server);
+
+impl harness::Learner for Yours {
+    fn handle(&mut self, message: &Value) -> Option<Value> {
+        self.0.handle(message)
     }
 }

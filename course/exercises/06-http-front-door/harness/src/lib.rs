@@ -1,0 +1,1 @@
+../../../../../exercises/06-http-front-door/harness/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../../exercises/07-tool-server/harness/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../../exercises/12-auth-gate/harness/src/lib.rs
