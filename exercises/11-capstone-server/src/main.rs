@@ -1,86 +1,50 @@
-//! The server's stdio loop. YOU DO NOT NEED TO EDIT THIS FILE: your work is
-//! in `src/lib.rs` and `src/features.rs`.
+//! Connects your `src/lib.rs` and `src/features.rs` to the server's stdio
+//! loop, the checker's harness (`harness/`). YOU DO NOT NEED TO EDIT THIS
+//! FILE: your work is in `src/lib.rs` and `src/features.rs`.
 //!
-//! One JSON-RPC message per line on stdin, one per line on stdout, logs on
-//! stderr (2025-11-25 basic/transports › stdio; the same framing in
-//! 2026-07-28 basic/transports/stdio). Every frame goes through an
-//! [`Outbox`]: one writer thread puts each on its own line, so frames sent
-//! from several threads never interleave. The server runs until its client
-//! closes stdin. A panic in `Server::handle` is answered with a -32603
-//! error whose `data` is `{"harness":"panic",…}`, so the checker can tell
-//! you where, and the server goes on.
+//! The harness is a crate of its own, built once; this file and yours are
+//! what a save recompiles. It makes your [`Outbox`] and [`Server`] for the
+//! harness, which hands them each message and frame.
 
-use std::io::{BufRead, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
-use std::sync::mpsc::channel;
+use std::sync::mpsc::Sender;
 
 // Your `src/lib.rs`, compiled into this program as a module (not a library
-// of its own), so that a save rebuilds one crate, not two. What a stub
-// leaves unused is not a mistake yet: no dead-code warnings for it.
+// of its own). What a stub leaves unused is not a mistake yet: no dead-code
+// warnings for it.
 #[path = "lib.rs"]
 #[allow(dead_code)]
 mod learner;
 // Every public name of your crate, as `crate::…` in your files expects.
 use learner::*;
-use serde_json::{Value, json};
-
-static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
+use serde_json::Value;
 
 fn main() {
-    // Started by hand (`cargo run` here), it would wait on stdin in silence.
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprintln!("This is exercise 11's harness: its checker drives it. Run `mcplings check 11`.");
+    harness::run(Yours::new);
+}
+
+/// Your outbox and server. The fields drop in this order: the outbox, then
+/// the server (calls still running keep clones of the outbox).
+struct Yours {
+    out: Outbox,
+    server: Server,
+}
+
+impl Yours {
+    fn new(frames: Sender<Value>) -> Box<dyn harness::Learner> {
+        let out = Outbox::new(frames);
+        Box::new(Yours {
+            out,
+            server: Server::new(),
+        })
     }
-    std::panic::set_hook(Box::new(|info| {
-        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
-            (Some(s), _) => s.to_string(),
-            (_, Some(s)) => s.clone(),
-            _ => "panic".to_string(),
-        };
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
-        eprintln!("panicked at {location}: {message}");
-        *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some((message, location));
-    }));
-    let (tx, rx) = channel::<Value>();
-    let writer = std::thread::spawn(move || {
-        let stdout = std::io::stdout();
-        for frame in rx {
-            // Locked per frame, not for good: a println! elsewhere must not
-            // wait forever (it still breaks the stream: stdout is for frames).
-            let mut stdout = stdout.lock();
-            if writeln!(stdout, "{frame}").and_then(|_| stdout.flush()).is_err() {
-                break;
-            }
-        }
-    });
-    let out = Outbox::new(tx);
-    let mut server = Server::new();
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        let text = line.trim_end_matches('\r');
-        if text.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Value>(text) {
-            Ok(message) => {
-                if catch_unwind(AssertUnwindSafe(|| server.handle(&message, &out))).is_err() {
-                    let (message_text, location) = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-                    let function = format!("Server::handle ({})", message.get("method").and_then(Value::as_str).unwrap_or("?"));
-                    let report = json!({"harness": "panic", "function": function, "message": message_text, "location": location});
-                    out.send(json!({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32603, "message": "Internal error", "data": report}}));
-                }
-            }
-            Err(e) => {
-                eprintln!("not JSON ({e}): {text}");
-                // The id can't be read, so the error response has none.
-                out.send(json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}}));
-            }
-        }
+}
+
+impl harness::Learner for Yours {
+    fn handle(&mut self, message: &Value) {
+        self.server.handle(message, &self.out);
     }
-    // stdin closed: let calls still running finish, then the writer ends
-    // when the last Outbox is dropped.
-    drop(out);
-    drop(server);
-    let _ = writer.join();
+
+    fn send(&self, frame: Value) {
+        self.out.send(frame);
+    }
 }

@@ -1,131 +1,69 @@
-//! The checker's harness. YOU DO NOT NEED TO EDIT THIS FILE: your work is in
-//! `src/lib.rs`.
+//! Connects your `src/lib.rs` to the checker's harness (`harness/`). YOU DO
+//! NOT NEED TO EDIT THIS FILE: your work is in `src/lib.rs`.
 //!
-//! Usage: `input-required --era legacy|modern [--max-rounds N] SERVER
-//! [ARGS…]`. It launches the server command; in the legacy era it runs
-//! `Client::initialize` first. Then it calls the tool `greet` with no
-//! arguments through your `Client::call_tool`, with a handler that answers
-//! `elicitation/create` by accepting `{"name": "Ada"}` and knows nothing
-//! else. It prints `{"harness":"asked","method":…}` for each question the
-//! handler gets, then `{"harness":"result","result":…}` or
-//! `{"harness":"failed","error":…}`; `{"harness":"panic",…}` if your code
-//! panicked.
+//! The harness is a crate of its own, built once; this file and yours are
+//! what a save recompiles. It makes your `Client` for the harness, which
+//! launches the server and calls the tool, and lets your `Peer` trait reach
+//! the server through the harness's connection.
 
-use std::io::{BufRead, BufReader, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
+use serde_json::Value;
+
 // Your `src/lib.rs`, compiled into this program as a module (not a library
-// of its own), so that a save rebuilds one crate, not two. What a stub
-// leaves unused is not a mistake yet: no dead-code warnings for it.
+// of its own). What a stub leaves unused is not a mistake yet: no dead-code
+// warnings for it.
 #[path = "lib.rs"]
 #[allow(dead_code)]
 mod learner;
 use learner::{Client, Era, Peer, PeerError};
-use serde_json::{Value, json};
 
-static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
-
-/// The server's stdin and a channel of the lines it writes.
-struct ChildPeer {
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+fn main() {
+    harness::run(Yours::new);
 }
 
-impl Peer for ChildPeer {
+/// Your client, made when the harness has launched the server.
+struct Yours(Client);
+
+impl Yours {
+    fn new(legacy: bool, client_info: Value, max_rounds: Option<usize>) -> Box<dyn harness::Learner> {
+        let mut client = Client::new(if legacy { Era::Legacy } else { Era::Modern }, client_info);
+        if let Some(n) = max_rounds {
+            client.max_rounds = n;
+        }
+        Box::new(Yours(client))
+    }
+}
+
+impl harness::Learner for Yours {
+    fn initialize(&mut self, server: &mut harness::Connection) -> Result<(), String> {
+        self.0.initialize(server).map(drop).map_err(|e| format!("{e:?}"))
+    }
+
+    fn call_tool(
+        &mut self,
+        server: &mut harness::Connection,
+        name: &str,
+        arguments: &Value,
+        handler: &mut dyn FnMut(&str, &Value) -> Option<Value>,
+    ) -> Result<Value, String> {
+        self.0
+            .call_tool(server, name, arguments, handler)
+            .map_err(|e| format!("{e:?}"))
+    }
+}
+
+/// The server, as your `Client` talks to it.
+impl Peer for harness::Connection {
     fn send(&mut self, message: &Value) -> Result<(), PeerError> {
-        writeln!(self.stdin, "{message}").and_then(|_| self.stdin.flush()).map_err(|_| PeerError::Closed)
+        harness::Connection::send(self, message).map_err(|_| PeerError::Closed)
     }
 
     fn recv(&mut self, timeout: Duration) -> Result<Value, PeerError> {
-        loop {
-            let line = match self.lines.recv_timeout(timeout) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(PeerError::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(PeerError::Closed),
-            };
-            match serde_json::from_str::<Value>(&line) {
-                Ok(value) => return Ok(value),
-                Err(_) => eprintln!("skipped a line from the server that is not JSON: {line}"),
-            }
-        }
+        harness::Connection::recv(self, timeout).map_err(|e| match e {
+            RecvTimeoutError::Timeout => PeerError::Timeout,
+            RecvTimeoutError::Disconnected => PeerError::Closed,
+        })
     }
-}
-
-fn main() {
-    // Started by hand (`cargo run` here), it would wait on stdin in silence.
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprintln!("This is exercise 10's harness: its checker drives it. Run `mcplings check 10`.");
-    }
-    std::panic::set_hook(Box::new(|info| {
-        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
-            (Some(s), _) => s.to_string(),
-            (_, Some(s)) => s.clone(),
-            _ => "panic".to_string(),
-        };
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
-        eprintln!("panicked at {location}: {message}");
-        *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some((message, location));
-    }));
-    let mut era = Era::Modern;
-    let mut max_rounds = None;
-    let mut args = std::env::args().skip(1).peekable();
-    while let Some(flag) = args.next_if(|a| a.starts_with("--")) {
-        let value = args.next().unwrap_or_default();
-        match flag.as_str() {
-            "--era" => era = if value == "legacy" { Era::Legacy } else { Era::Modern },
-            "--max-rounds" => max_rounds = value.parse().ok(),
-            _ => return report(json!({"harness": "failed", "error": format!("unknown option {flag}")})),
-        }
-    }
-    let Some(program) = args.next() else {
-        return report(json!({"harness": "failed", "error": "no server command given"}));
-    };
-    let mut child = match Command::new(&program).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn() {
-        Ok(child) => child,
-        Err(e) => return report(json!({"harness": "failed", "error": format!("cannot start {program}: {e}")})),
-    };
-    let (tx, lines) = channel();
-    let stdout = child.stdout.take().expect("piped stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut peer = ChildPeer { stdin: child.stdin.take().expect("piped stdin"), lines };
-    let mut client = Client::new(era, json!({"name": "input-required", "version": "0.1.0"}));
-    if let Some(n) = max_rounds {
-        client.max_rounds = n;
-    }
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        if era == Era::Legacy {
-            client.initialize(&mut peer)?;
-        }
-        let mut handler = |method: &str, params: &Value| {
-            report(json!({"harness": "asked", "method": method, "params": params}));
-            (method == "elicitation/create").then(|| json!({"action": "accept", "content": {"name": "Ada"}}))
-        };
-        client.call_tool(&mut peer, "greet", &json!({}), &mut handler)
-    }));
-    report(match outcome {
-        Ok(Ok(result)) => json!({"harness": "result", "result": result}),
-        Ok(Err(e)) => json!({"harness": "failed", "error": format!("{e:?}")}),
-        Err(_) => {
-            let (message, location) = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-            json!({"harness": "panic", "function": "Client::call_tool", "message": message, "location": location})
-        }
-    });
-    drop(peer);
-    let _ = child.wait();
-}
-
-fn report(line: Value) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}").and_then(|_| out.flush());
 }

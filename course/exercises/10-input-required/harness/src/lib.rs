@@ -1,0 +1,1 @@
+../../../../../exercises/10-input-required/harness/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../../exercises/11-capstone-server/harness/src/lib.rs
