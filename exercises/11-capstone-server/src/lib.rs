@@ -15,7 +15,7 @@
 //! Write `Server::handle`, with whatever helpers you like, and the three
 //! functions marked `todo!` in `src/features.rs`. What is given: the
 //! types below, the version lists, `capabilities()` and `server_info()`,
-//! the feature data, and the stdio loop in `src/main.rs`. The task in the
+//! the feature data, and the stdio loop in `harness/`. The task in the
 //! workbook names every fixture; the checker drives your server as a
 //! legacy client and as a modern one, case by case. Save: mcplings
 //! rebuilds and checks, and each failing case tells you what to change.
@@ -61,7 +61,7 @@ impl RpcError {
 pub struct Outbox(Sender<Value>);
 
 impl Outbox {
-    /// An outbox feeding `tx` (main.rs writes what arrives there).
+    /// An outbox feeding `tx` (the harness writes what arrives there).
     pub fn new(tx: Sender<Value>) -> Outbox {
         Outbox(tx)
     }

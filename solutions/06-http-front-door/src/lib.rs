@@ -3,7 +3,7 @@
 //! A modern (2026-07-28) MCP server on Streamable HTTP: one endpoint,
 //! `POST /mcp`, each JSON-RPC message its own request
 //! (2026-07-28 basic/transports/streamable-http). `handle` decides the
-//! whole HTTP response for one HTTP request; `src/main.rs` moves the bytes.
+//! whole HTTP response for one HTTP request; the harness (`harness/`) moves the bytes.
 //!
 //! In the order `handle` applies them:
 //!
@@ -52,7 +52,7 @@ pub const PARSE_ERROR: i64 = -32700;
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
-/// One HTTP request, as `src/main.rs` read it.
+/// One HTTP request, as the harness read it.
 #[derive(Debug, Clone, Default)]
 pub struct HttpRequest {
     /// `GET`, `POST`, …
@@ -73,7 +73,7 @@ impl HttpRequest {
     }
 }
 
-/// One HTTP response for `src/main.rs` to send.
+/// One HTTP response for the harness to send.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpResponse {
     /// The status code, e.g. 200.

@@ -54,7 +54,7 @@ impl RpcError {
 pub struct Outbox(Sender<Value>);
 
 impl Outbox {
-    /// An outbox feeding `tx` (main.rs writes what arrives there).
+    /// An outbox feeding `tx` (the harness writes what arrives there).
     pub fn new(tx: Sender<Value>) -> Outbox {
         Outbox(tx)
     }

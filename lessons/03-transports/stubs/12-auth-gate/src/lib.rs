@@ -60,7 +60,7 @@ pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
-/// What the command line told this server (`src/main.rs` reads it).
+/// What the command line told this server (the harness reads it).
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     /// This server's canonical URI, e.g. `http://127.0.0.1:8765/mcp`.
@@ -77,7 +77,7 @@ pub struct Config {
     pub upstream_token: String,
 }
 
-/// One HTTP request, as `src/main.rs` read it.
+/// One HTTP request, as the harness read it.
 #[derive(Debug, Clone, Default)]
 pub struct HttpRequest {
     /// `GET`, `POST`, …
@@ -109,7 +109,7 @@ impl HttpRequest {
     }
 }
 
-/// One HTTP response for `src/main.rs` to send.
+/// One HTTP response for the harness to send.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpResponse {
     /// The status code, e.g. 200.
