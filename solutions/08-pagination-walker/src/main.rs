@@ -1,149 +1,72 @@
-//! The checker's harness. YOU DO NOT NEED TO EDIT THIS FILE: your work is in
-//! `src/lib.rs`.
+//! Connects your `src/lib.rs` to the checker's harness (`harness/`). YOU DO
+//! NOT NEED TO EDIT THIS FILE: your work is in `src/lib.rs`.
 //!
-//! Usage: `pagination-walker [--listen] [--wait-ms N] SERVER [ARGS…]`. It
-//! launches the server command and, with `--listen`, calls `Walker::listen`
-//! first. Then it calls `Walker::list_tools` four times: twice in a row,
-//! then after waiting N ms, then after waiting N ms again. While it waits,
-//! every message that arrives goes to `Walker::on_message`. After each call
-//! it prints one line: `{"harness":"listed","call":1,"names":[…]}`, or
-//! `{"harness":"failed",…}` and stops; `{"harness":"listening"}` after
-//! `listen`; `{"harness":"panic",…}` if your code panicked.
+//! The harness is a crate of its own, built once; this file and yours are
+//! what a save recompiles. It hands your `Walker` to the harness, and the
+//! harness's connection to the server to your `Walker` as a `Peer`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::fmt::Display;
 use std::time::{Duration, Instant};
 
+use harness::{Server, ServerError};
+use serde_json::Value;
+
 // Your `src/lib.rs`, compiled into this program as a module (not a library
-// of its own), so that a save rebuilds one crate, not two. What a stub
-// leaves unused is not a mistake yet: no dead-code warnings for it.
+// of its own). What a stub leaves unused is not a mistake yet: no dead-code
+// warnings for it.
 #[path = "lib.rs"]
 #[allow(dead_code)]
 mod learner;
 use learner::{Peer, PeerError, Walker};
-use serde_json::{Value, json};
 
-static LAST_PANIC: Mutex<Option<(String, String)>> = Mutex::new(None);
-
-/// The server's stdin and a channel of the lines it writes.
-struct ChildPeer {
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+fn main() {
+    harness::run(&mut Yours::default());
 }
 
-impl Peer for ChildPeer {
+/// Your walker, once the harness has made it.
+#[derive(Default)]
+struct Yours {
+    walker: Option<Walker>,
+}
+
+impl Yours {
+    fn walker(&mut self) -> &mut Walker {
+        self.walker.as_mut().expect("the harness calls Walker::new first")
+    }
+}
+
+impl harness::Learner for Yours {
+    fn new_walker(&mut self, client_info: Value) {
+        self.walker = Some(Walker::new(client_info));
+    }
+
+    fn listen(&mut self, server: &mut Server) -> Result<(), Box<dyn Display>> {
+        self.walker().listen(server).map_err(|e| Box::new(e) as Box<dyn Display>)
+    }
+
+    fn list_tools(&mut self, server: &mut Server, now: Instant) -> Result<Vec<Value>, Box<dyn Display>> {
+        self.walker().list_tools(server, now).map_err(|e| Box::new(e) as Box<dyn Display>)
+    }
+
+    fn on_message(&mut self, message: &Value) {
+        self.walker().on_message(message)
+    }
+}
+
+/// The server, as your `Walker` talks to it.
+impl Peer for Server {
     fn send(&mut self, message: &Value) -> Result<(), PeerError> {
-        writeln!(self.stdin, "{message}").and_then(|_| self.stdin.flush()).map_err(|_| PeerError::Closed)
+        Server::send(self, message).map_err(peer_error)
     }
 
     fn recv(&mut self, timeout: Duration) -> Result<Value, PeerError> {
-        loop {
-            let line = match self.lines.recv_timeout(timeout) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(PeerError::Timeout),
-                Err(RecvTimeoutError::Disconnected) => return Err(PeerError::Closed),
-            };
-            match serde_json::from_str::<Value>(&line) {
-                Ok(value) => return Ok(value),
-                Err(_) => eprintln!("skipped a line from the server that is not JSON: {line}"),
-            }
-        }
+        Server::recv(self, timeout).map_err(peer_error)
     }
 }
 
-fn main() {
-    // Started by hand (`cargo run` here), it would wait on stdin in silence.
-    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        eprintln!("This is exercise 08's harness: its checker drives it. Run `mcplings check 08`.");
+fn peer_error(e: ServerError) -> PeerError {
+    match e {
+        ServerError::Timeout => PeerError::Timeout,
+        ServerError::Closed => PeerError::Closed,
     }
-    std::panic::set_hook(Box::new(|info| {
-        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
-            (Some(s), _) => s.to_string(),
-            (_, Some(s)) => s.clone(),
-            _ => "panic".to_string(),
-        };
-        let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
-        eprintln!("panicked at {location}: {message}");
-        *LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some((message, location));
-    }));
-    let mut listen = false;
-    let mut wait = Duration::ZERO;
-    let mut args = std::env::args().skip(1).peekable();
-    while let Some(flag) = args.next_if(|a| a.starts_with("--")) {
-        match flag.as_str() {
-            "--listen" => listen = true,
-            "--wait-ms" => wait = Duration::from_millis(args.next().and_then(|v| v.parse().ok()).unwrap_or(0)),
-            _ => return report(json!({"harness": "failed", "error": format!("unknown option {flag}")})),
-        }
-    }
-    let Some(program) = args.next() else {
-        return report(json!({"harness": "failed", "error": "no server command given"}));
-    };
-    let mut child = match Command::new(&program).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn() {
-        Ok(child) => child,
-        Err(e) => return report(json!({"harness": "failed", "error": format!("cannot start {program}: {e}")})),
-    };
-    let (tx, lines) = channel();
-    let stdout = child.stdout.take().expect("piped stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut peer = ChildPeer { stdin: child.stdin.take().expect("piped stdin"), lines };
-    let mut walker = Walker::new(json!({"name": "pagination-walker", "version": "0.1.0"}));
-    if listen {
-        match guarded("Walker::listen", || walker.listen(&mut peer)) {
-            Ok(Ok(())) => report(json!({"harness": "listening"})),
-            Ok(Err(e)) => return report(json!({"harness": "failed", "error": e.to_string()})),
-            Err(panic) => return report(panic),
-        }
-    }
-    for call in 1..=4 {
-        if call > 2 {
-            pump(&mut walker, &mut peer, wait);
-        }
-        match guarded("Walker::list_tools", || walker.list_tools(&mut peer, Instant::now())) {
-            Ok(Ok(tools)) => {
-                let names: Vec<Value> = tools.iter().map(|t| t.get("name").cloned().unwrap_or(Value::Null)).collect();
-                report(json!({"harness": "listed", "call": call, "names": names}));
-            }
-            Ok(Err(e)) => return report(json!({"harness": "failed", "call": call, "error": e.to_string()})),
-            Err(panic) => return report(panic),
-        }
-    }
-    drop(peer);
-    let _ = child.wait();
-}
-
-/// Hands every message that arrives within `wait` to `on_message`.
-fn pump(walker: &mut Walker, peer: &mut ChildPeer, wait: Duration) {
-    let until = Instant::now() + wait;
-    while let Some(left) = until.checked_duration_since(Instant::now()).filter(|d| !d.is_zero()) {
-        if let Ok(message) = peer.recv(left)
-            && let Err(panic) = guarded("Walker::on_message", || walker.on_message(&message))
-        {
-            report(panic);
-            std::process::exit(0);
-        }
-    }
-}
-
-/// Runs the learner's code; a panic becomes the report to print.
-fn guarded<T>(function: &str, f: impl FnOnce() -> T) -> Result<T, Value> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
-        let (message, location) = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
-        json!({"harness": "panic", "function": function, "message": message, "location": location})
-    })
-}
-
-fn report(line: Value) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}").and_then(|_| out.flush());
 }

@@ -1,0 +1,1 @@
+../../../../../exercises/08-pagination-walker/harness/src/lib.rs

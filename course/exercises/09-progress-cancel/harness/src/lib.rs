@@ -1,0 +1,1 @@
+../../../../../exercises/09-progress-cancel/harness/src/lib.rs
