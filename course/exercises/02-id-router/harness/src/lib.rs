@@ -1,0 +1,1 @@
+../../../../../exercises/02-id-router/harness/src/lib.rs

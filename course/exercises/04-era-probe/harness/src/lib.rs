@@ -1,0 +1,1 @@
+../../../../../exercises/04-era-probe/harness/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../../exercises/05-stdio-codec/harness/src/lib.rs
