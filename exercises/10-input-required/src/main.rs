@@ -20,14 +20,14 @@ mod learner;
 use learner::{Client, Era, Peer, PeerError};
 
 fn main() {
-    harness::run(Yours::new);
+    harness::run(Yours::start);
 }
 
 /// Your client, made when the harness has launched the server.
 struct Yours(Client);
 
 impl Yours {
-    fn new(legacy: bool, client_info: Value, max_rounds: Option<usize>) -> Box<dyn harness::Learner> {
+    fn start(legacy: bool, client_info: Value, max_rounds: Option<usize>) -> Box<dyn harness::Learner> {
         let mut client = Client::new(if legacy { Era::Legacy } else { Era::Modern }, client_info);
         if let Some(n) = max_rounds {
             client.max_rounds = n;

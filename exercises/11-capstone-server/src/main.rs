@@ -19,7 +19,7 @@ use learner::*;
 use serde_json::Value;
 
 fn main() {
-    harness::run(Yours::new);
+    harness::run(Yours::start);
 }
 
 /// Your outbox and server. The fields drop in this order: the outbox, then
@@ -30,7 +30,7 @@ struct Yours {
 }
 
 impl Yours {
-    fn new(frames: Sender<Value>) -> Box<dyn harness::Learner> {
+    fn start(frames: Sender<Value>) -> Box<dyn harness::Learner> {
         let out = Outbox::new(frames);
         Box::new(Yours {
             out,
