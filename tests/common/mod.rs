@@ -208,7 +208,9 @@ impl Mutant {
 /// the package renamed to `package` (unique per mutant, so binaries in the
 /// shared target dir never collide) and made a workspace of its own, its
 /// `src/`, and the crates' `exercises/Cargo.lock`; then `patches` applied
-/// in order.
+/// in order. The exercise's harness crate is the checkout's own, unless a
+/// patch names one of its files (`harness/src/lib.rs`): then the mutant
+/// holds a copy of it, patched.
 ///
 /// The crate lives at a stable path, `target/test-mutants/crates/<package>`,
 /// and a file is written only when its text changed, so a warm `cargo test`
@@ -241,10 +243,20 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         "{package}: {manifest}"
     );
     manifest = manifest.replace(in_crates_workspace, "");
-    // The exercise's harness crate, by its path in this checkout.
-    let harness = format!("path = \"../../exercises/{exercise}/harness\"");
-    let here = root().join("exercises").join(exercise).join("harness");
-    manifest = manifest.replace(&harness, &format!("path = {:?}", here.display().to_string()));
+    // The exercise's harness crate: by its path in this checkout, built once
+    // for every mutant; copied into the mutant (`harness/`) when a patch
+    // changes it.
+    let harness_dir = root().join("exercises").join(exercise).join("harness");
+    let own_harness = patches.iter().any(|(file, _, _)| file.starts_with("harness/"));
+    let harness_path = if own_harness {
+        "harness".to_string()
+    } else {
+        harness_dir.display().to_string()
+    };
+    manifest = manifest.replace(
+        &format!("path = \"../../exercises/{exercise}/harness\""),
+        &format!("path = {harness_path:?}"),
+    );
     manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\nincremental = false\n");
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
         (PathBuf::from("Cargo.toml"), manifest.into_bytes()),
@@ -254,6 +266,13 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         ),
     ];
     read_tree(&solution.join("src"), Path::new("src"), &mut files);
+    if own_harness {
+        files.push((
+            PathBuf::from("harness/Cargo.toml"),
+            fs::read(harness_dir.join("Cargo.toml")).unwrap(),
+        ));
+        read_tree(&harness_dir.join("src"), Path::new("harness/src"), &mut files);
+    }
     for (file, find, replace) in patches {
         let (_, bytes) = files
             .iter_mut()

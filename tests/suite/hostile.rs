@@ -240,7 +240,7 @@ fn server_stops_reading_with_a_full_pipe() {
         "{find}        if line.len() > 100_000 {{\n{}            loop {{ std::thread::sleep(std::time::Duration::from_millis(50)); }}\n        }}\n",
         write_pid(&pid)
     );
-    let dir = mutant(CODEC, "hostile-05-full-pipe", &[("src/main.rs", find, &replace)]);
+    let dir = mutant(CODEC, "hostile-05-full-pipe", &[("harness/src/lib.rs", find, &replace)]);
     let (report, _) = timed_check(CODEC, dir.path(), "blocks on a full pipe");
     assert!(report.build.ok, "{}", summary(&report));
     let large = report
