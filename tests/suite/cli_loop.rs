@@ -416,6 +416,10 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     // --update keeps the learner's file and brings back what the course owns.
     fs::write(ws.join("exercises/02-id-router/src/lib.rs"), "// mine\n").unwrap();
     fs::remove_file(ws.join("exercises/02-id-router/src/main.rs")).unwrap();
+    // The harness crate is the course's: replaced whole, a stray file gone.
+    let harness = ws.join("exercises/02-id-router/harness");
+    fs::write(harness.join("src/lib.rs"), "// edited\n").unwrap();
+    fs::write(harness.join("src/stray.rs"), "// left over\n").unwrap();
     fs::remove_dir_all(ws.join("lessons/05-long-calls")).unwrap();
     // An earlier init wrote the crates' workspace at the root: update
     // removes it (rust-analyzer would load it, and cargo refuse it).
@@ -433,6 +437,11 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
         "// mine\n"
     );
     assert!(ws.join("exercises/02-id-router/src/main.rs").is_file());
+    assert_eq!(
+        fs::read(harness.join("src/lib.rs")).unwrap(),
+        fs::read(common::root().join("exercises/02-id-router/harness/src/lib.rs")).unwrap()
+    );
+    assert!(!harness.join("src/stray.rs").exists());
     assert!(ws.join("lessons/05-long-calls/lesson.md").is_file());
     assert_eq!(
         inside(&["list", "--json"]).json()["parts"][0]["exercises"][0]["done"],
