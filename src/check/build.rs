@@ -251,6 +251,9 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
         output.push_str(cargo_errors);
         output.push('\n');
     }
+    if let Some(note) = missing_harness_note(&output) {
+        output.push_str(note);
+    }
     let ok = status.is_some_and(|s| s.success()) && executable.is_some();
     Built {
         ok,
@@ -259,6 +262,20 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
         duration: started.elapsed(),
         error: None,
     }
+}
+
+/// What to do when cargo could not read an exercise's harness crate
+/// (`harness/Cargo.toml`, a path dependency): the learner's copy of the
+/// folder left it out (`check --path` on `src/` and `Cargo.toml` alone).
+/// Cargo's own words name only the missing file.
+fn missing_harness_note(output: &str) -> Option<&'static str> {
+    let missing = output
+        .lines()
+        .any(|l| l.contains("failed to read") && l.contains("harness/Cargo.toml"));
+    missing.then_some(
+        "mcplings: the crate's harness/ folder is missing. It holds the checker's harness, \
+         which src/main.rs hands your code to: copy the whole exercise folder, harness/ included.\n",
+    )
 }
 
 /// Cargo's own error output (lossy UTF-8): the first [`MAX_CARGO_ERRORS`]
@@ -353,6 +370,13 @@ mod tests {
         assert!(output.starts_with("error[E0425]: cannot find value `x1`"));
         assert!(output.contains("`x133`") && !output.contains("`x134`"));
         assert!(output.ends_with("… 8601 more lines of compiler messages not shown (2867 more errors): fix the first errors above, they often cause the rest\n"), "{}", &output[output.len() - 200..]);
+    }
+
+    #[test]
+    fn a_missing_harness_folder_is_named() {
+        let cargo = "error: failed to get `harness` as a dependency of package `exercise-01-encode-frames v0.1.0 (/tmp/my01b)`\n\nCaused by:\n  failed to load source for dependency `harness`\n\nCaused by:\n  Unable to update /tmp/my01b/harness\n\nCaused by:\n  failed to read `/tmp/my01b/harness/Cargo.toml`\n";
+        assert!(missing_harness_note(cargo).is_some_and(|n| n.contains("copy the whole exercise folder")));
+        assert_eq!(missing_harness_note("error[E0425]: cannot find value `x`"), None);
     }
 
     #[test]

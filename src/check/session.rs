@@ -51,6 +51,7 @@ pub use pipes::{
 };
 pub use process::{Process, Waited};
 pub use stop::Stop;
+pub(crate) use stop::part_of_a_spread_message;
 pub use transcript::{MAX_TRANSCRIPT, TRANSCRIPT_TAIL};
 
 /// A session can move to the thread that runs its case.

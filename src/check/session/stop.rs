@@ -94,6 +94,15 @@ impl Stop {
 
 /// The reason for a stdout line that is not JSON, naming the usual causes:
 /// pretty-printing, LSP-style headers, a blank line, a banner or debug print.
+/// Whether a stdout line that is not JSON looks like a piece of a message
+/// spread over several lines (pretty-printed): a lone bracket, or an
+/// indented member or bracket.
+pub(crate) fn part_of_a_spread_message(line: &str) -> bool {
+    let trimmed = line.trim();
+    matches!(trimmed, "{" | "[" | "}" | "]" | "}," | "],")
+        || line.starts_with([' ', '\t']) && trimmed.starts_with(['"', '{', '[', '}', ']'])
+}
+
 fn not_json_reason(number: usize, line: &str) -> String {
     const ONE_LINE: &str = "A JSON-RPC message over stdio is one line and MUST NOT contain embedded newlines (2025-11-25 basic/transports › stdio)";
     let trimmed = line.trim();
@@ -105,9 +114,7 @@ fn not_json_reason(number: usize, line: &str) -> String {
         format!(
             "stdout line {number} is `{line}`, an LSP-style header: MCP over stdio has no headers. {ONE_LINE}, ending in \\n"
         )
-    } else if matches!(trimmed, "{" | "[" | "}" | "]" | "}," | "],")
-        || line.starts_with([' ', '\t']) && trimmed.starts_with(['"', '{', '[', '}', ']'])
-    {
+    } else if part_of_a_spread_message(line) {
         format!(
             "stdout line {number} is `{line}`, part of a message spread over several lines (pretty-printed?). {ONE_LINE}: write it with serde_json::to_string, not to_string_pretty"
         )

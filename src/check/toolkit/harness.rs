@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::case::{CaseResult, Failure};
 use crate::check::http::Reply;
-use crate::check::session::{Received, Session, Stop};
+use crate::check::session::{Received, Session, Stop, part_of_a_spread_message};
 
 /// Sends a harness command and returns the harness's reply line, turning a
 /// reported panic into a failure that names the learner's function.
@@ -80,9 +80,15 @@ pub(crate) fn framing_failure(f: Failure) -> Failure {
             reason: "an empty line on stdout: the frame you returned ends with its own newline. Return the frame without a line ending; the transport adds exactly one".into(),
             ..f
         },
-        Some(Stop::NotJson { line, .. }) if line.trim_start().starts_with(['{', '[', '"', '}']) || line.starts_with(' ') => Failure {
+        Some(Stop::NotJson { line, .. }) if part_of_a_spread_message(line) => Failure {
             reason: format!(
                 "the frame spans several lines (this line alone is `{line}`): encode it compactly with serde_json::to_string, not to_string_pretty. On stdio every frame is exactly one line (2025-11-25 basic/transports › stdio)"
+            ),
+            ..f
+        },
+        Some(Stop::NotJson { line, .. }) if line.trim_start().starts_with(['{', '[']) => Failure {
+            reason: format!(
+                "the frame is one line but not JSON: `{line}`. Build it as a serde_json value (json!, Map) and encode it with serde_json::to_string: text formatted by hand easily breaks JSON (a {{:?}} of an id prints Int(11), a string needs quotes and escapes). A JSON-RPC message is a JSON object (JSON-RPC 2.0 § 4)"
             ),
             ..f
         },
@@ -93,6 +99,32 @@ pub(crate) fn framing_failure(f: Failure) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_on_one_line_that_is_not_json_is_not_called_pretty_printed() {
+        let stop = |line: &str| Failure {
+            stop: Some(Stop::NotJson {
+                number: 1,
+                line: line.to_string(),
+            }),
+            ..Failure::new("stopped")
+        };
+        let one_line = framing_failure(stop(r#"{"jsonrpc": "2.0", "id": Int(11), "method": "tools/call"}"#));
+        assert!(
+            one_line.reason.starts_with("the frame is one line but not JSON"),
+            "{}",
+            one_line.reason
+        );
+        for piece in ["{", "  \"jsonrpc\": \"2.0\",", "}"] {
+            let spread = framing_failure(stop(piece));
+            assert!(
+                spread.reason.starts_with("the frame spans several lines"),
+                "{piece}: {}",
+                spread.reason
+            );
+        }
+        assert!(framing_failure(stop("")).reason.starts_with("an empty line on stdout"));
+    }
 
     #[test]
     fn a_todo_panic_names_the_function_and_place() {
