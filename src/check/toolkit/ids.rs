@@ -179,6 +179,14 @@ pub(crate) fn unchanged(sent: &Value, frame: &Value, what: &str) -> Result<(), F
 /// server took the id for invalid; any other error is about something else
 /// in the request, and the reason says so rather than blame the id.
 pub(crate) fn served(what: &str, sent: &Value, response: &Value) -> Result<(), Failure> {
+    // The harness's report of a panic in the learner's handler (a -32603
+    // carrying it as `data`) names the panic, not the id.
+    if let Some(report) = response
+        .pointer("/error/data")
+        .filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic"))
+    {
+        return Err(super::harness::panic_failure(report));
+    }
     if let Some(error) = quoted_error(response).filter(|_| response.get("result").is_none()) {
         let about_the_id =
             response.pointer("/error/code") == Some(&json!(-32600)) || response.get("id").is_none_or(Value::is_null);
