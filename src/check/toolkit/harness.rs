@@ -88,7 +88,7 @@ pub(crate) fn framing_failure(f: Failure) -> Failure {
         },
         Some(Stop::NotJson { line, .. }) if line.trim_start().starts_with(['{', '[']) => Failure {
             reason: format!(
-                "the frame is one line but not JSON: `{line}`. Build it as a serde_json value (json!, Map) and encode it with serde_json::to_string: text formatted by hand easily breaks JSON (a {{:?}} of an id prints Int(11), a string needs quotes and escapes). A JSON-RPC message is a JSON object (JSON-RPC 2.0 § 4)"
+                "the frame is one line but not JSON: `{line}`. Build it as a serde_json value (json!, Map) and encode it with serde_json::to_string: text formatted by hand easily breaks JSON (a {{:?}} of an id prints Int(11), a string needs quotes and escapes). On stdio, \"Messages are individual JSON-RPC requests, notifications, or responses\" (2025-11-25 basic/transports › stdio)"
             ),
             ..f
         },
