@@ -192,9 +192,26 @@ pub fn tree_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 pub type Patch<'a> = (&'a str, &'a str, &'a str);
 
 /// A mutant crate: a folder of its own under `target/test-mutants/crates/`,
-/// named after its package, kept between runs.
+/// named after its package, kept between runs. Held by one test at a time:
+/// two tests may check the same mutant, and while one builds it the other
+/// must not write its files (cargo rewrites the mutant's `Cargo.lock`, and
+/// a rewrite from the other test's copy beside it garbled the file once).
 pub struct Mutant {
     dir: PathBuf,
+    _alone: std::sync::MutexGuard<'static, ()>,
+}
+
+/// The lock that keeps the mutant `package` to one test at a time.
+fn mutant_lock(package: &str) -> &'static std::sync::Mutex<()> {
+    static LOCKS: OnceLock<std::sync::Mutex<std::collections::HashMap<String, &'static std::sync::Mutex<()>>>> =
+        OnceLock::new();
+    let mut locks = LOCKS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    locks
+        .entry(package.to_string())
+        .or_insert_with(|| Box::leak(Box::new(std::sync::Mutex::new(()))))
 }
 
 impl Mutant {
@@ -220,6 +237,8 @@ impl Mutant {
 /// Panics unless every `find` occurs exactly once in its file, so a mutant
 /// can never silently turn into the unmutated solution.
 pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
+    // A test that failed while holding it poisons nothing worth keeping.
+    let alone = mutant_lock(package).lock().unwrap_or_else(|e| e.into_inner());
     let solution = root().join("solutions").join(exercise);
     let manifest = fs::read_to_string(solution.join("Cargo.toml")).unwrap();
     let old_name = format!("name = \"solution-{exercise}\"");
@@ -288,7 +307,7 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
     }
     let dir = target_dir().join("test-mutants").join("crates").join(package);
     sync_tree(&dir, &files);
-    Mutant { dir }
+    Mutant { dir, _alone: alone }
 }
 
 /// Every file under `from`, as (its path under `prefix`, its bytes).

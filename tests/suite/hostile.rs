@@ -415,11 +415,14 @@ fn server_floods_stdout_with_lines() {
 fn server_floods_stdout_with_valid_notifications() {
     let scratch = common::scratch_dir("hostile-03-notification-flood");
     let pid = scratch.join("pid");
-    // Each line carries 100 bytes of log text, so the 8 MiB cap comes after
-    // ~45,000 valid notifications (not 100,000), inside the hang deadline on a
-    // loaded machine with the checker built without optimisation.
+    // Each line carries 200 bytes of log text, so the 8 MiB cap comes after
+    // ~29,000 valid notifications (not 100,000), inside the hang deadline on a
+    // loaded machine with the checker built without optimisation (with 100
+    // bytes, ~45,000 lines took the unoptimised checker past the 3 s deadline
+    // once, with the suite running beside it); longer lines would make the
+    // kept transcript, and so the report, too big for the bound below.
     let line = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"TEXT"}}"#
-        .replace("TEXT", &"tick ".repeat(20));
+        .replace("TEXT", &"tick ".repeat(40));
     let code = format!(
         "{}        loop {{ println!(r#\"{}\"#); }}",
         write_pid(&pid),
