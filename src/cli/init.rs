@@ -167,8 +167,8 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
     copy_tree(&root.join("lessons"), &dir.join("lessons"))?;
     for ex in &course.exercises {
         let to = ex.dir(dir);
-        let (manifest, src) = crate_files(root, "exercises", &ex.id);
-        copy_file(&manifest, &to.join("Cargo.toml"))?;
+        let src = ex.dir(root).join("src");
+        copy_file(&ex.dir(root).join("Cargo.toml"), &to.join("Cargo.toml"))?;
         for file in files_under(&src)? {
             let rel = Path::new("src").join(&file);
             let learner = ex.files.iter().any(|f| Path::new(f) == rel);
@@ -187,12 +187,9 @@ fn write(course: &Course, dir: &Path, keep_learner_files: bool) -> Result<(), St
         let harness = ex.dir(root).join("harness");
         if harness.is_dir() {
             let _ = fs::remove_dir_all(to.join("harness"));
-            copy_file(&harness.join("Cargo.toml"), &to.join("harness/Cargo.toml"))?;
-            copy_tree(&harness.join("src"), &to.join("harness/src"))?;
+            copy_crate(&harness, &to.join("harness"))?;
         }
-        let (manifest, src) = crate_files(root, "solutions", &ex.id);
-        copy_file(&manifest, &ex.solution_dir(dir).join("Cargo.toml"))?;
-        copy_tree(&src, &ex.solution_dir(dir).join("src"))?;
+        copy_crate(&ex.solution_dir(root), &ex.solution_dir(dir))?;
     }
     copy_workspace(root, dir)?;
     write_file(&dir.join("rust-analyzer.toml"), RUST_ANALYZER)?;
@@ -244,10 +241,10 @@ pub fn staged() -> Result<tempfile::TempDir, String> {
     Ok(tmp)
 }
 
-/// The manifest and `src/` of crate `<side>/<id>` in the course at `root`.
-fn crate_files(root: &Path, side: &str, id: &str) -> (PathBuf, PathBuf) {
-    let own = root.join(side).join(id);
-    (own.join("Cargo.toml"), own.join("src"))
+/// Copies the crate in `from` (its `Cargo.toml` and `src/`) to `to`.
+fn copy_crate(from: &Path, to: &Path) -> Result<(), String> {
+    copy_file(&from.join("Cargo.toml"), &to.join("Cargo.toml"))?;
+    copy_tree(&from.join("src"), &to.join("src"))
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {

@@ -68,12 +68,11 @@ use serde_json::{Value, json};
 
 use crate::check::http::{self, Request};
 use crate::check::session::Session;
-use crate::check::toolkit::harness::http_panic;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape, ids};
 use crate::mcp;
 use messages::{discover, request_ids};
 use origin::{loopback_origin, origin};
-use requests::{error_reply, exchange, headers_for, ok_reply, post, shown, tool_call, with_header};
+use requests::{error_reply, exchange, headers_for, ok_reply, post, send, shown, tool_call, with_header};
 
 /// The checker named `http-front-door`.
 pub static CHECKER: Checker = Checker {
@@ -220,7 +219,7 @@ fn notification(s: &mut Session) -> CaseResult {
 
 fn not_allowed(s: &mut Session) -> CaseResult {
     let body = tool_call(13, "echo", json!({"text": "hi"}), mcp::MODERN);
-    let reply = http_panic(http::send(
+    let reply = send(
         s,
         &Request {
             method: "POST",
@@ -228,7 +227,7 @@ fn not_allowed(s: &mut Session) -> CaseResult {
             headers: headers_for(&body),
             body: Some(body.to_string().into_bytes()),
         },
-    )?)?;
+    )?;
     if reply.status != 404 {
         return Err(Failure::mismatch(
             "POST /elsewhere should get 404: the server has one MCP endpoint, /mcp, and nothing else answers as MCP",

@@ -27,7 +27,7 @@ pub(crate) use answers::{
 };
 
 use super::case::{CaseResult, Failure};
-use super::harness::panic_failure;
+use super::harness::panic_in_response;
 use super::ids;
 use crate::check::diff::{ANY_INTEGER, ANY_STRING};
 use crate::check::report::Direction;
@@ -441,13 +441,10 @@ pub(crate) fn response_to(got: Value, id: &Value, method: &str) -> Result<Value,
     ids::unchanged(id, &got, &format!("`{method}`"))?;
     match classify(&got) {
         Kind::Success { id: got_id } | Kind::Error { id: Some(got_id), .. } if got_id.to_value() == *id => {
-            if let Some(report) = got
-                .pointer("/error/data")
-                .filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic"))
-            {
-                return Err(panic_failure(report));
+            match panic_in_response(&got) {
+                Some(panic) => Err(panic),
+                None => Ok(got),
             }
-            Ok(got)
         }
         _ => Err(Failure::showing(
             format!("the answer to `{method}` is not its response (id {id})"),

@@ -23,19 +23,27 @@ pub(crate) fn ask(s: &mut Session, command: Value) -> Result<Received, Failure> 
 /// Reads the next line and turns a reported panic into a failure.
 pub(crate) fn reply(s: &mut Session) -> Result<Received, Failure> {
     let got = s.recv()?;
-    if got.value.get("harness").and_then(Value::as_str) == Some("panic") {
+    if harness_kind(&got.value) == Some("panic") {
         return Err(panic_failure(&got.value));
     }
     Ok(got)
+}
+
+/// The failure naming a panic in the learner's handler, when `response` is
+/// the error response a server harness answers with then: a -32603 carrying
+/// the harness's panic report as its `data`.
+pub(crate) fn panic_in_response(response: &Value) -> Option<Failure> {
+    response
+        .pointer("/error/data")
+        .filter(|d| harness_kind(d) == Some("panic"))
+        .map(panic_failure)
 }
 
 /// `reply`, or a failure naming the panic when it is an HTTP harness's 500
 /// carrying a panic report.
 pub(crate) fn http_panic(reply: Reply) -> Result<Reply, Failure> {
     if reply.status == 500
-        && let Some(report) = reply
-            .json()
-            .filter(|v| v.get("harness").and_then(Value::as_str) == Some("panic"))
+        && let Some(report) = reply.json().filter(|v| harness_kind(v) == Some("panic"))
     {
         return Err(panic_failure(&report));
     }

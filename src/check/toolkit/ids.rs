@@ -181,11 +181,8 @@ pub(crate) fn unchanged(sent: &Value, frame: &Value, what: &str) -> Result<(), F
 pub(crate) fn served(what: &str, sent: &Value, response: &Value) -> Result<(), Failure> {
     // The harness's report of a panic in the learner's handler (a -32603
     // carrying it as `data`) names the panic, not the id.
-    if let Some(report) = response
-        .pointer("/error/data")
-        .filter(|d| d.get("harness").and_then(Value::as_str) == Some("panic"))
-    {
-        return Err(super::harness::panic_failure(report));
+    if let Some(panic) = super::harness::panic_in_response(response) {
+        return Err(panic);
     }
     if let Some(error) = quoted_error(response).filter(|_| response.get("result").is_none()) {
         let about_the_id =

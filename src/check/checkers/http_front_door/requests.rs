@@ -31,8 +31,13 @@ pub(super) fn with_header(
     headers
 }
 
-/// Sends an HTTP request; a 500 carrying the harness's panic report
-/// becomes a failure naming the panic.
+/// Sends `request`; a 500 carrying the harness's panic report becomes a
+/// failure naming the panic.
+pub(super) fn send(s: &mut Session, request: &Request) -> Result<Reply, Failure> {
+    http_panic(http::send(s, request)?)
+}
+
+/// Sends an HTTP request to `/mcp` ([`send`]).
 pub(super) fn exchange(
     s: &mut Session,
     method: &'static str,
@@ -45,8 +50,7 @@ pub(super) fn exchange(
         headers,
         body: body.map(|b| b.to_string().into_bytes()),
     };
-    let reply = http::send(s, &request)?;
-    http_panic(reply)
+    send(s, &request)
 }
 
 pub(super) fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value) -> Result<Reply, Failure> {
@@ -57,7 +61,7 @@ pub(super) fn post(s: &mut Session, headers: Vec<(String, String)>, body: &Value
 /// conforming client sends with it.
 pub(super) fn post_text(s: &mut Session, body: &str) -> Result<Reply, Failure> {
     let value: Value = serde_json::from_str(body).expect("the checker's bodies are JSON");
-    let reply = http::send(
+    send(
         s,
         &Request {
             method: "POST",
@@ -65,8 +69,7 @@ pub(super) fn post_text(s: &mut Session, body: &str) -> Result<Reply, Failure> {
             headers: headers_for(&value),
             body: Some(body.as_bytes().to_vec()),
         },
-    )?;
-    http_panic(reply)
+    )
 }
 
 /// What a failure shows as the actual reply.
