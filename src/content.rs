@@ -2,13 +2,14 @@
 //! `lessons/` and validated as a whole. Every problem is reported as
 //! `file:line: reason`, all at once, so an author fixes them in one pass.
 
+pub mod aside;
 pub mod error;
 pub mod fairness;
 pub mod glossary;
 pub mod lesson;
 pub mod manifest;
+pub mod needs;
 pub mod quiz;
-pub mod story;
 pub mod workspace;
 
 use std::collections::HashMap;
@@ -90,6 +91,9 @@ pub struct Exercise {
     /// The hint (numbered from 1) about a case, by case name (the names
     /// are the checker's: `tests/content.rs` holds them to it).
     pub hint_for: std::collections::BTreeMap<String, usize>,
+    /// The lesson sections it needs you to read, in the order
+    /// `exercises.toml` names them (`needs`), resolved in their lessons.
+    pub needs: Vec<needs::Need>,
     /// Name of the checker that judges it.
     pub checker: String,
     /// Per-case timeout.
@@ -162,6 +166,7 @@ impl Course {
             root,
             checkers,
             errors: Vec::new(),
+            needs: Vec::new(),
         }
         .load()
     }
@@ -186,6 +191,9 @@ struct Loader<'a> {
     root: &'a Path,
     checkers: &'a [&'a str],
     errors: Vec<ContentError>,
+    /// Each exercise's `needs`, as written, to resolve once every lesson
+    /// is loaded: (exercise index, name, `exercises.toml` path, line).
+    needs: Vec<(usize, String, PathBuf, usize)>,
 }
 
 impl Loader<'_> {
@@ -277,7 +285,7 @@ impl Loader<'_> {
                         let rel = dir_rel.join("lesson.md");
                         part.lesson = self.lesson(&rel);
                         if let Some(lesson) = &part.lesson {
-                            self.errors.extend(story::told_once(&rel, lesson, &mut told));
+                            self.errors.extend(aside::told_once(&rel, lesson, &mut told));
                         }
                     }
                     if has("quiz.toml") {
@@ -289,11 +297,16 @@ impl Loader<'_> {
                     } else {
                         Vec::new()
                     };
-                    for (ex, line) in found {
+                    let needs: Vec<(String, Vec<(String, usize)>)> =
+                        found.iter().map(|(ex, _, n)| (ex.id.clone(), n.clone())).collect();
+                    for (ex, line, _) in found {
                         match first_use.get(&ex.id) {
                             Some(first) => self.errors.push(ContentError::at(&rel, line, format!("duplicate exercise id `{}`: {first} already uses it; each exercise needs an id of its own", ex.id))),
                             None => {
                                 first_use.insert(ex.id.clone(), format!("{}:{line}", rel.display()));
+                                for (name, at) in needs.iter().filter(|n| n.0 == ex.id).flat_map(|n| n.1.clone()) {
+                                    self.needs.push((exercises.len(), name, rel.clone(), at));
+                                }
                                 part.exercises.push(ex.id.clone());
                                 exercises.push(ex);
                             }
@@ -303,6 +316,7 @@ impl Loader<'_> {
             }
             parts.push(part);
         }
+        self.resolve_needs(&parts, &mut exercises);
         let glossary = self.glossary();
         if self.errors.is_empty() {
             Ok(Course {
@@ -314,6 +328,36 @@ impl Loader<'_> {
             })
         } else {
             Err(ContentErrors(self.errors))
+        }
+    }
+
+    /// Resolves every exercise's `needs` in the lessons: a section of its
+    /// own part or an earlier one, by `##` or `###` heading.
+    fn resolve_needs(&mut self, parts: &[Part], exercises: &mut [Exercise]) {
+        for (index, name, rel, line) in std::mem::take(&mut self.needs) {
+            let ex = &mut exercises[index];
+            let resolved = needs::split(&name).and_then(|(part, heading)| {
+                if part > ex.part {
+                    return Err(format!(
+                        "`{name}`: exercise `{}` is in Part {}; it may need its own part or an earlier one",
+                        ex.id, ex.part
+                    ));
+                }
+                let lesson = parts
+                    .iter()
+                    .find(|p| p.number == part)
+                    .and_then(|p| p.lesson.as_ref())
+                    .ok_or_else(|| format!("`{name}`: Part {part} has no lesson"))?;
+                needs::resolve(part, heading, lesson)
+            });
+            match resolved {
+                Ok(need) => ex.needs.push(need),
+                Err(reason) => self.errors.push(ContentError::at(
+                    &rel,
+                    line,
+                    format!("exercise `{}` needs {reason}", ex.id),
+                )),
+            }
         }
     }
 
@@ -336,8 +380,16 @@ impl Loader<'_> {
         quiz::parse(rel, &source).map_err(|e| self.errors.extend(e)).ok()
     }
 
-    /// The valid exercises of `rel`, each with the line of its id.
-    fn exercises(&mut self, rel: &Path, part: u8, part_dir: &str, members: &[String]) -> Vec<(Exercise, usize)> {
+    /// The valid exercises of `rel`, each with the line of its id and its
+    /// `needs` as written, each with its line.
+    #[allow(clippy::type_complexity)]
+    fn exercises(
+        &mut self,
+        rel: &Path,
+        part: u8,
+        part_dir: &str,
+        members: &[String],
+    ) -> Vec<(Exercise, usize, Vec<(String, usize)>)> {
         let Some(source) = self.read(rel) else {
             return Vec::new();
         };
@@ -410,6 +462,7 @@ impl Loader<'_> {
                 files: entry.files.get_ref().clone(),
                 hints: entry.hints.get_ref().iter().map(|h| h.trim().to_string()).collect(),
                 hint_for,
+                needs: Vec::new(),
                 checker: checker.clone(),
                 timeout: Duration::from_millis(entry.timeout_ms.unwrap_or(3000)),
                 part_dir: part_dir.to_string(),
@@ -433,7 +486,12 @@ impl Loader<'_> {
                     }
                 }
             }
-            out.push((ex, error::line_of(&source, id_at)));
+            let needs = entry
+                .needs
+                .iter()
+                .map(|n| (n.get_ref().clone(), error::line_of(&source, n.span().start)))
+                .collect();
+            out.push((ex, error::line_of(&source, id_at), needs));
         }
         out
     }

@@ -7,9 +7,11 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
 
+mod aside;
 pub mod cite;
 mod frame;
-mod story;
+
+pub use aside::aside_title;
 
 pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame, wrap_with_frames};
 
@@ -266,19 +268,27 @@ pub fn lay_out_lesson(lesson: &Lesson, width: usize) -> LaidOut {
             lines.push(vec![Piece::new(section.title.clone(), Tone::Heading)]);
             lines.push(Vec::new());
         }
-        for (i, block) in section.blocks.iter().enumerate() {
-            lay_out_block(block, width, &mut lines);
-            // Items of one list stay together; everything else is spaced.
-            let next_is_item = matches!(section.blocks.get(i + 1), Some(Block::ListItem { .. }));
-            if !(matches!(block, Block::ListItem { .. }) && next_is_item) {
-                lines.push(Vec::new());
-            }
-        }
+        lay_out_blocks(&section.blocks, width, &mut lines);
+        lines.push(Vec::new());
     }
     while lines.last().is_some_and(Vec::is_empty) {
         lines.pop();
     }
     LaidOut { lines, sections }
+}
+
+/// Lays out a run of blocks (a section's, an aside's), a blank line
+/// between blocks; the items of one list stay together.
+fn lay_out_blocks(blocks: &[Block], width: usize, lines: &mut Vec<Line>) {
+    for (i, block) in blocks.iter().enumerate() {
+        if i > 0 {
+            let in_list = matches!(block, Block::ListItem { .. }) && matches!(blocks[i - 1], Block::ListItem { .. });
+            if !in_list {
+                lines.push(Vec::new());
+            }
+        }
+        lay_out_block(block, width, lines);
+    }
 }
 
 fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
@@ -302,7 +312,7 @@ fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
             lines.extend(wrap(&pieces(content), width, first, rest));
         }
         Block::Code(code) => lay_out_code(code, width, lines),
-        Block::Story(story) => story::lay_out_story(story, width, lines),
+        Block::Aside(aside) => aside::lay_out_aside(aside, width, lines),
     }
 }
 

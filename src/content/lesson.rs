@@ -9,19 +9,20 @@
 //! break a rule on purpose; ```` ```text ```` (optionally with a revision,
 //! for a transcript) and ```` ```rust ```` hold anything else.
 //!
-//! A real-world bug story is a block quote of its own whose first line is
-//! `> [!story] owner/repo#N`, naming the issue or pull request it tells; the
-//! rest of the quote is the story. Lessons keep stories apart from rules,
-//! and the course tells each story once (see [`super::Course::load`]).
+//! An aside is a block quote whose first line is `> [!kind] label`: a
+//! `story` (`> [!story] owner/repo#N`, then an optional label), `wild` or
+//! `deeper` ([`AsideKind`]). It holds any blocks a section can, and the
+//! workbook draws it folded. Lessons keep asides apart from rules, and the
+//! course tells each story once (see [`super::Course::load`]).
 
 use std::path::Path;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::REVISIONS;
+use super::aside::opens_aside;
+pub use super::aside::{Aside, AsideKind, STORY_MARKER, is_story_reference};
 use super::error::{ContentError, LineIndex, line_of};
-pub use super::story::{STORY_MARKER, Story, is_story_reference};
-use super::story::{starts_story, story};
 
 /// A lesson: a title and its sections in order.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,8 +81,8 @@ pub enum Block {
     },
     /// A block quote's text.
     Quote(Vec<Inline>),
-    /// A real-world bug story: `> [!story] owner/repo#N` and its text.
-    Story(Story),
+    /// An aside (`> [!kind] label`) and its blocks.
+    Aside(Aside),
     /// A fenced code block.
     Code(CodeBlock),
 }
@@ -154,6 +155,10 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                         range.start,
                         "only line 1 may be a `#` title; use `##` for sections".into(),
                     )),
+                    HeadingLevel::H2 if b.quote > 0 => errors.push(err(
+                        range.start,
+                        "a `##` section heading cannot stand inside an aside or a quote".into(),
+                    )),
                     HeadingLevel::H2 => b.sections.push(Section {
                         title: text,
                         blocks: Vec::new(),
@@ -164,25 +169,15 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
             }
             Event::Start(Tag::Paragraph) => {}
             Event::End(TagEnd::Paragraph) => {
-                if b.item_depth() == 0 {
+                if b.marker_pending {
+                    // The marker line was the whole first paragraph.
+                    b.finish_marker(lines.line(b.quote_start))
+                        .unwrap_or_else(|r| errors.push(err(b.quote_start, r)));
+                } else if b.item_depth() == 0 {
                     let inlines = std::mem::take(&mut b.inlines);
-                    if b.quote > 0 {
-                        let first = std::mem::take(&mut b.quote_first);
-                        if b.in_story {
-                            if let Some(Block::Story(story)) = b.last_block_mut() {
-                                story.paragraphs.push(inlines);
-                            }
-                        } else if first && starts_story(&inlines) {
-                            match story(inlines, lines.line(b.quote_start)) {
-                                Ok(story) => {
-                                    b.in_story = true;
-                                    b.push(Block::Story(story));
-                                }
-                                Err(reason) => errors.push(err(b.quote_start, reason)),
-                            }
-                        } else {
-                            b.push(Block::Quote(inlines));
-                        }
+                    // A paragraph of an aside is a paragraph; any other quoted one a quote.
+                    if b.quote > usize::from(b.aside.is_some()) {
+                        b.push(Block::Quote(inlines));
                     } else {
                         b.push(Block::Paragraph(inlines));
                     }
@@ -193,15 +188,26 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
             Event::Start(Tag::BlockQuote(_)) => {
                 if b.quote == 0 {
                     b.quote_start = range.start;
-                    b.quote_first = true;
+                    let first_line = source[range.clone()].lines().next().unwrap_or("");
+                    b.marker_pending = opens_aside(first_line);
                 }
                 b.quote += 1;
             }
             Event::End(TagEnd::BlockQuote(_)) => {
                 b.quote -= 1;
                 if b.quote == 0 {
-                    b.in_story = false;
-                    b.quote_first = false;
+                    b.marker_pending = false;
+                    b.flush();
+                    if let Some(mut aside) = b.aside.take() {
+                        aside.end_line = lines.line(range.end.saturating_sub(1));
+                        if aside.blocks.is_empty() {
+                            errors.push(err(
+                                b.quote_start,
+                                "an aside holds at least one paragraph after its marker line".into(),
+                            ));
+                        }
+                        b.push(Block::Aside(aside));
+                    }
                 }
             }
             Event::Start(Tag::List(start)) => {
@@ -236,9 +242,14 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                     }
                 };
                 let raw = source[range.clone()].trim_end();
-                let fence = raw.chars().next().unwrap_or('`');
+                // Inside a quote (an aside) each line starts with `>`.
+                let unquoted = |l: &str| {
+                    l.trim_start_matches(|c: char| c == '>' || c.is_whitespace())
+                        .to_string()
+                };
+                let fence = unquoted(raw).chars().next().unwrap_or('`');
                 let closed =
-                    raw.lines().count() > 1 && raw.lines().last().is_some_and(|l| l.trim_start().starts_with(fence));
+                    raw.lines().count() > 1 && raw.lines().last().is_some_and(|l| unquoted(l).starts_with(fence));
                 if !closed {
                     errors.push(err(
                         range.start,
@@ -288,6 +299,11 @@ pub fn parse(file: &Path, source: &str) -> Result<Lesson, Vec<ContentError>> {
                 b.style.code = true;
                 b.add_text(&text);
                 b.style = saved;
+            }
+            Event::SoftBreak | Event::HardBreak if b.marker_pending => {
+                // The end of an aside's marker line: the label is complete.
+                b.finish_marker(lines.line(b.quote_start))
+                    .unwrap_or_else(|r| errors.push(err(b.quote_start, r)));
             }
             Event::SoftBreak | Event::HardBreak => b.add_text(" "),
             Event::Rule => {}
@@ -379,10 +395,10 @@ struct Builder {
     quote: usize,
     /// Where the outermost open block quote starts (a byte offset).
     quote_start: usize,
-    /// No paragraph of the open block quote has been read yet.
-    quote_first: bool,
-    /// The open block quote is a story: its paragraphs join the last block.
-    in_story: bool,
+    /// The open block quote is an aside whose marker line is being read.
+    marker_pending: bool,
+    /// The open aside: blocks go into it until its quote ends.
+    aside: Option<Aside>,
     code: Option<CodeBlock>,
 }
 
@@ -407,11 +423,20 @@ impl Builder {
         });
     }
 
-    fn last_block_mut(&mut self) -> Option<&mut Block> {
-        self.sections.last_mut()?.blocks.last_mut()
+    /// Opens the aside whose marker line's inlines have been read (the
+    /// quote started on 1-based `line`).
+    fn finish_marker(&mut self, line: usize) -> Result<(), String> {
+        self.marker_pending = false;
+        let marker = std::mem::take(&mut self.inlines);
+        self.aside = Some(super::aside::open(marker, line)?);
+        Ok(())
     }
 
     fn push(&mut self, block: Block) {
+        if let Some(aside) = self.aside.as_mut() {
+            aside.blocks.push(block);
+            return;
+        }
         if self.sections.is_empty() {
             self.sections.push(Section {
                 title: String::new(),

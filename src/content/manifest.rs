@@ -65,6 +65,11 @@ pub struct ExerciseEntry {
     /// the workbook points a learner stuck on that case to it.
     #[serde(default)]
     pub hint_for: Option<std::collections::BTreeMap<String, Spanned<usize>>>,
+    /// The lesson sections the exercise needs, in reading order, each as
+    /// `"PART › Heading"` (a `##` or `###` heading of its own part or an
+    /// earlier one), such as `"1 › Three shapes, one id"`.
+    #[serde(default)]
+    pub needs: Vec<Spanned<String>>,
     /// The checker that judges this exercise (a name in `check::checkers`).
     pub checker: Spanned<String>,
     /// Per-case timeout in milliseconds (default 3000).

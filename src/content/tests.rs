@@ -12,6 +12,7 @@ fn exercises_are_found_by_number_slug_or_id() {
         files: vec![],
         hints: vec![],
         hint_for: Default::default(),
+        needs: vec![],
         checker: String::new(),
         timeout: Duration::from_secs(1),
         part_dir: String::new(),

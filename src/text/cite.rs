@@ -110,6 +110,55 @@ pub fn citations(text: &str) -> Vec<Citation> {
     out
 }
 
+/// The prefix of a course rule's key and of its marker in a lesson,
+/// `(course rule: ID)`: a convention of the course's own, where the spec
+/// leaves the choice open (what a client does with an orphan response).
+pub const COURSE_RULE: &str = "course rule:";
+
+/// The rule keys a text states: each citation that names a heading,
+/// `REVISION page › Heading` (a citation naming two headings, `… › A, ›
+/// B`, states both; one that names none states no rule), and each
+/// `(course rule: ID)` marker as `course rule: ID`. A heading runs to the
+/// next `)`, `;`, `,`, `›` or a full stop that ends a sentence; runs of
+/// white space, line breaks included, count as one space.
+pub fn rule_keys(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    for c in citations(text) {
+        let mut rest = &text[c.span.end..];
+        while let Some(after) = rest.trim_start().strip_prefix('›') {
+            let end = after
+                .char_indices()
+                .find(|&(i, ch)| {
+                    matches!(ch, ')' | ';' | ',' | '›')
+                        || (ch == '.' && after[i + 1..].chars().next().is_none_or(char::is_whitespace))
+                })
+                .map_or(after.len(), |(i, _)| i);
+            let heading = after[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+            if heading.is_empty() {
+                break;
+            }
+            keys.push(format!("{} {} › {heading}", c.revision, c.page));
+            // `… › A, › B`: a second heading on the same page.
+            rest = &after[end..];
+            match rest.strip_prefix(',') {
+                Some(more) if more.trim_start().starts_with('›') => rest = more,
+                _ => break,
+            }
+        }
+    }
+    let mut from = 0;
+    while let Some(at) = text[from..].find(&format!("({COURSE_RULE}")) {
+        let start = from + at + 1 + COURSE_RULE.len();
+        let Some(len) = text[start..].find(')') else { break };
+        let id = text[start..start + len].trim();
+        if !id.is_empty() {
+            keys.push(format!("{COURSE_RULE} {id}"));
+        }
+        from = start + len;
+    }
+    keys
+}
+
 /// A link drawn on screen: `line`, columns `cols` (display columns, end
 /// excluded) of that line, to `url`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,6 +243,25 @@ mod tests {
             [
                 ("2025-11-25".to_string(), "basic/lifecycle".to_string()),
                 ("2026-07-28".to_string(), "schema".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn rule_keys_are_citations_with_headings_and_course_rules() {
+        let text = "Never answer (2025-11-25 basic/index › Notifications). Results \
+                    (2025-11-25 server/tools › Structured Content, › Output Schema); the page \
+                    2025-11-25 basic/lifecycle names no heading, (2025-11-25 basic/transports ›\n  stdio) wraps, \
+                    a sentence ends at 2026-07-28 basic/index › Requests. And log it (course rule: orphans-dropped).";
+        assert_eq!(
+            rule_keys(text),
+            [
+                "2025-11-25 basic/index › Notifications",
+                "2025-11-25 server/tools › Structured Content",
+                "2025-11-25 server/tools › Output Schema",
+                "2025-11-25 basic/transports › stdio",
+                "2026-07-28 basic/index › Requests",
+                "course rule: orphans-dropped",
             ]
         );
     }

@@ -78,6 +78,13 @@ pub struct Case {
     pub name: &'static str,
     /// What the case proves, in one sentence.
     pub about: &'static str,
+    /// The rules it tests, each a rule key: a spec citation as the lessons
+    /// write it, `REVISION page › Heading` (`2025-11-25 basic/index ›
+    /// Notifications`, see `text::cite::rule_keys`), or `course rule: ID`
+    /// for a convention of the course's own (the lesson marks it
+    /// `(course rule: ID)`). `mcplings verify` fails when none of the
+    /// sections the exercise needs states one of them.
+    pub rules: &'static [&'static str],
     /// Command-line arguments for the learner's program.
     pub args: &'static [&'static str],
     /// The conversation.

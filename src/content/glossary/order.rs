@@ -63,6 +63,7 @@ pub fn order_problems(course: &Course, glossary: &Glossary) -> Vec<ContentError>
         }
         taught.push(place);
     }
+    errors.extend(taught_in_core(course, glossary));
     let mut uses = Vec::new();
     for part in course.parts.iter().filter(|p| p.is_written()) {
         for (file, line, term_index) in part_uses(course, part, glossary) {
@@ -123,20 +124,89 @@ fn heading_line(source: &str, heading: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// The lines of a part's lesson source that are core text, in order:
+/// (1-based line, text, inside a fenced block). Asides are left out: a term
+/// is taught, and counts as used, only in the core (an aside may look
+/// ahead).
+fn core_lines<'a>(part: &Part, src: &'a str) -> Vec<(usize, &'a str, bool)> {
+    let asides: Vec<(usize, usize)> = part
+        .lesson
+        .iter()
+        .flat_map(|l| &l.sections)
+        .flat_map(|s| s.asides())
+        .map(|a| (a.line, a.end_line))
+        .collect();
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (i, line) in src.lines().enumerate() {
+        let n = i + 1;
+        if asides.iter().any(|&(from, to)| (from..=to).contains(&n)) {
+            continue;
+        }
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        out.push((n, line, fenced));
+    }
+    out
+}
+
+/// A term is taught in the core: its section names it outside asides.
+/// One error, at the glossary's line, per term whose section names it only
+/// in an aside (or not at all).
+fn taught_in_core(course: &Course, glossary: &Glossary) -> Vec<ContentError> {
+    let mut errors = Vec::new();
+    for (i, t) in glossary.terms.iter().enumerate() {
+        let Some(part) = course.part(t.part) else { continue };
+        let Some((_, src)) = lesson_source(course, part) else {
+            continue;
+        };
+        let Some(start) = heading_line(&src, &t.section) else {
+            continue;
+        };
+        let end = src
+            .lines()
+            .enumerate()
+            .skip(start)
+            .find(|(_, l)| l.starts_with("## "))
+            .map_or(usize::MAX, |(k, _)| k + 1);
+        // The section's core prose as one text: a term may wrap across lines.
+        let (mut prose, mut code) = (String::new(), String::new());
+        for (_, line, fenced) in core_lines(part, &src)
+            .into_iter()
+            .filter(|(n, _, _)| (start..end).contains(n))
+        {
+            let into = if fenced { &mut code } else { &mut prose };
+            into.push_str(line);
+            into.push(' ');
+        }
+        let named = scan_line(&prose, false, glossary).contains(&i) || scan_line(&code, true, glossary).contains(&i);
+        if !named {
+            errors.push(ContentError::at(
+                Path::new(GLOSSARY),
+                t.line,
+                format!(
+                    "term `{}`: Part {} § {} names it only in an aside, or not at all; teach it in the section's core text",
+                    t.term,
+                    t.part,
+                    t.place()
+                ),
+            ));
+        }
+    }
+    errors
+}
+
 /// Every use of a term in part `part`, in reading order: (file, line,
 /// index of the term).
 fn part_uses(course: &Course, part: &Part, glossary: &Glossary) -> Vec<(PathBuf, usize, usize)> {
     let mut out = Vec::new();
     let Some(dir) = part_dir(course, part) else { return out };
     if let Some((rel, src)) = lesson_source(course, part) {
-        let mut fenced = false;
-        for (i, line) in src.lines().enumerate() {
-            if line.trim_start().starts_with("```") {
-                fenced = !fenced;
-                continue;
-            }
+        for (n, line, fenced) in core_lines(part, &src) {
             for t in scan_line(line, fenced, glossary) {
-                out.push((rel.clone(), i + 1, t));
+                out.push((rel.clone(), n, t));
             }
         }
     }
