@@ -223,7 +223,7 @@ fn lesson_1_draws_a_story_as_a_box() {
         .lines()
         .find_map(|l| l.strip_prefix("> [!story] "))
         .expect("Part 1 tells a story");
-    let top = format!("╭─ story · {reference}");
+    let top = format!("╭─ Story · {reference}");
     let lines: Vec<&str> = r.stdout.lines().collect();
     let at = lines
         .iter()
