@@ -43,14 +43,13 @@
 //! "JSON-RPC messages MUST be UTF-8 encoded" (the harness reads lines as
 //! text before the router sees them; 05 holds the codec to it).
 
-mod invalid;
-
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
 use crate::check::diff::ANY_STRING;
 use crate::check::session::Session;
+use crate::check::toolkit::as_server::malformed;
 use crate::check::toolkit::compare::same;
 use crate::check::toolkit::harness::{self, ask, harness_kind, reply};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
@@ -116,14 +115,14 @@ pub static CHECKER: Checker = Checker {
             about: "a response with c1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as invalid, and c1 stays in flight",
             rules: &[],
             args: &[],
-            run: invalid::malformed_responses,
+            run: malformed_responses,
         },
         Case {
             name: "invalid lines dropped",
             about: "junk, a request with a null id and an error with a null id are dropped, not routed or answered",
             rules: &[],
             args: &[],
-            run: invalid::invalid_lines,
+            run: invalid_lines,
         },
     ],
 };
@@ -415,5 +414,91 @@ fn server_request(s: &mut Session) -> CaseResult {
         &id,
         &result,
         "c1 is still in flight after the ping, and its response must reach it",
+    )
+}
+
+fn invalid_lines(s: &mut Session) -> CaseResult {
+    let (_, id) = call(s, "c1", "tools/list", None)?;
+    for (line, why) in [
+        (
+            "Starting server v1.2...",
+            "a line that is not JSON is dropped (and logged), not routed",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            "a request with a null id is invalid in MCP: don't answer it as a ping and don't take it for a notification",
+        ),
+    ] {
+        let got = deliver(s, line)?;
+        if harness_kind(&got) != Some("invalid") {
+            return Err(Failure::mismatch(
+                why,
+                json!({"harness": "invalid", "reason": "‹any reason›"}),
+                got,
+            ));
+        }
+    }
+    let got = deliver(
+        s,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#,
+    )?;
+    same(
+        json!({"harness": "orphan", "id": null}),
+        &got,
+        "an error response with a null id answers no request: it is dropped as an orphan",
+    )?;
+    let tools = json!({"tools": []});
+    expect_reply(
+        s,
+        &response(&id, tools.clone()),
+        "c1",
+        &id,
+        &tools,
+        "after all that, c1's response still reaches c1",
+    )
+}
+
+fn malformed_responses(s: &mut Session) -> CaseResult {
+    let (_, id) = call(
+        s,
+        "c1",
+        "tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 2, "b": 3}})),
+    )?;
+    let shapes = malformed::responses(&id, result_text, |label| json!({"code": -32603, "message": label}));
+    for m in &shapes {
+        let got = deliver(s, &m.frame.to_string())?;
+        let as_what = match harness_kind(&got) {
+            Some("invalid") => continue,
+            Some("reply") if got.get("result").is_some() => "routed to c1 as its result",
+            Some("reply") => "routed to c1 as its error",
+            Some("orphan") => "dropped as an orphan, as if it were a well-formed response for another call",
+            _ => "not reported as invalid",
+        };
+        return Err(Failure::mismatch(
+            format!(
+                "a response with {} was {as_what}. It is no response at all: {}. Report it as Routed::Invalid (logged and dropped) and keep c1 in flight",
+                m.label, m.rule
+            ),
+            json!({"harness": "invalid", "reason": "‹any reason›"}),
+            got,
+        ));
+    }
+    let got = ask(s, json!({"harness": "in_flight"}))?.value;
+    if got["calls"].as_array().is_none_or(|c| c.len() != 1) {
+        return Err(Failure::mismatch(
+            "after the malformed responses c1 should still be in flight: none of them answered it",
+            json!({"harness": "in_flight", "calls": [[id, "c1"]]}),
+            got,
+        ));
+    }
+    let result = result_text("5");
+    expect_reply(
+        s,
+        &response(&id, result.clone()),
+        "c1",
+        &id,
+        &result,
+        "c1's own well-formed response, after the malformed ones, reaches c1",
     )
 }
