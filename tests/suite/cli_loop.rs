@@ -344,6 +344,8 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
         "lessons/course.toml",
         "exercises/01-encode-frames/src/main.rs",
         "solutions/01-encode-frames/src/lib.rs",
+        // 02's given classifier, beside the learner's lib.rs.
+        "exercises/02-id-router/src/frame.rs",
     ] {
         assert!(ws.join(file).is_file(), "{file} missing");
     }
@@ -416,6 +418,7 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     // --update keeps the learner's file and brings back what the course owns.
     fs::write(ws.join("exercises/02-id-router/src/lib.rs"), "// mine\n").unwrap();
     fs::remove_file(ws.join("exercises/02-id-router/src/main.rs")).unwrap();
+    fs::write(ws.join("exercises/02-id-router/src/frame.rs"), "// edited\n").unwrap();
     // The harness crate is the course's: replaced whole, a stray file gone.
     let harness = ws.join("exercises/02-id-router/harness");
     fs::write(harness.join("src/lib.rs"), "// edited\n").unwrap();
@@ -437,6 +440,9 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
         "// mine\n"
     );
     assert!(ws.join("exercises/02-id-router/src/main.rs").is_file());
+    // A given file is the course's: brought back as shipped.
+    let frame = fs::read(common::root().join("exercises/02-id-router/src/frame.rs")).unwrap();
+    assert_eq!(fs::read(ws.join("exercises/02-id-router/src/frame.rs")).unwrap(), frame);
     assert_eq!(
         fs::read(harness.join("src/lib.rs")).unwrap(),
         fs::read(common::root().join("exercises/02-id-router/harness/src/lib.rs")).unwrap()
@@ -453,6 +459,9 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     assert_eq!(r.code, 0, "{r:?}");
     let stub = fs::read(common::root().join("lessons/01-json-rpc-messages/stubs/02-id-router/src/lib.rs")).unwrap();
     assert_eq!(fs::read(ws.join("exercises/02-id-router/src/lib.rs")).unwrap(), stub);
+    // The given classifier is still there as shipped: reset rewrites only the
+    // learner's file.
+    assert_eq!(fs::read(ws.join("exercises/02-id-router/src/frame.rs")).unwrap(), frame);
 }
 
 /// The binary embeds `course/`, and cargo rebuilds it when an embedded
@@ -519,6 +528,43 @@ fn the_embedded_exercise_files_are_the_shipped_stubs_not_the_working_copies() {
     assert!(checked >= 24, "{checked} files checked");
 }
 
+/// A file of an exercise's `src/` that the learner does not edit (the glue,
+/// `main.rs`; a given module, such as 02's `frame.rs`, the classifier the
+/// learner reads and routes with) is the same file in the reference
+/// solution: the solution passes with the code the learner is given, not
+/// with a copy of its own that could drift from it.
+#[test]
+fn the_given_files_are_the_same_in_an_exercise_and_its_solution() {
+    let course = common::course();
+    let root = common::root();
+    let mut given = Vec::new();
+    for ex in &course.exercises {
+        let mut pending = vec![std::path::PathBuf::from("src")];
+        while let Some(dir) = pending.pop() {
+            for entry in fs::read_dir(ex.dir(&root).join(&dir)).unwrap().flatten() {
+                let rel = dir.join(entry.file_name());
+                if entry.path().is_dir() {
+                    pending.push(rel);
+                } else if !ex.files.iter().any(|f| std::path::Path::new(f) == rel) {
+                    let solution = ex.solution_dir(&root).join(&rel);
+                    assert!(
+                        fs::read(&solution).ok() == Some(fs::read(entry.path()).unwrap()),
+                        "{}/{} is given to the learner: {} must be the same file",
+                        ex.id,
+                        rel.display(),
+                        solution.display()
+                    );
+                    given.push(format!("{}/{}", ex.id, rel.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        given.iter().any(|g| g == "02-id-router/src/frame.rs"),
+        "02's classifier is given: {given:?}"
+    );
+}
+
 /// The published crate carries every exercise and solution crate (under
 /// `course/`, where cargo does not take them for packages of their own):
 /// built from the packaged `.crate` alone, whose source is then deleted,
@@ -582,6 +628,12 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
             .iter()
             .flat_map(|side| ["Cargo.toml.in", "src/lib.rs"].map(|file| format!("course/{side}/{id}/{file}")))
             .collect();
+        // Every other file of the exercise's src/ too (the glue, a given
+        // module such as 02's frame.rs), on both sides.
+        for file in fs::read_dir(entry.path().join("src")).unwrap().flatten() {
+            let name = file.file_name().to_string_lossy().into_owned();
+            paths.extend(["exercises", "solutions"].map(|side| format!("course/{side}/{id}/src/{name}")));
+        }
         if entry.path().join("harness").is_dir() {
             paths.extend(["harness/Cargo.toml.in", "harness/src/lib.rs"].map(|f| format!("course/exercises/{id}/{f}")));
         }

@@ -1,53 +1,39 @@
 //! Exercise 02 · A router that matches ids
 //!
 //! A client sends calls and keeps a table of the ones in flight. Whatever
-//! arrives next must be routed by its shape and its id:
+//! arrives next must be routed by what it is and by its id:
 //!
 //! - a response goes to the call whose id it carries, whatever order
-//!   responses arrive in;
+//!   responses arrive in, and that call is then no longer in flight;
+//! - a response nobody waits for is an orphan: logged to stderr and
+//!   dropped. So is an error response whose id is null or absent: it
+//!   answers no request;
 //! - a notification goes to the notification handler and is never answered;
 //! - a request from the peer (a legacy server may send `ping`) is answered:
-//!   `ping` with an empty result, anything else with -32601;
-//! - a response nobody waits for, and anything invalid, is logged to stderr
-//!   and dropped: a malformed response, or a result whose id is null or
-//!   absent, is invalid; an error whose id is null or absent is an orphan.
+//!   `ping` with an empty result, anything else with -32601. Its id is the
+//!   peer's own, not one of your calls' ids;
+//! - anything invalid is logged to stderr and dropped, even when its id is
+//!   one of your calls' ids: that call stays in flight.
 //!
-//! Write `Router::call` and `Router::receive`. Save the file: mcplings
-//! rebuilds and checks it, and each failing case tells you what to change.
+//! Given, in `src/frame.rs` (read it; you do not need to edit it): `Id`,
+//! and `classify(line)`, exercise 01's classifier, which says what a line
+//! is (`Kind::Request`, `Notification`, `Success`, `Error` or `Invalid`)
+//! and hands you its members. Also given: `Routed`, `Router`'s fields,
+//! `new` and `in_flight`.
+//!
+//! Yours to write: `Router::call` and `Router::receive`. Save the file:
+//! mcplings rebuilds and checks it, and each failing case tells you what
+//! to change.
 
 use std::collections::HashMap;
 
 #[allow(unused_imports)]
 use serde_json::{Map, Value, json};
 
-/// A JSON-RPC request id. MCP allows a string or an integer, never null
-/// (2025-11-25 basic/index › Requests). This type is done for you.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Id {
-    /// An integer id such as `1`.
-    Int(i64),
-    /// A string id such as `"c1"`.
-    Str(String),
-}
-
-impl Id {
-    /// The id as JSON: `1` stays a number, `"1"` stays a string.
-    pub fn to_json(&self) -> Value {
-        match self {
-            Id::Int(n) => json!(n),
-            Id::Str(s) => json!(s),
-        }
-    }
-
-    /// Reads an id from JSON: a string or an integer; anything else is `None`.
-    pub fn from_json(value: &Value) -> Option<Id> {
-        match value {
-            Value::String(s) => Some(Id::Str(s.clone())),
-            Value::Number(n) => n.as_i64().map(Id::Int),
-            _ => None,
-        }
-    }
-}
+// The classifier, given (`src/frame.rs`).
+mod frame;
+#[allow(unused_imports)]
+use frame::{Id, Kind, classify};
 
 /// Where one incoming line went.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,8 +83,9 @@ impl Router {
 
     /// Routes one incoming line (without its line ending).
     pub fn receive(&mut self, line: &str) -> Routed {
-        // TODO: decide by shape first (method? id? result or error?), then,
-        // for a response, look the call up by its id.
+        // TODO: `classify(line)` first, then one route per `Kind`. Only a
+        // response (`Success`, or `Error` with an id) is looked up in the
+        // table of calls in flight, by its id.
         let _ = line;
         todo!("route an incoming line")
     }

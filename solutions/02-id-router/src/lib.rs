@@ -1,44 +1,19 @@
 //! Exercise 02 · A router that matches ids (reference solution).
 //!
 //! A client sends calls and keeps a table of the ones in flight. Whatever
-//! arrives next is routed by its shape and its id: a response goes to the
-//! call whose id it carries, whatever order responses come in; a
-//! notification goes to a handler and is never answered; a request from the
-//! peer (legacy servers send `ping`) is answered; anything else is logged
-//! and dropped.
+//! arrives next is classified by the given `frame::classify` and routed by
+//! what it is and by its id: a response goes to the call whose id it
+//! carries, whatever order responses come in; a notification goes to a
+//! handler and is never answered; a request from the peer (legacy servers
+//! send `ping`) is answered; anything else is logged and dropped.
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-/// A JSON-RPC request id. MCP allows a string or an integer, never null
-/// (2025-11-25 basic/index › Requests).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Id {
-    /// An integer id such as `1`.
-    Int(i64),
-    /// A string id such as `"c1"`.
-    Str(String),
-}
-
-impl Id {
-    /// The id as JSON: `1` stays a number, `"1"` stays a string.
-    pub fn to_json(&self) -> Value {
-        match self {
-            Id::Int(n) => json!(n),
-            Id::Str(s) => json!(s),
-        }
-    }
-
-    /// Reads an id from JSON: a string or an integer; anything else is `None`.
-    pub fn from_json(value: &Value) -> Option<Id> {
-        match value {
-            Value::String(s) => Some(Id::Str(s.clone())),
-            Value::Number(n) => n.as_i64().map(Id::Int),
-            _ => None,
-        }
-    }
-}
+// The classifier, given (`src/frame.rs`).
+mod frame;
+use frame::{Id, Kind, classify};
 
 /// Where one incoming line went.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,45 +71,31 @@ impl Router {
 
     /// Routes one incoming line (without its line ending).
     pub fn receive(&mut self, line: &str) -> Routed {
-        let Ok(Value::Object(frame)) = serde_json::from_str::<Value>(line) else {
-            return invalid(line, "not a JSON object");
-        };
-        if frame.get("jsonrpc") != Some(&json!("2.0")) {
-            return invalid(line, "jsonrpc must be \"2.0\"");
-        }
-        if let Some(method) = frame.get("method").and_then(Value::as_str) {
-            return match frame.get("id") {
-                None => Routed::Notification { method: method.to_string(), params: frame.get("params").cloned() },
-                Some(id) => match Id::from_json(id) {
-                    // The peer's request ids are its own: id 1 from the server
-                    // and our call 1 are different things.
-                    Some(id) => Routed::Answer(answer(&id, method)),
-                    None => invalid(line, "a request id must be a string or an integer"),
-                },
-            };
-        }
-        // A response carries exactly one of result and error (JSON-RPC 2.0
-        // §5), and an error object an integer code and a string message
-        // (2025-11-25 basic/index › Responses).
-        let outcome = match (frame.get("result"), frame.get("error")) {
-            (Some(result), None) => Ok(result.clone()),
-            (None, Some(error)) if error_object(error) => Err(error.clone()),
-            (None, Some(_)) => return invalid(line, "an error object needs an integer code and a string message"),
-            (Some(_), Some(_)) => return invalid(line, "a response carries result or error, not both"),
-            (None, None) => return invalid(line, "neither a request, a notification nor a response"),
-        };
-        let id = match frame.get("id") {
+        // What the line is comes first; only a response has an id to look up.
+        match classify(line) {
+            // The peer's request ids are its own: id 1 from the server and
+            // our call 1 are different things.
+            Kind::Request { id, method, .. } => Routed::Answer(answer(&id, &method)),
+            Kind::Notification { method, params } => Routed::Notification { method, params },
+            Kind::Success { id, result } => self.complete(id, Ok(result)),
+            Kind::Error { id: Some(id), error } => self.complete(id, Err(error)),
             // An error that answers no request (the peer could not read one).
-            None | Some(Value::Null) if outcome.is_err() => {
-                eprintln!("dropping a response that answers no request: {line}");
-                return Routed::Orphan { id: None };
+            Kind::Error { id: None, .. } => {
+                eprintln!("dropping an error response that answers no request: {line}");
+                Routed::Orphan { id: None }
             }
-            Some(id) => match Id::from_json(id) {
-                Some(id) => id,
-                None => return invalid(line, "a response id must be a string or an integer"),
-            },
-            None => return invalid(line, "a result response must carry its request's id"),
-        };
+            // Not a response at all, whatever its id: the call it names
+            // stays in flight for its real response.
+            Kind::Invalid { reason } => {
+                eprintln!("dropping an invalid line ({reason}): {line}");
+                Routed::Invalid { reason }
+            }
+        }
+    }
+
+    /// Hands a response to the call in flight with its id, which is then no
+    /// longer in flight; a response nobody waits for is an orphan.
+    fn complete(&mut self, id: Id, outcome: Result<Value, Value>) -> Routed {
         match self.in_flight.remove(&id) {
             Some(tag) => Routed::Reply { tag, id, outcome },
             None => {
@@ -143,16 +104,6 @@ impl Router {
             }
         }
     }
-}
-
-/// Whether `error` is an error object: an integer `code` and a string `message`.
-fn error_object(error: &Value) -> bool {
-    error.get("code").is_some_and(|c| c.is_i64()) && error.get("message").is_some_and(Value::is_string)
-}
-
-fn invalid(line: &str, reason: &str) -> Routed {
-    eprintln!("dropping an invalid line ({reason}): {line}");
-    Routed::Invalid { reason: reason.to_string() }
 }
 
 /// This client answers `ping` and knows no other server-to-client method.

@@ -9,6 +9,13 @@
 //! answering notifications, taking a server's request for a response, and
 //! taking a malformed response for an answer.
 //!
+//! The exercise gives the learner the classifier (`src/frame.rs`: exercise
+//! 01's rules, `classify(line) -> Kind`); the learner writes the routing. The
+//! cases still hold the whole program to every rule below, so a router that
+//! goes around the classifier (looks an id up before classifying, routes an
+//! invalid line by the id it carries) fails them as a hand-written
+//! classification mistake would.
+//!
 //! Rules (2025-11-25 basic/index unless named) → case:
 //! - "Requests MUST include a string or integer ID" (› Requests) → two calls,
 //!   two ids (each call is held to the request shape).
@@ -266,7 +273,7 @@ fn notifications(s: &mut Session) -> CaseResult {
         if harness_kind(&got).is_none() {
             return Err(Failure::showing(
                 format!(
-                    "the router answered the notification {}: nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). Hand it to the handler (Routed::Notification)",
+                    "the router answered the notification {}: nobody waits for an answer to a notification, and the receiver MUST NOT reply, not even with an error (2025-11-25 basic/index › Notifications). Hand Kind::Notification to the handler (Routed::Notification)",
                     frame["method"]
                 ),
                 got,
@@ -386,7 +393,7 @@ fn server_request(s: &mut Session) -> CaseResult {
     let expected = json!({"jsonrpc": "2.0", "id": id, "result": {}});
     if harness_kind(&got) == Some("reply") {
         return Err(Failure::mismatch(
-            "the server's ping was taken for the response to c1 because it has the same id. It has a method, so it is a request: the server numbers its requests in its own id space. Answer the ping, and keep c1 waiting for its own response",
+            "the server's ping was taken for the response to c1 because it has the same id. It has a method, so it is a request (Kind::Request): the server numbers its requests in its own id space. Classify before you look an id up, answer the ping, and keep c1 waiting for its own response",
             expected,
             got,
         ));
@@ -426,7 +433,7 @@ fn invalid_lines(s: &mut Session) -> CaseResult {
         ),
         (
             r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
-            "a request with a null id is invalid in MCP: don't answer it as a ping and don't take it for a notification",
+            "a request with a null id is invalid in MCP (classify says Kind::Invalid): don't answer it as a ping and don't take it for a notification",
         ),
     ] {
         let got = deliver(s, line)?;
@@ -445,7 +452,7 @@ fn invalid_lines(s: &mut Session) -> CaseResult {
     same(
         json!({"harness": "orphan", "id": null}),
         &got,
-        "an error response with a null id answers no request: it is dropped as an orphan",
+        "an error response with a null id (Kind::Error with no id) answers no request, not even the only call in flight: it is dropped as an orphan",
     )?;
     let tools = json!({"tools": []});
     expect_reply(
@@ -477,7 +484,7 @@ fn malformed_responses(s: &mut Session) -> CaseResult {
         };
         return Err(Failure::mismatch(
             format!(
-                "a response with {} was {as_what}. It is no response at all: {}. Report it as Routed::Invalid (logged and dropped) and keep c1 in flight",
+                "a response with {} was {as_what}. It is no response at all: {}. classify says Kind::Invalid whatever its id: report it as Routed::Invalid (logged and dropped) without looking its id up, and keep c1 in flight",
                 m.label, m.rule
             ),
             json!({"harness": "invalid", "reason": "‹any reason›"}),

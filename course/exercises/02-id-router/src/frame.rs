@@ -1,0 +1,1 @@
+../../../../exercises/02-id-router/src/frame.rs
