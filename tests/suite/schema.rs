@@ -337,10 +337,7 @@ fn json_fences_in_sources() -> usize {
         .map(|q| fs::read_to_string(course.root.join(q.path.with_file_name("lesson.md"))).unwrap())
         .map(|text| {
             text.lines()
-                .filter(|l| {
-                    l.trim_start_matches(|c: char| c == '>' || c == ' ')
-                        .starts_with("```json")
-                })
+                .filter(|l| l.trim_start_matches(['>', ' ']).starts_with("```json"))
                 .count()
         })
         .sum()
