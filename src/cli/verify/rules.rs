@@ -49,11 +49,11 @@ pub struct Pending {
     pub parts: Vec<u8>,
     /// Their exercises that name no sections.
     pub without_needs: usize,
-    /// Their cases, and those that carry no rule key.
+    /// Their cases.
     pub cases: usize,
     /// Cases that carry no rule key.
     pub bare_cases: usize,
-    /// Rule keys their cases carry, and those no named section states.
+    /// Rule keys their cases carry.
     pub keys: usize,
     /// Rule keys no named section of the exercise states.
     pub unstated: usize,
