@@ -138,8 +138,9 @@ pub enum Command {
     /// Prove the course: all content loads, every shipped stub fails its
     /// checker, every solution passes.
     Verify {
-        /// Print the prose words of each part against its limit instead
-        /// (fails when a part is over).
+        /// Print instead each part's core and aside words and each
+        /// exercise's required reading against their limits (fails when
+        /// one is over).
         #[arg(long)]
         stats: bool,
     },

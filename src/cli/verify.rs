@@ -8,7 +8,10 @@
 //! members with the same manifest but for the package name, a crate whose
 //! `src/main.rs` is the glue compiles the learner's `src/lib.rs` as a
 //! module of it and has no library target, every file the learner edits
-//! has its shipped copy, the README names the exercise).
+//! has its shipped copy, the README names the exercise). Before building
+//! anything, the content rules: quiz fairness, terms taught before use,
+//! and the rules each exercise's cases test stated by the sections it
+//! needs ([`rules`]).
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -18,6 +21,8 @@ use super::EXIT_FAILED;
 use crate::actions;
 use crate::check::{self, CheckReport, Options, Source, Status};
 use crate::content::{Course, Exercise, WORKSPACE};
+
+pub(super) mod rules;
 
 /// Runs every proof and prints one line per exercise.
 pub fn run(course: &Course) -> Result<u8, String> {
@@ -51,17 +56,25 @@ pub fn run(course: &Course) -> Result<u8, String> {
 }
 
 /// The rules the content must keep beyond loading (quiz fairness, terms
-/// taught before use): prints each problem and returns the exit code when
-/// any is broken, so the exercises are not built for nothing.
+/// taught before use, rules against sections): prints each problem and
+/// returns the exit code when any is broken, so the exercises are not
+/// built for nothing.
 fn content_rules(course: &Course) -> Option<u8> {
     let mut problems = crate::content::fairness::problems(course);
     if let Some(glossary) = &course.glossary {
         problems.extend(crate::content::glossary::order_problems(course, glossary));
     }
+    let against_sections = rules::check(course, |ex| {
+        check::checkers::of(ex).map_or_else(Vec::new, |c| c.cases.iter().map(|c| (c.name, c.rules)).collect())
+    });
+    problems.extend(against_sections.problems);
     println!(
         "content rules ... {}",
         if problems.is_empty() { "ok" } else { "failed" }
     );
+    if let Some(line) = against_sections.pending.line() {
+        println!("{line}");
+    }
     if problems.is_empty() {
         return None;
     }

@@ -235,15 +235,43 @@ fn lesson_1_draws_a_story_as_a_box() {
 }
 
 #[test]
-fn verify_stats_prints_each_part_against_its_limit() {
+fn verify_stats_prints_core_and_aside_words_and_each_exercises_reading() {
     let r = run(bin().args(["--root"]).arg(common::root()).args(["verify", "--stats"]));
     let out = &r.stdout;
-    assert!(out.contains("Part 1 · opening (What MCP is for)"), "{r:?}");
-    assert!(out.contains("/   700"), "{r:?}");
-    assert!(out.contains("/  2500"), "{r:?}");
-    assert!(out.contains("Part 3 · Authorization (counted apart)"), "{r:?}");
-    assert_eq!(r.code, 0, "every part within its limit: {r:?}");
-    assert!(out.contains("every part within its limit"), "{r:?}");
+    let row = |what: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(what))
+            .unwrap_or_else(|| panic!("no row `{what}`: {r:?}"))
+    };
+    // Each part's row: core, asides, prose (their sum), the limit and what it counts.
+    let figures = |line: &str| -> Vec<usize> { line.split_whitespace().filter_map(|w| w.parse().ok()).collect() };
+    for (what, limit) in [
+        ("Part 1 · opening (", "700 core"),
+        ("Part 1 · JSON-RPC messages", "1800 core"),
+        ("Part 2 · ", "4000 prose"),
+        ("Part 3 · Authorization (counted apart)", "1500 prose"),
+        ("Part 5 · ", "4000 prose"),
+    ] {
+        let line = row(what);
+        assert!(line.contains(limit), "{line}");
+        let n = figures(line.split_once(" · ").unwrap().1);
+        let [core, asides, prose, ..] = n[..] else {
+            panic!("{line}")
+        };
+        assert_eq!(core + asides, prose, "{line}");
+    }
+    // Every exercise in course order; Part 1's held to 1,500 new words.
+    let ids: Vec<&str> = common::course().exercises.iter().map(|e| e.id.as_str()).collect();
+    let listed: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| ids.contains(w))
+        .collect();
+    assert_eq!(listed, ids, "{r:?}");
+    assert!(row("01-encode-frames").contains(" 1500  "), "{r:?}");
+    assert!(row("03-handshake-gate").contains("not enforced yet"), "{r:?}");
+    assert_eq!(r.code, 0, "every part and exercise within its limit: {r:?}");
+    assert!(out.contains("every part and exercise within its limit"), "{r:?}");
     // --stats counts words; it runs no exercise proofs.
     assert!(!out.contains("verify:"), "{r:?}");
 }

@@ -28,6 +28,7 @@ mod layers;
 mod progress;
 mod schema;
 mod terminal;
+mod verify;
 mod wire;
 
 /// The checker tests' shared helpers, as `crate::helpers` (the path they

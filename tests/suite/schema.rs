@@ -19,6 +19,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use mcplings::check::schema::{self, Revision};
+use mcplings::content::aside;
+use mcplings::content::lesson::{Block, CodeBlock, Lesson};
 use serde_json::{Value, json};
 
 fn schema_dir() -> Option<PathBuf> {
@@ -270,57 +272,85 @@ struct Shown {
     answers: Option<Value>,
 }
 
-/// The frames of every ```` ```json <revision> ```` block in the lessons,
-/// except blocks marked `wrong` (frames shown as the mistake to avoid).
-fn lesson_frames() -> Vec<Shown> {
+/// One ```` ```json <revision> ```` block a lesson shows.
+struct JsonBlock {
+    /// `file:line` of its opening fence.
+    at: String,
+    /// Its frames break a rule on purpose (```` ```json REVISION wrong ````):
+    /// met, not validated.
+    wrong: bool,
+    /// It stands inside an aside.
+    in_aside: bool,
+    /// Its frames.
+    frames: Vec<Shown>,
+}
+
+/// Every json block of a parsed lesson (`file` names it in messages), in
+/// order, asides included: the lesson as the course loads it, walked with
+/// `content::aside::walk`.
+fn json_blocks(file: &str, lesson: &Lesson) -> Vec<JsonBlock> {
     let mut out = Vec::new();
-    let lessons = common::root().join("lessons");
-    let mut dirs: Vec<PathBuf> = fs::read_dir(&lessons)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("lesson.md").is_file())
-        .collect();
-    dirs.sort();
-    for dir in dirs {
-        let path = dir.join("lesson.md");
-        let text = fs::read_to_string(&path).unwrap();
-        let shown = path.strip_prefix(common::root()).unwrap().display().to_string();
-        // (revision or "wrong", first line number, the block's text)
-        let mut block: Option<(String, usize, String)> = None;
-        for (n, line) in text.lines().enumerate() {
-            if let Some(info) = line.strip_prefix("```json") {
-                let words: Vec<&str> = info.split_whitespace().collect();
-                assert!(!words.is_empty(), "{shown}:{}: a json block names its revision", n + 1);
-                let revision = if words.contains(&"wrong") { "wrong" } else { words[0] };
-                block = Some((revision.to_string(), n + 2, String::new()));
-            } else if line.starts_with("```") {
-                if let Some((revision, first, body)) = block.take().filter(|(r, _, _)| r != "wrong") {
-                    out.extend(block_frames(&shown, &revision, first, &body));
-                }
-            } else if let Some((_, _, body)) = block.as_mut() {
-                body.push_str(line);
-                body.push('\n');
+    for section in &lesson.sections {
+        for (block, in_aside) in aside::walk(&section.blocks) {
+            let Block::Code(code) = block else { continue };
+            if code.lang != "json" {
+                continue;
             }
+            let revision = code
+                .revision
+                .clone()
+                .unwrap_or_else(|| panic!("{file}:{}: a json block names its revision", code.line));
+            out.push(JsonBlock {
+                at: format!("{file}:{}", code.line),
+                wrong: code.wrong,
+                in_aside,
+                frames: block_frames(file, &revision, code),
+            });
         }
     }
     out
 }
 
+/// The json blocks of every lesson of the course, as loaded.
+fn lesson_blocks() -> Vec<JsonBlock> {
+    let course = common::course();
+    let mut out = Vec::new();
+    for part in &course.parts {
+        let (Some(lesson), Some(quiz)) = (&part.lesson, &part.quiz) else {
+            continue;
+        };
+        let file = quiz.path.with_file_name("lesson.md");
+        out.extend(json_blocks(&file.display().to_string(), lesson));
+    }
+    out
+}
+
+/// The opening fences of json blocks in the lessons' source, counted from
+/// the text: a line that, after any `>` markers of block quotes (asides),
+/// starts with ```` ```json ````.
+fn json_fences_in_sources() -> usize {
+    let course = common::course();
+    course
+        .parts
+        .iter()
+        .filter_map(|p| p.quiz.as_ref())
+        .map(|q| fs::read_to_string(course.root.join(q.path.with_file_name("lesson.md"))).unwrap())
+        .map(|text| {
+            text.lines()
+                .filter(|l| l.trim_start_matches(['>', ' ']).starts_with("```json"))
+                .count()
+        })
+        .sum()
+}
+
 /// The frames of one block (one per line, or pretty-printed over several),
 /// each paired with the request it answers when the block holds it.
-fn block_frames(file: &str, revision: &str, first_line: usize, body: &str) -> Vec<Shown> {
+fn block_frames(file: &str, revision: &str, code: &CodeBlock) -> Vec<Shown> {
+    let values = code
+        .json_values()
+        .unwrap_or_else(|(line, e)| panic!("{file}:{line}: not JSON frames: {e}"));
     let mut out: Vec<Shown> = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(body).into_iter::<Value>();
-    loop {
-        let rest = &body[stream.byte_offset()..];
-        let start = stream.byte_offset() + (rest.len() - rest.trim_start().len());
-        let line = first_line + body[..start].matches('\n').count();
-        let frame = match stream.next() {
-            None => break,
-            Some(Ok(frame)) => frame,
-            Some(Err(e)) => panic!("{file}:{line}: not JSON frames: {e}"),
-        };
+    for (line, frame) in values {
         let answers = match frame.get("method") {
             None => out
                 .iter()
@@ -338,6 +368,57 @@ fn block_frames(file: &str, revision: &str, first_line: usize, body: &str) -> Ve
         });
     }
     out
+}
+
+/// What validating blocks found.
+#[derive(Default)]
+struct Validated {
+    /// Blocks whose every frame was held to its revision's schema (a
+    /// block with no frame is not one).
+    blocks: usize,
+    frames: usize,
+    /// Frames checked against their method's definitions, and responses
+    /// without their request (as `JSONRPCResultResponse` only).
+    by_method: usize,
+    generic: usize,
+    problems: Vec<String>,
+}
+
+/// Holds every frame of every block not marked `wrong` to the official
+/// schema of its revision (in `dir`).
+fn validate(dir: &Path, blocks: &[JsonBlock]) -> Validated {
+    let mut officials = BTreeMap::new();
+    let mut v = Validated::default();
+    for block in blocks.iter().filter(|b| !b.wrong) {
+        for s in &block.frames {
+            let official = officials.entry(s.revision.clone()).or_insert_with(|| {
+                assert!(
+                    dir.join(&s.revision).join("schema.json").is_file(),
+                    "{}: no schema for revision {}",
+                    s.at,
+                    s.revision
+                );
+                Official::load(dir, &s.revision)
+            });
+            let definitions = official.definitions_for(&s.frame, s.answers.as_ref());
+            if definitions.len() == 2 || s.frame.get("method").is_some() || s.frame.get("error").is_some() {
+                v.by_method += 1
+            } else {
+                v.generic += 1
+            }
+            for (definition, value) in definitions {
+                if !official.accepts(&definition, &value) {
+                    v.problems.push(format!(
+                        "{}: not a valid {definition} ({}): {}",
+                        s.at, s.revision, s.frame
+                    ));
+                }
+            }
+            v.frames += 1;
+        }
+        v.blocks += usize::from(!block.frames.is_empty());
+    }
+    v
 }
 
 impl Official {
@@ -398,41 +479,52 @@ fn every_frame_the_lessons_show_is_valid_in_its_revision() {
         eprintln!("skipped: no mcp-schema folder");
         return;
     };
-    let shown = lesson_frames();
-    let mut officials = BTreeMap::new();
-    let mut problems = Vec::new();
-    let (mut by_method, mut generic) = (0, 0);
-    for s in &shown {
-        let official = officials.entry(s.revision.clone()).or_insert_with(|| {
-            assert!(
-                dir.join(&s.revision).join("schema.json").is_file(),
-                "{}: no schema for revision {}",
-                s.at,
-                s.revision
-            );
-            Official::load(&dir, &s.revision)
-        });
-        let definitions = official.definitions_for(&s.frame, s.answers.as_ref());
-        if definitions.len() == 2 || s.frame.get("method").is_some() || s.frame.get("error").is_some() {
-            by_method += 1
-        } else {
-            generic += 1
-        }
-        for (definition, value) in definitions {
-            if !official.accepts(&definition, &value) {
-                problems.push(format!(
-                    "{}: not a valid {definition} ({}): {}",
-                    s.at, s.revision, s.frame
-                ));
-            }
-        }
-    }
-    eprintln!(
-        "lessons: {} frames valid in their revision ({by_method} against their method's definitions, {generic} responses without their request, as JSONRPCResultResponse)",
-        shown.len()
+    let blocks = lesson_blocks();
+    // The walk meets every json block the sources hold, asides included.
+    assert_eq!(
+        blocks.len(),
+        json_fences_in_sources(),
+        "the parsed lessons hold as many json blocks as their sources open"
     );
-    assert!(shown.len() > 100, "too few lesson frames found: {}", shown.len());
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let met = blocks.iter().filter(|b| !b.wrong).count();
+    let in_asides = blocks.iter().filter(|b| !b.wrong && b.in_aside).count();
+    let wrong = blocks.len() - met;
+    let v = validate(&dir, &blocks);
+    eprintln!(
+        "lessons: {met} json blocks met ({in_asides} inside asides; {wrong} more marked wrong, shown as mistakes, not validated), {} validated: {} frames valid in their revision ({} against their method's definitions, {} responses without their request, as JSONRPCResultResponse)",
+        v.blocks, v.frames, v.by_method, v.generic
+    );
+    assert_eq!(v.blocks, met, "every json block met is validated");
+    assert!(v.frames > 100, "too few lesson frames found: {}", v.frames);
+    assert!(v.problems.is_empty(), "{}", v.problems.join("\n"));
+}
+
+/// A frame inside an aside is met and held to its schema like one in the
+/// core: a fixture lesson with a valid frame in the core and, in an aside,
+/// an `initialize` request without its params' required members.
+#[test]
+fn a_frame_inside_an_aside_is_validated() {
+    let Some(dir) = schema_dir() else {
+        eprintln!("skipped: no mcp-schema folder");
+        return;
+    };
+    let source = "# Part 9 · Fixture\n\n## Frames\n\nA ping.\n\n```json 2025-11-25\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n```\n\n> [!wild] What one server sent\n>\n> It opened with this:\n>\n> ```json 2025-11-25\n> {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n> {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{}}\n> ```\n";
+    let lesson = mcplings::content::lesson::parse(Path::new("fixture.md"), source).unwrap();
+    let blocks = json_blocks("fixture.md", &lesson);
+    let found: Vec<(&str, bool, usize)> = blocks
+        .iter()
+        .map(|b| (b.at.as_str(), b.in_aside, b.frames.len()))
+        .collect();
+    // The aside's fence is line 15 of the fixture; its second frame, line 17.
+    assert_eq!(found, [("fixture.md:7", false, 1), ("fixture.md:15", true, 2)]);
+    let v = validate(&dir, &blocks);
+    assert_eq!((v.blocks, v.frames), (2, 3));
+    assert_eq!(v.problems.len(), 1, "{:#?}", v.problems);
+    assert!(
+        v.problems[0].starts_with("fixture.md:17: not a valid InitializeRequest (2025-11-25)"),
+        "{}",
+        v.problems[0]
+    );
 }
 
 /// Frames quoted in the quizzes' right answers and every explanation, and
