@@ -162,9 +162,9 @@ fn lesson_results_section() {
 
 #[test]
 fn lesson_story_box() {
-    // Part 1's null-id story, six pages into its second section.
+    // Part 1's null-id story, seven pages into its second section.
     let mut app = app();
-    press(&mut app, "\nn      ");
+    press(&mut app, "\nn       ");
     insta::assert_snapshot!(screen(&app));
 }
 
