@@ -156,15 +156,15 @@ fn lesson_first_section() {
 #[test]
 fn lesson_results_section() {
     let mut app = app();
-    press(&mut app, "\nnnnn");
+    press(&mut app, "\nnnn");
     insta::assert_snapshot!(screen(&app));
 }
 
 #[test]
 fn lesson_story_box() {
-    // Part 1's null-id story, a page and a half into its second section.
+    // Part 1's null-id story, seven pages into its second section.
     let mut app = app();
-    press(&mut app, "\nn   ");
+    press(&mut app, "\nn       ");
     insta::assert_snapshot!(screen(&app));
 }
 

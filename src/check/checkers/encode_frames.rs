@@ -8,35 +8,45 @@
 //! notification), C06 (notification sent with an id), C18 (frames over
 //! several lines), C21 (batches), C24 (late responses after a cancel).
 //!
-//! Rules (2025-11-25 basic/index unless named) → case:
-//! - JSON-RPC 2.0 §4/§5: `jsonrpc` "MUST be exactly \"2.0\"" → request frame,
-//!   success response, error response, notification has no id (writing);
-//!   invalid lines are named (reading).
-//! - "Requests MUST include a string or integer ID"; "the ID MUST NOT be
-//!   null" (› Requests) → ids echoed exactly (writing); null id is not a
-//!   notification, invalid lines are named (reading: null, 1.5, an object).
-//! - "Result responses MUST include the same ID as the request they
-//!   correspond to" and "a result field" (› Responses) → success response,
-//!   ids echoed exactly; classify: invalid lines are named (a result without
-//!   an id); accept_response: ids match exactly.
-//! - "Error responses MUST include the same ID … (except … the ID could not be
-//!   read)" → error response; null id is not a notification (a null-id error
-//!   answers no request); orphan logged and dropped.
-//! - "Error responses MUST include an error field with a code and message";
-//!   "Error codes MUST be integers" (› Responses) → error response (writing;
-//!   `code` is an i64 in the API); invalid lines are named (reading: no code,
-//!   no message, a string or fractional code).
-//! - JSON-RPC 2.0 §5: "both members MUST NOT be included" → success response
-//!   and error response (no null member of the other kind); invalid lines
-//!   are named (both members; neither).
-//! - "Notifications MUST NOT include an ID" (› Notifications) → notification
-//!   has no id.
-//! - 2025-11-25 basic/transports › stdio: "Messages … MUST NOT contain
-//!   embedded newlines" → one frame, one line.
-//! - 2025-06-18 changelog: batches removed → invalid lines are named.
-//! - A response whose id matches no call is dropped, not guessed at
-//!   (cancellation › Timing: "Both parties MUST handle these race conditions
-//!   gracefully") → orphan logged and dropped; ids match exactly.
+//! Rules → case. Each rule is named by its key, as the case's `rules` and
+//! the lesson (Part 1 › Three shapes, one id, which the exercise needs)
+//! write it; "basic/index" is 2025-11-25 basic/index.
+//! - `basic/index › Messages` (every message follows JSON-RPC 2.0, so
+//!   `jsonrpc` "MUST be exactly \"2.0\"", JSON-RPC 2.0 §4/§5) → request
+//!   frame (writing); classify the four frames, invalid lines are named
+//!   (reading: `"1.0"`, no `jsonrpc`).
+//! - `basic/index › Requests` ("Requests MUST include a string or integer
+//!   ID"; "the ID MUST NOT be null") → request frame, ids echoed exactly
+//!   (writing); classify the four frames, null id is not a notification,
+//!   invalid lines are named (reading: null, 1.5, an object); ids match
+//!   exactly (a peer's ping with id 1 is a request, not call 1's answer).
+//! - `basic/index › Responses` (a response holds "either the result or
+//!   error"; JSON-RPC 2.0 §5: "both members MUST NOT be included") → success
+//!   response and error response (no member of the other kind); invalid
+//!   lines are named (both members; neither).
+//! - `basic/index › Result Responses` ("MUST include the same ID as the
+//!   request they correspond to"; "MUST include a `result` field") → success
+//!   response, ids echoed exactly; classify the four frames; invalid lines
+//!   are named (a result without an id); ids match exactly (type included).
+//! - `basic/index › Error Responses` ("the same ID … (except … the ID could
+//!   not be read)"; "an `error` field with a `code` and `message`"; "Error
+//!   codes MUST be integers") → error response (writing; `code` is an i64
+//!   in the API), ids echoed exactly; classify the four frames, null id is
+//!   not a notification (a null-id error answers no request), invalid lines
+//!   are named (no code, no message, a string or fractional code, an id of
+//!   1.5); orphan logged and dropped, ids match exactly (an error completes
+//!   its call).
+//! - `basic/index › Notifications` ("Notifications MUST NOT include an ID")
+//!   → notification has no id; classify the four frames.
+//! - `2025-11-25 basic/transports › stdio` ("Messages … MUST NOT contain
+//!   embedded newlines") → one frame, one line.
+//! - `2025-06-18 changelog › Major changes` (batches removed) → invalid
+//!   lines are named (an array).
+//! - `course rule: orphans-dropped` (a response whose id matches no call in
+//!   flight, or an error without an id, is logged and dropped, not guessed
+//!   at, retried or crashed on; the spec says only that a canceller SHOULD
+//!   ignore a late response, 2025-11-25 basic/utilities/cancellation ›
+//!   Behavior Requirements) → orphan logged and dropped; ids match exactly.
 //!
 //! Not tested here, with the reason: "The request ID MUST NOT have been
 //! previously used" (the caller picks ids here; 02 holds a router to it);
@@ -62,77 +72,111 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "request frame",
             about: "encode_request writes a tools/call request with its id, method and params, and leaves params out when there are none",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Messages", "2025-11-25 basic/index › Requests"],
             args: &["encode"],
             run: request_frame,
         },
         Case {
             name: "ids echoed exactly",
             about: "an id keeps its type: the string \"11\" stays a string, the integer 0 stays an integer",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["encode"],
             run: ids_exact,
         },
         Case {
             name: "success response",
             about: "encode_result writes the id and the result, and no error member",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Result Responses",
+            ],
             args: &["encode"],
             run: success_response,
         },
         Case {
             name: "error response",
             about: "encode_error writes code and message inside an error object, data only when given, and no result member",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["encode"],
             run: error_response,
         },
         Case {
             name: "notification has no id",
             about: "encode_notification writes no id member at all, not even null",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Notifications"],
             args: &["encode"],
             run: notification_no_id,
         },
         Case {
             name: "one frame, one line",
             about: "a result whose text holds newlines is still one line of JSON",
-            rules: &[],
+            rules: &["2025-11-25 basic/transports › stdio"],
             args: &["encode"],
             run: one_line,
         },
         Case {
             name: "classify the four frames",
             about: "classify tells requests, notifications, success and error responses apart, with their ids",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Messages",
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Notifications",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["classify"],
             run: classify::four,
         },
         Case {
             name: "null id is not a notification",
             about: "a request with \"id\": null is invalid; an error response with a null id answers no request",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["classify"],
             run: classify::null_id,
         },
         Case {
             name: "invalid lines are named",
             about: "junk, batches, wrong versions, impossible shapes and broken error objects are classified invalid, with a reason",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Messages",
+                "2025-06-18 changelog › Major changes",
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["classify"],
             run: classify::invalid_lines,
         },
         Case {
             name: "orphan logged and dropped",
             about: "a response whose id matches no call in flight is dropped without a crash, and later responses still match",
-            rules: &[],
+            rules: &[
+                "course rule: orphans-dropped",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["accept"],
             run: orphan_dropped,
         },
         Case {
             name: "ids match exactly",
             about: "the string id \"1\" does not answer the call with integer id 1; error responses complete calls too",
-            rules: &[],
+            rules: &[
+                "course rule: orphans-dropped",
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["accept"],
             run: ids_match_exactly,
         },

@@ -17,38 +17,42 @@
 //! classification mistake would.
 //!
 //! Rules (2025-11-25 basic/index unless named) → case:
-//! - "Requests MUST include a string or integer ID" (› Requests) → two calls,
-//!   two ids (each call is held to the request shape).
-//! - "the ID MUST NOT be null" (› Requests) → two calls, two ids (sending);
-//!   invalid lines dropped (receiving: a null-id request is not a ping).
-//! - "The request ID MUST NOT have been previously used by the requestor
-//!   within the same session" (› Requests) → ids never reused.
-//! - "Result responses MUST include the same ID as the request they
-//!   correspond to" (› Responses) → out-of-order responses, orphan logged and
-//!   dropped (ids match exactly, type included), malformed responses invalid
-//!   (a null, absent, array, object, boolean or fractional id).
-//! - "Error responses MUST include the same ID … (except … the ID could not be
-//!   read)" → error reaches its call; invalid lines dropped (a null-id error
-//!   is an orphan).
-//! - "Error responses MUST include an `error` field with a `code` and
-//!   `message`"; "Error codes MUST be integers" (› Responses) → malformed
-//!   responses invalid.
-//! - JSON-RPC 2.0 §5: `jsonrpc` "MUST be exactly \"2.0\""; "Either the result
-//!   member or error member MUST be included, but both members MUST NOT be
-//!   included" → malformed responses invalid.
-//! - "The receiver MUST NOT send a response" to a notification
-//!   (› Notifications) → notification not answered.
-//! - A request from the server is answered with its own id
-//!   (basic/utilities/ping: "The receiver MUST respond promptly with an empty
-//!   response") → server request is not a response.
-//! - A second response for an id already answered is not delivered again
-//!   (2025-11-25 basic/utilities/cancellation › Timing: the late response
-//!   races) → orphan logged and dropped.
+//! each named by its key, as the cases' `rules` and Part 1 (› Three shapes,
+//! one id; › A router that matches ids) write it.
+//! - › Messages, every message is JSON-RPC 2.0 (`jsonrpc` "MUST be exactly
+//!   \"2.0\"", JSON-RPC 2.0 §5) → two calls, two ids; malformed responses
+//!   invalid.
+//! - › Requests, a string or integer id, never null, never reused within
+//!   the session → two calls, two ids; ids never reused; invalid lines
+//!   dropped (a null-id request is no ping); server request is not a
+//!   response (a frame with a method is a request).
+//! - › Responses, exactly one of result and error (JSON-RPC 2.0 §5) →
+//!   malformed responses invalid.
+//! - › Result Responses, "the same ID as the request they correspond to" →
+//!   out-of-order responses; orphan logged and dropped (type included);
+//!   malformed responses invalid (a null, absent, array, object, boolean or
+//!   fractional id).
+//! - › Error Responses, the same id unless it could not be read, an error
+//!   with an integer `code` and a `message` → error reaches its call;
+//!   malformed responses invalid; invalid lines dropped (a null-id error is
+//!   an orphan).
+//! - › Notifications, "The receiver MUST NOT send a response" →
+//!   notification not answered.
+//! - 2025-11-25 basic/utilities/ping › Behavior Requirements (an empty
+//!   result, promptly) and 2026-07-28 basic/index › Error Codes (JSON-RPC's
+//!   codes: -32601 for a method the client lacks) → server request is not a
+//!   response.
+//! - course rule: orphans-dropped (the spec says only that a canceller
+//!   SHOULD ignore a late response, 2025-11-25 basic/utilities/cancellation
+//!   › Behavior Requirements) → orphan logged and dropped; invalid lines
+//!   dropped.
 //!
 //! Not tested here, with the reason: "Notifications MUST NOT include an ID"
 //! (the router sends no notifications; 01 holds encode_notification to it);
 //! "JSON-RPC messages MUST be UTF-8 encoded" (the harness reads lines as
 //! text before the router sees them; 05 holds the codec to it).
+
+mod talk;
 
 use std::collections::HashSet;
 
@@ -58,9 +62,9 @@ use crate::check::diff::ANY_STRING;
 use crate::check::session::Session;
 use crate::check::toolkit::as_server::malformed;
 use crate::check::toolkit::compare::same;
-use crate::check::toolkit::harness::{self, ask, harness_kind, reply};
+use crate::check::toolkit::harness::{self, ask, harness_kind};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
-use crate::jsonrpc::{Kind, classify};
+use talk::{call, deliver, expect_reply, response, result_text};
 
 /// The checker named `id-router`.
 pub static CHECKER: Checker = Checker {
@@ -71,134 +75,84 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "two calls, two ids",
             about: "each call is sent as a valid request with its own string or integer id; no params member when there are none",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Messages", "2025-11-25 basic/index › Requests"],
             args: &[],
             run: two_calls,
         },
         Case {
             name: "out-of-order responses",
             about: "responses arriving in reverse order, with a notification between them, each reach their own call",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Result Responses"],
             args: &[],
             run: out_of_order,
         },
         Case {
             name: "notification not answered",
             about: "notifications go to the handler with their params, and nothing is written back",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Notifications"],
             args: &[],
             run: notifications,
         },
         Case {
             name: "error reaches its call",
             about: "an error response completes its call with the error object",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Error Responses"],
             args: &[],
             run: error_reply,
         },
         Case {
             name: "orphan logged and dropped",
             about: "a response for an unknown or already answered id is dropped, and the router keeps working",
-            rules: &[],
+            rules: &[
+                "course rule: orphans-dropped",
+                "2025-11-25 basic/index › Result Responses",
+            ],
             args: &[],
             run: orphans,
         },
         Case {
             name: "ids never reused",
             about: "a new call never takes an id used earlier in the session, answered or not",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Requests"],
             args: &[],
             run: ids_never_reused,
         },
         Case {
             name: "server request is not a response",
             about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/utilities/ping › Behavior Requirements",
+                "2026-07-28 basic/index › Error Codes",
+            ],
             args: &[],
             run: server_request,
         },
         Case {
             name: "malformed responses invalid",
             about: "a response with c1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as invalid, and c1 stays in flight",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Messages",
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: malformed_responses,
         },
         Case {
             name: "invalid lines dropped",
             about: "junk, a request with a null id and an error with a null id are dropped, not routed or answered",
-            rules: &[],
+            rules: &[
+                "course rule: orphans-dropped",
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: invalid_lines,
         },
     ],
 };
-
-/// Asks the router to start a call; returns the request frame and its id.
-fn call(s: &mut Session, tag: &str, method: &str, params: Option<Value>) -> Result<(Value, Value), Failure> {
-    let mut command = json!({"harness": "call", "tag": tag, "method": method});
-    if let Some(p) = &params {
-        command["params"] = p.clone();
-    }
-    let got = ask(s, command).map_err(harness::framing_failure)?;
-    let frame = got.value;
-    match classify(&frame) {
-        Kind::Request { id, method: m } if m == method => {
-            let mut expected = json!({"jsonrpc": "2.0", "id": id.to_value(), "method": method});
-            if let Some(p) = params {
-                expected["params"] = p;
-            }
-            same(
-                expected,
-                &frame,
-                &format!("call(\"{tag}\", \"{method}\", …) should send this request"),
-            )?;
-            Ok((frame, id.to_value()))
-        }
-        Kind::Request { method: m, .. } => Err(Failure::new(format!(
-            "call(\"{tag}\", \"{method}\", …) sent a request for `{m}`"
-        ))),
-        Kind::Invalid { reason } => Err(Failure::new(format!(
-            "call(\"{tag}\", …) sent {} which is not a valid request: {reason}",
-            got.line
-        ))),
-        other => Err(Failure::new(format!(
-            "call(\"{tag}\", …) must send a request (method and id) but sent a {}: {}",
-            other.name(),
-            got.line
-        ))),
-    }
-}
-
-fn result_text(text: &str) -> Value {
-    json!({"content": [{"type": "text", "text": text}]})
-}
-
-fn response(id: &Value, result: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
-}
-
-/// Sends a frame as the server and returns where the router routed it.
-fn deliver(s: &mut Session, line: &str) -> Result<Value, Failure> {
-    s.send(line)?;
-    Ok(reply(s)?.value)
-}
-
-fn expect_reply(s: &mut Session, line: &str, tag: &str, id: &Value, result: &Value, why: &str) -> CaseResult {
-    let got = deliver(s, line)?;
-    let expected = json!({"harness": "reply", "tag": tag, "id": id, "result": result});
-    if harness_kind(&got) == Some("reply") && got["tag"] != tag {
-        return Err(Failure::mismatch(
-            format!(
-                "the response with id {id} reached call {}, not {tag}: look the call up by the response's id, not by arrival order",
-                got["tag"].as_str().unwrap_or("?")
-            ),
-            expected,
-            got,
-        ));
-    }
-    same(expected, &got, why)
-}
 
 fn two_calls(s: &mut Session) -> CaseResult {
     let (_, id1) = call(
