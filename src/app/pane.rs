@@ -116,6 +116,7 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
         Pane::Task => {
             lines.push(PaneLine::one(ex.title.clone(), Look::Title));
             lines.push(PaneLine::blank());
+            lines.extend(read_first(app, ex, width));
             for paragraph in ex.task.split("\n\n") {
                 lines.extend(paragraphs(paragraph.trim(), width, Tone::Plain, Look::Plain));
                 lines.push(PaneLine::blank());
@@ -221,6 +222,44 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
         },
         Pane::Case => lines.extend(case::lines(app, width)),
     }
+    lines
+}
+
+/// The task's "Read first" line: the lesson sections the exercise needs,
+/// `○` unread (and strong) or `✓` read, then the key that opens the first
+/// unread; nothing for an exercise that names none.
+fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<PaneLine> {
+    use crate::text::Piece;
+    if ex.needs.is_empty() {
+        return Vec::new();
+    }
+    let mut pieces = vec![Piece::new("Read first: ", Tone::Strong)];
+    for (i, need) in ex.needs.iter().enumerate() {
+        if i > 0 {
+            pieces.push(Piece::new(" · ", Tone::Plain));
+        }
+        // No-break spaces keep the mark, the part and `›` with the heading.
+        let read = app.need_is_read(need);
+        let name = format!(
+            "{}\u{a0}{}",
+            if read { "✓" } else { "○" },
+            need.name().replacen(' ', "\u{a0}", 2)
+        );
+        pieces.push(Piece::new(name, if read { Tone::Plain } else { Tone::Strong }));
+    }
+    let none = || Piece::new("", Tone::Plain);
+    let mut lines: Vec<PaneLine> = crate::text::wrap(&pieces, width, none(), none())
+        .into_iter()
+        .map(|l| PaneLine::of(toned(l)))
+        .collect();
+    let all_read = ex.needs.iter().all(|n| app.need_is_read(n));
+    let key = if all_read {
+        "All read: L opens the first again."
+    } else {
+        "L opens the first unread (○)."
+    };
+    lines.extend(paragraphs(key, width, Tone::Plain, Look::Dim));
+    lines.push(PaneLine::blank());
     lines
 }
 
