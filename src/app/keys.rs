@@ -246,7 +246,7 @@ const LESSON: &[Binding] = &[
     ),
     b(
         &[(K::Char('a'), A::Aside), (K::Char('A'), A::Asides)],
-        "open or fold the aside in focus (the first ▸ line shown), every aside of the section at the top",
+        "open or fold the aside in focus, all in the section",
         "a/A aside",
         W::Aside,
     ),
@@ -264,7 +264,7 @@ const LESSON: &[Binding] = &[
     ),
     b(
         &[(K::Char('x'), A::Ready)],
-        "the exercise a \"ready\" line names (the one shown, else the last passed)",
+        "open the exercise a ready line names",
         "",
         W::Never,
     ),
@@ -360,14 +360,12 @@ const EXERCISE: &[Binding] = &[
         W::Never,
     ),
     b(
-        &[(K::Char('l'), A::Lesson), (K::Char('z'), A::Quiz)],
-        "the part's lesson, its quiz",
-        "",
-        W::Never,
-    ),
-    b(
-        &[(K::Char('L'), A::ReadFirst)],
-        "the lesson at the first unread section the task's \"Read first\" names",
+        &[
+            (K::Char('l'), A::Lesson),
+            (K::Char('L'), A::ReadFirst),
+            (K::Char('z'), A::Quiz),
+        ],
+        "the lesson, what to read first, the quiz",
         "",
         W::Never,
     ),

@@ -86,8 +86,9 @@ impl App {
                 .collect();
             self.progress.lesson_mut(number).upgrade(&sections);
         }
-        if let Some(place) = self.progress.lesson(number).place {
-            self.lesson.go_to_place(&place);
+        match self.progress.lesson(number).place {
+            Some(place) => self.lesson.go_to_place(&place),
+            None => self.lesson.jump_to_section(0),
         }
         self.go_to(Screen::Lesson);
         self.mark_seen();

@@ -226,32 +226,44 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
 }
 
 /// The task's "Read first" line: the lesson sections the exercise needs,
-/// `○` unread (and strong) or `✓` read, then the key that opens the first
-/// unread; nothing for an exercise that names none.
+/// `○` unread (and strong) or `✓` read, on one line when it fits the pane,
+/// else one per line under "Read first:"; then the key that opens the
+/// first unread. Nothing for an exercise that names none.
 fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<PaneLine> {
     use crate::text::Piece;
+    use unicode_width::UnicodeWidthStr;
     if ex.needs.is_empty() {
         return Vec::new();
     }
-    let mut pieces = vec![Piece::new("Read first: ", Tone::Strong)];
-    for (i, need) in ex.needs.iter().enumerate() {
-        if i > 0 {
-            pieces.push(Piece::new(" · ", Tone::Plain));
-        }
-        // No-break spaces keep the mark, the part and `›` with the heading.
-        let read = app.need_is_read(need);
-        let name = format!(
-            "{}\u{a0}{}",
-            if read { "✓" } else { "○" },
-            need.name().replacen(' ', "\u{a0}", 2)
-        );
-        pieces.push(Piece::new(name, if read { Tone::Plain } else { Tone::Strong }));
-    }
-    let none = || Piece::new("", Tone::Plain);
-    let mut lines: Vec<PaneLine> = crate::text::wrap(&pieces, width, none(), none())
-        .into_iter()
-        .map(|l| PaneLine::of(toned(l)))
+    let label = Piece::new("Read first:", Tone::Strong);
+    let names: Vec<Piece> = ex
+        .needs
+        .iter()
+        .map(|need| {
+            let read = app.need_is_read(need);
+            let name = format!("{} {}", if read { "✓" } else { "○" }, need.name());
+            Piece::new(name, if read { Tone::Plain } else { Tone::Strong })
+        })
         .collect();
+    let one_line = names.iter().map(|p| p.text.width() + 3).sum::<usize>() + label.text.width() - 2;
+    let none = || Piece::new("", Tone::Plain);
+    let mut lines = Vec::new();
+    if one_line <= width {
+        let mut pieces = vec![label, Piece::new(" ", Tone::Plain)];
+        for (i, name) in names.into_iter().enumerate() {
+            if i > 0 {
+                pieces.push(Piece::new(" · ", Tone::Plain));
+            }
+            pieces.push(name);
+        }
+        lines.push(PaneLine::of(toned(pieces)));
+    } else {
+        lines.push(PaneLine::of(toned(vec![label])));
+        for name in names {
+            let wrapped = crate::text::wrap(&[name], width, none(), Piece::new("  ", Tone::Plain));
+            lines.extend(wrapped.into_iter().map(|l| PaneLine::of(toned(l))));
+        }
+    }
     let all_read = ex.needs.iter().all(|n| app.need_is_read(n));
     let key = if all_read {
         "All read: L opens the first again."

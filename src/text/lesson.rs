@@ -15,8 +15,8 @@ use crate::content::lesson::{Block, CodeBlock, Lesson};
 /// A section as laid out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SectionAt {
-    /// Its first line: its heading's (the first section's: line 0, the
-    /// lesson's title).
+    /// Its first line: its heading's (the lesson's title above the first
+    /// section counts as its first block's too: see [`LaidOut::section_at`]).
     pub start: usize,
     /// Its title as shown: the heading, or `Introduction` for the text
     /// before the first `##`.
@@ -92,7 +92,8 @@ impl LaidOut {
         self.sections.get(index + 1).map_or(self.lines.len(), |s| s.start)
     }
 
-    /// The index of the section line `line` is in.
+    /// The index of the section line `line` is in (the first for the
+    /// lesson's title).
     pub fn section_at(&self, line: usize) -> usize {
         self.sections.iter().rposition(|s| s.start <= line).unwrap_or(0)
     }
@@ -125,8 +126,7 @@ pub fn lay_out_lesson_with(
             section.title.clone()
         };
         out.sections.push(SectionAt {
-            // The first section holds the lesson's title too.
-            start: if s == 0 { 0 } else { out.lines.len() },
+            start: out.lines.len(),
             title,
             key: section.title.clone(),
             blocks: Vec::new(),
@@ -387,7 +387,7 @@ After the aside.
     fn a_block_spans_to_the_next_and_the_first_holds_the_heading() {
         let laid = lay_out_lesson_with(&lesson(), 60, &|_, _| false, &[]);
         let first = &laid.sections[0];
-        assert_eq!(first.block_span(0, laid.section_end(0)), 0..6);
+        assert_eq!(first.block_span(0, laid.section_end(0)), 2..6);
         assert_eq!(first.block_span(2, laid.section_end(0)), 8..10);
         assert_eq!(laid.sections[1].block_span(0, laid.section_end(1)), 10..13);
         assert_eq!(laid.section_at(9), 0);

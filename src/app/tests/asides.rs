@@ -248,10 +248,10 @@ fn a_record_by_index_opens_where_it_was() {
     assert_eq!(top(&app), "▸ Deeper · What 2024-11-05 said about batches");
 }
 
-/// The task pane's text, lines joined by spaces, no-break spaces plain.
+/// The task pane's text, lines joined by spaces.
 fn pane(app: &App) -> String {
     let lines: Vec<String> = app.exercise.lines.iter().map(|l| l.text()).collect();
-    lines.join(" ").replace('\u{a0}', " ")
+    lines.join(" ")
 }
 
 #[test]
@@ -259,10 +259,26 @@ fn the_task_says_what_to_read_first_and_l_opens_the_first_unread() {
     // Nothing read: L opens the lesson at `### Ids`.
     let mut app = with(Progress::default(), (80, 24));
     app.update(key('e'));
-    let text = pane(&app);
+    // Too wide for the pane at 80 columns: one per line.
+    let lines: Vec<String> = app.exercise.lines.iter().map(|l| l.text()).collect();
+    let at = lines
+        .iter()
+        .position(|l| l == "Read first:")
+        .expect("the Read first line");
+    assert_eq!(
+        lines[at + 1..at + 4],
+        [
+            "○ 1 › Ids",
+            "○ 1 › One frame, one line",
+            "L opens the first unread (○)."
+        ]
+    );
+    // Wide enough: on one line.
+    app.update(Msg::Resize(130, 40));
     assert!(
-        text.contains("Read first: ○ 1 › Ids · ○ 1 › One frame, one line L opens the first unread (○)."),
-        "{text}"
+        pane(&app).contains("Read first: ○ 1 › Ids · ○ 1 › One frame, one line L opens the first unread (○)."),
+        "{}",
+        pane(&app)
     );
     app.update(key('L'));
     assert_eq!(app.screen, Screen::Lesson);
@@ -280,7 +296,7 @@ fn the_task_says_what_to_read_first_and_l_opens_the_first_unread() {
     let mut app = with(progress, (80, 24));
     app.update(key('e'));
     assert!(
-        pane(&app).contains("Read first: ✓ 1 › Ids · ○ 1 › One frame, one line"),
+        pane(&app).contains("Read first: ✓ 1 › Ids ○ 1 › One frame, one line"),
         "{}",
         pane(&app)
     );
