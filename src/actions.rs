@@ -93,7 +93,8 @@ pub fn reveal_hint(progress: &mut Progress, exercise: &Exercise) -> usize {
 }
 
 /// What the learner's progress refers to in `course` (exercise ids and
-/// their checkers' case names, quiz question ids) and its version, for
+/// their checkers' case names, quiz question ids, lesson section titles)
+/// and its version, for
 /// [`Progress::migrate`].
 pub fn course_shape(course: &Course) -> Shape {
     Shape::new(
@@ -106,16 +107,28 @@ pub fn course_shape(course: &Course) -> Shape {
             Some((p.number, quiz.questions.iter().map(|q| q.id.as_str()).collect()))
         }),
     )
+    .with_lessons(course.parts.iter().filter_map(|p| {
+        let lesson = p.lesson.as_ref()?;
+        Some((
+            p.number,
+            lesson
+                .sections
+                .iter()
+                .map(|s| (s.title.as_str(), s.blocks.len()))
+                .collect(),
+        ))
+    }))
 }
 
 /// Brings the progress file of `course` to its version, if it exists and
-/// was written against another one; returns the notes for the learner
+/// was written against another one or still keeps a lesson's sections by
+/// index ([`Progress::needs_migration`]); returns the notes for the learner
 /// ([`Progress::migrate`]), or why the file could not be written.
 pub fn migrate_file(course: &Course) -> Result<Vec<String>, String> {
     let file = crate::progress::path(&course.root);
     let shape = course_shape(course);
     match crate::progress::read(&file) {
-        Some(p) if p.course_version.as_deref() != Some(shape.version.as_str()) => {}
+        Some(p) if p.needs_migration(&shape) => {}
         _ => return Ok(Vec::new()),
     }
     let mut notes = Vec::new();

@@ -111,9 +111,9 @@ pub struct App {
     /// The screens to go back to with esc, the last on top (not kept
     /// across restarts; the screen in front is, in the progress file).
     pub(crate) back: Vec<Screen>,
-    /// The lesson place (part, section, offset) a jump from the glossary
-    /// left: esc from the glossary comes back to it.
-    lesson_behind: Option<(u8, usize, u16)>,
+    /// The lesson place (part, place) a jump from the glossary left: esc
+    /// from the glossary comes back to it.
+    lesson_behind: Option<(u8, crate::progress::LessonPlace)>,
     /// The open exercise's files changed while another screen was in
     /// front: coming back to it checks again.
     stale: bool,
@@ -415,21 +415,7 @@ impl App {
 
     /// Recomputes width-dependent layout (the lesson's lines).
     fn relayout(&mut self) {
-        // One column of margin on each side; prose no wider than 100.
-        let width = self.size.0.saturating_sub(2) as usize;
-        self.lesson.rows = self.body_rows();
-        let part = self.lesson.part;
-        let end = match self.course.exercises.iter().find(|e| e.part == part) {
-            Some(ex) => format!(
-                "End of the lesson. Next: exercise {} {}: press e (z takes the quiz).",
-                ex.number(),
-                ex.slug()
-            ),
-            None => "End of the lesson. Next: the part's quiz: press z.".to_string(),
-        };
-        if let Some(lesson) = self.course.part(part).and_then(|p| p.lesson.as_ref()) {
-            self.lesson.lay_out(lesson, width.min(100), &end);
-        }
+        self.lay_out_lesson();
     }
 
     /// Whether the terminal is below [`MIN_SIZE`], so that only a message

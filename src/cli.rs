@@ -65,10 +65,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print a part's lesson as plain text.
+    /// Print a part's lesson as plain text, each aside (a story, what SDKs
+    /// do in the wild, a deeper note) folded to its one line `▸ …`.
     Lesson {
         /// The part number (1–5).
         part: String,
+        /// Print the asides open, whole.
+        #[arg(long)]
+        full: bool,
     },
     /// Print an exercise's task: what to build, the files to edit, and how
     /// to check it.
@@ -259,7 +263,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             Ok(0)
         }
         Some(Command::List { json }) => commands::list(&load(root)?, json),
-        Some(Command::Lesson { part }) => commands::lesson(&load(root)?, &part),
+        Some(Command::Lesson { part, full }) => commands::lesson(&load(root)?, &part, full),
         Some(Command::Check {
             exercise,
             solution,

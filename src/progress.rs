@@ -9,6 +9,7 @@
 //! version of the course ([`Shape`]).
 
 mod file;
+mod lesson;
 mod merge;
 mod migrate;
 mod recovery;
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use file::{Loaded, load, path, read, save, update};
+pub use lesson::{LessonPlace, LessonProgress};
 pub use merge::merge;
 pub use migrate::Shape;
 pub use standing::Standing;
@@ -61,25 +63,6 @@ pub struct ExerciseProgress {
     /// Cases passed at the last check, and how many there were.
     #[serde(default)]
     pub last_check: Option<(usize, usize)>,
-}
-
-/// One lesson.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
-pub struct LessonProgress {
-    /// The lesson was read to its end: every section shown in the
-    /// workbook ([`LessonProgress::seen`]), or printed whole.
-    #[serde(default)]
-    pub read: bool,
-    /// Sections whose end has been on the workbook's screen, ascending.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub seen: Vec<usize>,
-    /// The section last shown.
-    #[serde(default)]
-    pub section: usize,
-    /// How far into that section the reader was, in thousandths of its
-    /// length (so the place survives another terminal width).
-    #[serde(default)]
-    pub offset: u16,
 }
 
 /// One quiz.
@@ -217,8 +200,7 @@ mod tests {
         let old = r#"{"format_version":1,"lessons":{"1":{"read":false,"section":3}},
             "position":{"part":1,"exercise":"01-encode-frames"}}"#;
         let p: Progress = serde_json::from_str(old).expect("an old file loads");
-        assert_eq!(p.lesson(1).section, 3);
-        assert_eq!(p.lesson(1).offset, 0);
+        assert!(p.lesson(1).is_legacy(), "its section by index waits for the upgrade");
         assert_eq!(p.position.screen, None);
         let mut p = p;
         p.position.screen = Some(Place::Exercise);

@@ -1,17 +1,22 @@
 //! Text layout shared by the CLI and the TUI: styled word wrapping, a
-//! lesson laid out as lines, and JSON highlighting. Each line is a list of
+//! lesson laid out as lines ([`lesson`]: asides folded or open), and JSON
+//! highlighting. Each line is a list of
 //! [`Piece`]s with a [`Tone`]; the TUI maps tones to colours, the CLI
 //! prints the bare text.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::content::lesson::{Block, CodeBlock, Inline, InlineStyle, Lesson};
+use crate::content::lesson::{Inline, InlineStyle};
 
 mod aside;
 pub mod cite;
 mod frame;
+mod lesson;
 
-pub use aside::aside_title;
+pub use aside::{FOLDED, OPEN, aside_title};
+pub use lesson::{
+    AsideAt, LaidOut, Note, SectionAt, code_label, lay_out_lesson, lay_out_lesson_with, lesson_plain, lesson_text,
+};
 
 pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame, wrap_with_frames};
 
@@ -242,148 +247,6 @@ fn pieces(inlines: &[Inline]) -> Vec<Piece> {
         .iter()
         .map(|i| Piece::new(i.text.clone(), tone_of(i.style)))
         .collect()
-}
-
-/// A lesson laid out for a given width.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LaidOut {
-    /// The lines, top to bottom.
-    pub lines: Vec<Line>,
-    /// For each section: its first line and its title.
-    pub sections: Vec<(usize, String)>,
-}
-
-/// Lays a lesson out in lines of at most `width` columns.
-pub fn lay_out_lesson(lesson: &Lesson, width: usize) -> LaidOut {
-    let mut lines: Vec<Line> = vec![vec![Piece::new(lesson.title.clone(), Tone::Title)], Vec::new()];
-    let mut sections = Vec::new();
-    for section in &lesson.sections {
-        let title = if section.title.is_empty() {
-            "Introduction".to_string()
-        } else {
-            section.title.clone()
-        };
-        sections.push((lines.len(), title));
-        if !section.title.is_empty() {
-            lines.push(vec![Piece::new(section.title.clone(), Tone::Heading)]);
-            lines.push(Vec::new());
-        }
-        lay_out_blocks(&section.blocks, width, &mut lines);
-        lines.push(Vec::new());
-    }
-    while lines.last().is_some_and(Vec::is_empty) {
-        lines.pop();
-    }
-    LaidOut { lines, sections }
-}
-
-/// Lays out a run of blocks (a section's, an aside's), a blank line
-/// between blocks; the items of one list stay together.
-fn lay_out_blocks(blocks: &[Block], width: usize, lines: &mut Vec<Line>) {
-    for (i, block) in blocks.iter().enumerate() {
-        if i > 0 {
-            let in_list = matches!(block, Block::ListItem { .. }) && matches!(blocks[i - 1], Block::ListItem { .. });
-            if !in_list {
-                lines.push(Vec::new());
-            }
-        }
-        lay_out_block(block, width, lines);
-    }
-}
-
-fn lay_out_block(block: &Block, width: usize, lines: &mut Vec<Line>) {
-    let none = || Piece::new("", Tone::Plain);
-    match block {
-        Block::Heading(inlines) => {
-            let text: String = inlines.iter().map(|i| i.text.as_str()).collect();
-            lines.extend(wrap(&[Piece::new(text, Tone::Subheading)], width, none(), none()));
-        }
-        Block::Paragraph(inlines) => lines.extend(wrap(&pieces(inlines), width, none(), none())),
-        Block::Quote(inlines) => lines.extend(wrap(
-            &pieces(inlines),
-            width,
-            Piece::new("│ ", Tone::Marker),
-            Piece::new("│ ", Tone::Marker),
-        )),
-        Block::ListItem { depth, marker, content } => {
-            let pad = "  ".repeat(*depth);
-            let first = Piece::new(format!("{pad}{marker} "), Tone::Marker);
-            let rest = Piece::new(" ".repeat(first.text.width()), Tone::Plain);
-            lines.extend(wrap(&pieces(content), width, first, rest));
-        }
-        Block::Code(code) => lay_out_code(code, width, lines),
-        Block::Aside(aside) => aside::lay_out_aside(aside, width, lines),
-    }
-}
-
-/// The label drawn above a code block: `json · 2025-11-25`, or with `· wrong`.
-pub fn code_label(code: &CodeBlock) -> (String, Tone) {
-    match (&code.revision, code.wrong) {
-        (Some(rev), true) => (format!("✗ wrong · {rev}"), Tone::Wrong),
-        (Some(rev), false) => (format!("{} · {rev}", code.lang), Tone::Label),
-        (None, _) => (code.lang.clone(), Tone::Label),
-    }
-}
-
-fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
-    let (label, tone) = code_label(code);
-    lines.push(vec![Piece::new(format!("┌ {label}"), tone)]);
-    // A line too wide for the screen follows the wide-frame rule
-    // ([`frame`]): its continuation lines start with a dotted bar, so a
-    // one-line frame never looks like two.
-    let show = Show::Code {
-        json: code.lang == "json",
-    };
-    for text in code.text.trim_end_matches('\n').lines() {
-        lines.extend(frame::lay_out(
-            text,
-            width,
-            show,
-            Piece::new("│ ", tone),
-            Piece::new("┆ ", tone),
-        ));
-    }
-}
-
-/// A lesson as plain text, `width` columns wide (for `mcplings lesson`).
-/// Each section ends with the spec pages it cites, as paths under
-/// [`cite::SPEC_BASE`] (a whole address can be wider than 80 columns).
-pub fn lesson_plain(lesson: &Lesson, width: usize) -> String {
-    let laid = lay_out_lesson(lesson, width);
-    let mut out = String::new();
-    let mut pages: Vec<String> = Vec::new();
-    let starts: Vec<usize> = laid.sections.iter().map(|s| s.0).skip(1).collect();
-    let texts: Vec<String> = laid.lines.iter().map(plain).collect();
-    let page_list = |pages: &mut Vec<String>, out: &mut String| {
-        if pages.is_empty() {
-            return;
-        }
-        out.push_str(&format!("Spec pages cited, under {}/:\n", cite::SPEC_BASE));
-        for page in pages.drain(..) {
-            out.push_str(&format!("  {page}\n"));
-        }
-        out.push('\n');
-    };
-    let links = cite::links(&texts);
-    for (n, line) in laid.lines.iter().enumerate() {
-        if starts.contains(&n) {
-            page_list(&mut pages, &mut out);
-        }
-        for link in links.iter().filter(|l| l.line == n) {
-            let page = link.url.trim_start_matches(cite::SPEC_BASE).trim_start_matches('/');
-            if !pages.iter().any(|p| p == page) {
-                pages.push(page.to_string());
-            }
-        }
-        let mut text = texts[n].clone();
-        if line.first().is_some_and(|p| p.tone == Tone::Heading) {
-            text = format!("## {text}");
-        }
-        out.push_str(text.trim_end());
-        out.push('\n');
-    }
-    page_list(&mut pages, &mut out);
-    out
 }
 
 #[cfg(test)]

@@ -162,10 +162,23 @@ fn lesson_results_section() {
 
 #[test]
 fn lesson_story_box() {
-    // Part 1's null-id story, seven pages into its second section.
+    // Part 1's null-id story: paged to until its folded line is on screen,
+    // then opened with `a` (it is the first aside on screen, so in focus).
     let mut app = app();
-    press(&mut app, "\nn       ");
-    insta::assert_snapshot!(screen(&app));
+    press(&mut app, "\nn");
+    for _ in 0..20 {
+        if screen(&app).contains("▸ Story · modelcontextprotocol/python-sdk#2057") {
+            break;
+        }
+        press(&mut app, " ");
+    }
+    press(&mut app, "a");
+    let shown = screen(&app);
+    assert!(
+        shown.contains("▾ Story · modelcontextprotocol/python-sdk#2057"),
+        "{shown}"
+    );
+    insta::assert_snapshot!(shown);
 }
 
 #[test]

@@ -195,3 +195,41 @@ fn strip_links(symbol: &str) -> String {
     }
     out
 }
+
+/// The aside in focus reads without colour: its head in reverse video,
+/// under `NO_COLOR` as with colour (a fixture lesson in Part 1's place).
+#[test]
+fn the_aside_in_focus_is_in_reverse_video() {
+    use mcplings::content::lesson;
+    use ratatui::style::Modifier;
+    for mono in [true, false] {
+        let mut app = app(mono);
+        let mut course = app.course().clone();
+        let source = include_str!("../src/app/tests/asides.md");
+        course.parts[0].lesson = Some(lesson::parse(std::path::Path::new("asides.md"), source).unwrap());
+        app = App::new(course, Progress::default(), (80, 24));
+        if mono {
+            app.update(Msg::NoColor);
+        }
+        press(&mut app, "\n");
+        let b = buffer(&app);
+        let row = |text: &str| {
+            (0..b.area.height)
+                .find(|&y| {
+                    let line: String = (0..b.area.width).map(|x| b[(x, y)].symbol()).collect();
+                    line.trim() == text
+                })
+                .unwrap_or_else(|| panic!("no row {text}"))
+        };
+        let focused = row("▸ In the wild · How five SDKs answer a second initialize");
+        let other = row("▸ Story · modelcontextprotocol/python-sdk#2057");
+        assert!(b[(1, focused)].modifier.contains(Modifier::REVERSED), "mono {mono}");
+        assert!(!b[(1, other)].modifier.contains(Modifier::REVERSED), "mono {mono}");
+        let name = if mono {
+            "aside_focus_no_color"
+        } else {
+            "aside_focus_colour"
+        };
+        insta::assert_snapshot!(name, styles(&b));
+    }
+}

@@ -250,3 +250,42 @@ fn notice() {
 fn lesson_end_says_what_comes_next() {
     at_both_sizes("lesson_end", "\nG", |_| {});
 }
+
+/// The course with a fixture lesson in Part 1's place (asides, `###`, the
+/// tests' own: the real lesson is rewritten apart from this code); 01
+/// needs `1 › Ids` and `1 › One frame, one line`, 02 the first section.
+fn fixture(size: (u16, u16)) -> App {
+    use mcplings::content::{lesson, needs};
+    let mut course = app(size).course().clone();
+    let source = include_str!("../src/app/tests/asides.md");
+    let lesson = lesson::parse(std::path::Path::new("asides.md"), source).expect("the fixture parses");
+    let need = |name: &str| {
+        let (part, heading) = needs::split(name).unwrap();
+        needs::resolve(part, heading, &lesson).unwrap()
+    };
+    course.exercises[0].needs = vec![need("1 › Ids"), need("1 › One frame, one line")];
+    course.exercises[1].needs = vec![need("1 › Three shapes, one id")];
+    course.parts[0].lesson = Some(lesson);
+    App::new(course, Progress::default(), size)
+}
+
+/// Snapshots the fixture course after `keys`, at both sizes.
+fn fixture_at_both_sizes(name: &str, keys: &str) {
+    for size in SIZES {
+        let mut app = fixture(size);
+        press(&mut app, keys);
+        insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), screen(&app));
+    }
+}
+
+#[test]
+fn asides_and_needs() {
+    // The wild aside folded and in focus, the story folded below it.
+    fixture_at_both_sizes("aside_folded", "\n");
+    // The wild aside open (a), the story still folded.
+    fixture_at_both_sizes("aside_open", "\na");
+    // A page down: the end of the first section says 02 is ready.
+    fixture_at_both_sizes("lesson_ready_line", "\n ");
+    // 01's task pane: what to read first, none read yet.
+    fixture_at_both_sizes("exercise_read_first", "e");
+}

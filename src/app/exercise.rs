@@ -274,6 +274,7 @@ impl App {
                 return self.open_exercise(self.exercise.index - 1);
             }
             Some(Action::Lesson) => return self.open_lesson(ex.part),
+            Some(Action::ReadFirst) => return self.read_first(),
             Some(Action::Quiz) => return self.open_quiz(ex.part),
             _ => {}
         }

@@ -56,10 +56,7 @@ impl App {
         // there to the lesson place it was opened from, if any.
         let back = self.back.clone();
         let behind = match self.lesson_behind.take() {
-            None if back.last() == Some(&Screen::Lesson) => {
-                let (section, offset) = self.lesson.place();
-                Some((self.lesson.part, section, offset))
-            }
+            None if back.last() == Some(&Screen::Lesson) => Some((self.lesson.part, self.lesson.place())),
             kept => kept,
         };
         let effects = self.open_lesson(term.part);

@@ -74,6 +74,14 @@ pub enum Action {
     Retake,
     /// Switch the transcript between its raw lines and wide frames laid out.
     Raw,
+    /// Open or fold the aside in focus (the first whose head is on screen).
+    Aside,
+    /// Open or fold every aside of the section at the top of the screen.
+    Asides,
+    /// Open the exercise a lesson's "ready" line names.
+    Ready,
+    /// Open the lesson at the first unread section the exercise needs.
+    ReadFirst,
 }
 
 /// When a binding shows in the footer.
@@ -92,6 +100,8 @@ pub enum When {
     Question,
     /// The quiz's summary is shown.
     Summary,
+    /// An aside's head is on the lesson's screen.
+    Aside,
 }
 
 /// One line of a screen's key table: the keys, each with its action; what
@@ -235,6 +245,12 @@ const LESSON: &[Binding] = &[
         W::Never,
     ),
     b(
+        &[(K::Char('a'), A::Aside), (K::Char('A'), A::Asides)],
+        "open or fold the aside in focus, all in the section",
+        "a/A aside",
+        W::Aside,
+    ),
+    b(
         &[(K::Char('g'), A::Top), (K::Char('G'), A::Bottom)],
         "top, bottom",
         "",
@@ -245,6 +261,12 @@ const LESSON: &[Binding] = &[
         "the part's first exercise, its quiz",
         "e exercise",
         W::Always,
+    ),
+    b(
+        &[(K::Char('x'), A::Ready)],
+        "open the exercise a ready line names",
+        "",
+        W::Never,
     ),
     b(
         &[(K::Char('t'), A::Glossary)],
@@ -338,8 +360,12 @@ const EXERCISE: &[Binding] = &[
         W::Never,
     ),
     b(
-        &[(K::Char('l'), A::Lesson), (K::Char('z'), A::Quiz)],
-        "the part's lesson, its quiz",
+        &[
+            (K::Char('l'), A::Lesson),
+            (K::Char('L'), A::ReadFirst),
+            (K::Char('z'), A::Quiz),
+        ],
+        "the lesson, what to read first, the quiz",
         "",
         W::Never,
     ),

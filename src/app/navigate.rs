@@ -32,11 +32,11 @@ impl App {
         self.screen = self.back.pop().unwrap_or(Screen::Map);
         if from == Screen::Glossary
             && self.screen == Screen::Lesson
-            && let Some((part, section, offset)) = self.lesson_behind.take()
+            && let Some((part, place)) = self.lesson_behind.take()
         {
             self.lesson = LessonView::new(part);
             self.relayout();
-            self.lesson.go_to_place(section, offset);
+            self.lesson.go_to_place(&place);
             self.progress.position.part = Some(part);
         }
         if self.screen == Screen::Exercise && std::mem::take(&mut self.stale) {
@@ -71,11 +71,25 @@ impl App {
             self.notice = Some(format!("Part {number} is not written yet."));
             return Vec::new();
         }
-        let record = self.progress.lesson(number);
         self.lesson_behind = None;
         self.lesson = LessonView::new(number);
         self.relayout();
-        self.lesson.go_to_place(record.section, record.offset);
+        // A record kept by section index (a file from before titles, not yet
+        // migrated) is read with this lesson's sections.
+        if self.progress.lesson(number).is_legacy()
+            && let Some(lesson) = self.course.part(number).and_then(|p| p.lesson.as_ref())
+        {
+            let sections: Vec<(String, usize)> = lesson
+                .sections
+                .iter()
+                .map(|s| (s.title.clone(), s.blocks.len()))
+                .collect();
+            self.progress.lesson_mut(number).upgrade(&sections);
+        }
+        match self.progress.lesson(number).place {
+            Some(place) => self.lesson.go_to_place(&place),
+            None => self.lesson.jump_to_section(0),
+        }
         self.go_to(Screen::Lesson);
         self.mark_seen();
         self.progress.position.part = Some(number);
@@ -177,7 +191,8 @@ impl App {
     /// quitting).
     pub(super) fn remember_position(&mut self) -> bool {
         let before = self.progress.position.clone();
-        let before_section = self.progress.lesson(self.lesson.part).section;
+        let section = |app: &App| app.progress.lesson(app.lesson.part).place.map(|p| p.section);
+        let before_section = section(self);
         let p = &mut self.progress.position;
         p.screen = Some(match self.screen {
             Screen::Map => Place::Map,
@@ -205,11 +220,9 @@ impl App {
             };
         }
         if self.screen == Screen::Lesson && self.lesson.laid.is_some() {
-            let (section, offset) = self.lesson.place();
-            let record = self.progress.lesson_mut(self.lesson.part);
-            record.section = section;
-            record.offset = offset;
+            let place = self.lesson.place();
+            self.progress.lesson_mut(self.lesson.part).place = Some(place);
         }
-        self.progress.position != before || self.progress.lesson(self.lesson.part).section != before_section
+        self.progress.position != before || section(self) != before_section
     }
 }

@@ -116,6 +116,7 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
         Pane::Task => {
             lines.push(PaneLine::one(ex.title.clone(), Look::Title));
             lines.push(PaneLine::blank());
+            lines.extend(read_first(app, ex, width));
             for paragraph in ex.task.split("\n\n") {
                 lines.extend(paragraphs(paragraph.trim(), width, Tone::Plain, Look::Plain));
                 lines.push(PaneLine::blank());
@@ -223,6 +224,71 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
     }
     lines
 }
+
+/// The task's "Read first" line: the lesson sections the exercise needs
+/// and has not read yet (`○`, strong), on one line when they fit the pane,
+/// else one per line under "Read first:", at most [`READ_FIRST_SHOWN`]
+/// of them; then the key that opens the first unread, and how many are
+/// read already. When every one is read, one line says so. Nothing for an
+/// exercise that names none.
+fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<PaneLine> {
+    use crate::text::Piece;
+    use unicode_width::UnicodeWidthStr;
+    if ex.needs.is_empty() {
+        return Vec::new();
+    }
+    let unread: Vec<_> = ex.needs.iter().filter(|n| !app.need_is_read(n)).collect();
+    let read = ex.needs.len() - unread.len();
+    let mut lines = Vec::new();
+    if unread.is_empty() {
+        let all = match read {
+            1 => "Read first: its one section is read. L opens it again.".to_string(),
+            n => format!("Read first: all {n} of its sections are read. L opens the first again."),
+        };
+        lines.extend(paragraphs(&all, width, Tone::Plain, Look::Dim));
+        lines.push(PaneLine::blank());
+        return lines;
+    }
+    let label = Piece::new("Read first:", Tone::Strong);
+    let names: Vec<Piece> = unread
+        .iter()
+        .take(READ_FIRST_SHOWN)
+        .map(|need| Piece::new(format!("○ {}", need.name()), Tone::Strong))
+        .collect();
+    let one_line = names.iter().map(|p| p.text.width() + 3).sum::<usize>() + label.text.width() - 2;
+    let none = || Piece::new("", Tone::Plain);
+    if one_line <= width {
+        let mut pieces = vec![label, Piece::new(" ", Tone::Plain)];
+        for (i, name) in names.into_iter().enumerate() {
+            if i > 0 {
+                pieces.push(Piece::new(" · ", Tone::Plain));
+            }
+            pieces.push(name);
+        }
+        lines.push(PaneLine::of(toned(pieces)));
+    } else {
+        lines.push(PaneLine::of(toned(vec![label])));
+        for name in names {
+            let wrapped = crate::text::wrap(&[name], width, none(), Piece::new("  ", Tone::Plain));
+            lines.extend(wrapped.into_iter().map(|l| PaneLine::of(toned(l))));
+        }
+    }
+    let more = unread.len().saturating_sub(READ_FIRST_SHOWN);
+    let mut key = String::new();
+    if more > 0 {
+        key.push_str(&format!("… and {more} more. "));
+    }
+    key.push_str("L opens the first.");
+    if read > 0 {
+        key.push_str(&format!(" ({read} read already.)"));
+    }
+    lines.extend(paragraphs(&key, width, Tone::Plain, Look::Dim));
+    lines.push(PaneLine::blank());
+    lines
+}
+
+/// The most unread sections the task's "Read first" lists by name.
+const READ_FIRST_SHOWN: usize = 4;
 
 /// The title line of hint `n` (from 1) of `of` in the hints pane.
 pub(super) fn hint_title(n: usize, of: usize) -> String {

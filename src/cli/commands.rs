@@ -196,14 +196,24 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
     Ok(0)
 }
 
-/// `mcplings lesson <part>`.
-pub fn lesson(course: &Course, query: &str) -> Result<u8, String> {
+/// `mcplings lesson <part> [--full]`: the asides folded, or open with `--full`.
+pub fn lesson(course: &Course, query: &str, full: bool) -> Result<u8, String> {
     let p = part(course, query)?;
     let lesson = p
         .lesson
         .as_ref()
         .ok_or_else(|| format!("part {} ({}) is not written yet", p.number, p.title))?;
-    let text = crate::text::lesson_plain(lesson, terminal_width());
+    let mut text = crate::text::lesson_text(lesson, terminal_width(), full);
+    // Folded asides say how to read them, under the title.
+    let folded = !full && lesson.sections.iter().any(|s| s.asides().next().is_some());
+    if folded && let Some(at) = text.find('\n') {
+        let how = format!(
+            "\nAsides are folded ({} …): `mcplings lesson {} --full` prints them open.\n",
+            crate::text::FOLDED,
+            p.number
+        );
+        text.insert_str(at + 1, &how);
+    }
     // Printed to its end (a reader who stops `| head` early ends at the
     // broken pipe, before this), the lesson counts as read, as in the
     // workbook when every section was shown.

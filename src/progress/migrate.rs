@@ -8,6 +8,13 @@
 //! A change of prose leaves it alone; a new case or a moved question
 //! changes it. An exercise solved before its checker gained cases is kept
 //! done and reported by [`Progress::has_new_cases`].
+//!
+//! Lessons are kept by section title ([`super::LessonProgress`]). The
+//! titles are course facts the shape carries ([`Shape::with_lessons`]) but
+//! does not hash: a course whose exercises and quizzes did not change keeps
+//! its version, so adding them changed no one's version. A record still
+//! kept by section index (a file written before titles) is upgraded by
+//! [`Progress::migrate`] whatever the version ([`Progress::needs_migration`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,6 +30,9 @@ pub struct Shape {
     pub exercises: BTreeMap<String, usize>,
     /// Part number → its quiz's question ids.
     pub quizzes: BTreeMap<u8, BTreeSet<String>>,
+    /// Part number → its lesson's sections, in order, as (title as
+    /// written, number of blocks); not part of the version.
+    pub lessons: BTreeMap<u8, Vec<(String, usize)>>,
 }
 
 impl Shape {
@@ -50,6 +60,17 @@ impl Shape {
         }
         shape.version = format!("{:016x}", hash.0);
         shape
+    }
+
+    /// The same shape with each written part's lesson sections, as (part,
+    /// [(title as written, number of blocks)]), for upgrading lesson
+    /// records kept by index. The version is unchanged.
+    pub fn with_lessons<'a>(mut self, lessons: impl IntoIterator<Item = (u8, Vec<(&'a str, usize)>)>) -> Shape {
+        for (part, sections) in lessons {
+            let sections = sections.into_iter().map(|(t, n)| (t.to_string(), n)).collect();
+            self.lessons.insert(part, sections);
+        }
+        self
     }
 }
 
@@ -79,7 +100,16 @@ impl Progress {
     /// the version already matches or nothing was dropped); exercises
     /// solved before their checker gained cases are named too (they stay
     /// done).
+    ///
+    /// Lesson records kept by section index are upgraded to titles first,
+    /// whatever the version ([`super::LessonProgress::upgrade`], for the
+    /// parts whose lessons `shape` carries).
     pub fn migrate(&mut self, shape: &Shape) -> Vec<String> {
+        for (part, lesson) in self.lessons.iter_mut() {
+            if let Some(sections) = part.parse().ok().and_then(|n: u8| shape.lessons.get(&n)) {
+                lesson.upgrade(sections);
+            }
+        }
         if self.course_version.as_deref() == Some(shape.version.as_str()) {
             return Vec::new();
         }
@@ -121,6 +151,16 @@ impl Progress {
         }
         self.course_version = Some(shape.version.clone());
         notes
+    }
+
+    /// Whether [`Progress::migrate`] has anything to do against `shape`:
+    /// the version differs, or a lesson record of a part whose lesson
+    /// `shape` carries is still kept by section index.
+    pub fn needs_migration(&self, shape: &Shape) -> bool {
+        self.course_version.as_deref() != Some(shape.version.as_str())
+            || self.lessons.iter().any(|(part, lesson)| {
+                lesson.is_legacy() && part.parse().ok().is_some_and(|n: u8| shape.lessons.contains_key(&n))
+            })
     }
 
     /// Whether exercise `id` was solved against fewer cases than its
@@ -170,6 +210,30 @@ mod tests {
         assert!(p.quiz(3).is_none());
         assert!(!p.exercises.contains_key("00-old"));
         assert_eq!(p.migrate(&shape()), Vec::<String>::new(), "once");
+    }
+
+    #[test]
+    fn lesson_titles_leave_the_version_alone_and_upgrade_records_by_index_at_any_version() {
+        let plain = shape();
+        let with = shape().with_lessons([(1, vec![("", 2), ("Requests", 8)]), (2, vec![("Eras", 5)])]);
+        assert_eq!(with.version, plain.version, "no one's version changes");
+        let old = r#"{"format_version":1,"lessons":{"1":{"read":false,"seen":[0,1],"section":1,"offset":500},
+            "3":{"seen":[0]}}}"#;
+        let mut p: Progress = serde_json::from_str(old).unwrap();
+        p.course_version = Some(with.version.clone());
+        assert!(p.needs_migration(&with), "part 1's record is by index");
+        assert!(
+            !p.needs_migration(&plain),
+            "without the lessons there is nothing to upgrade it with"
+        );
+        assert_eq!(p.migrate(&with), Vec::<String>::new(), "an upgrade says nothing");
+        let lesson = p.lesson(1);
+        assert_eq!(lesson.seen, ["", "Requests"]);
+        let place = lesson.place.unwrap();
+        assert_eq!((place.section.as_str(), place.block, place.line), ("Requests", 4, 0));
+        // Part 3 has no lesson in the shape: its record waits as it was.
+        assert!(p.lesson(3).is_legacy());
+        assert!(!p.needs_migration(&with));
     }
 
     #[test]

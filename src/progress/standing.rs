@@ -41,7 +41,7 @@ impl Progress {
         let lesson = self.lesson(part);
         if lesson.read {
             Standing::Done
-        } else if !lesson.seen.is_empty() || lesson.section > 0 {
+        } else if lesson.begun() {
             Standing::Tried
         } else {
             Standing::NotStarted
@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(p.exercise_standing("01"), Standing::Done);
 
         assert_eq!(p.lesson_standing(1), Standing::NotStarted);
-        p.lesson_mut(1).seen = vec![0];
+        p.lesson_mut(1).see("Requests");
         assert_eq!(p.lesson_standing(1), Standing::Tried);
         p.lesson_mut(1).read = true;
         assert_eq!(p.lesson_standing(1), Standing::Done);

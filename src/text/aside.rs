@@ -1,4 +1,7 @@
-//! How an aside is laid out open: a box of its own, apart from the rules.
+//! How an aside is laid out: folded, one line that says what it holds
+//! (`▸ In the wild · how five SDKs answer a second initialize`); open, the
+//! same head with `▾` and its blocks in a box of their own, apart from the
+//! rules.
 
 use super::{Line, Piece, Tone};
 use crate::content::lesson::Aside;
@@ -15,17 +18,35 @@ pub fn aside_title(aside: &Aside) -> String {
     }
 }
 
-/// An open aside is drawn as a box of its own: a rounded corner with its
-/// title, a bar down its blocks (laid out two columns narrower), a
-/// closing corner.
-pub(super) fn lay_out_aside(aside: &Aside, width: usize, lines: &mut Vec<Line>) {
-    lines.push(vec![Piece::new(format!("╭─ {}", aside_title(aside)), Tone::Label)]);
+/// The marker of a folded aside's line.
+pub const FOLDED: &str = "▸";
+/// The marker of an open aside's head.
+pub const OPEN: &str = "▾";
+
+/// Lays out an aside at `width` columns: folded, its head `▸ title` only;
+/// open, the head `▾ title`, a bar down its blocks (laid out two columns
+/// narrower) and a closing corner. A head too wide wraps under its title.
+/// Returns how many lines the head took.
+pub(super) fn lay_out_aside(aside: &Aside, width: usize, open: bool, lines: &mut Vec<Line>) -> usize {
+    let marker = if open { OPEN } else { FOLDED };
+    let head = super::wrap(
+        &[Piece::new(aside_title(aside), Tone::Label)],
+        width,
+        Piece::new(format!("{marker} "), Tone::Label),
+        Piece::new("  ", Tone::Label),
+    );
+    let count = head.len();
+    lines.extend(head);
+    if !open {
+        return count;
+    }
     let mut inner = Vec::new();
-    super::lay_out_blocks(&aside.blocks, width.saturating_sub(2), &mut inner);
+    super::lesson::lay_out_blocks(&aside.blocks, width.saturating_sub(2), &mut inner);
     for line in inner {
         let mut boxed = vec![Piece::new(if line.is_empty() { "│" } else { "│ " }, Tone::Label)];
         boxed.extend(line);
         lines.push(boxed);
     }
     lines.push(vec![Piece::new("╰─", Tone::Label)]);
+    count
 }

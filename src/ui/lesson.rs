@@ -18,7 +18,7 @@ pub(super) fn header(app: &App) -> (String, String) {
         return (title, String::new());
     };
     let section = app.lesson.section();
-    let name = laid.sections.get(section).map_or("", |s| s.1.as_str());
+    let name = laid.sections.get(section).map_or("", |s| s.title.as_str());
     let rows = app.body_rows();
     let max = laid.lines.len().saturating_sub(rows).max(1);
     let percent = (app.lesson.scroll.min(max) * 100 / max).min(100);
@@ -41,11 +41,17 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(laid) = &app.lesson.laid else { return };
     let rows = area.height as usize;
     let start = app.lesson.scroll.min(laid.lines.len());
+    // The aside in focus: its head in reverse video (read under NO_COLOR too).
+    let focus = app.lesson.focused().map_or(0..0, |a| a.head.clone());
     let lines: Vec<Line> = laid.lines[start..]
         .iter()
         .take(rows)
-        .map(|l| {
+        .enumerate()
+        .map(|(i, l)| {
             let mut line = super::styled(l, theme);
+            if focus.contains(&(start + i)) {
+                line = line.patch_style(theme.selected);
+            }
             line.spans.insert(0, ratatui::text::Span::raw(" "));
             line
         })
@@ -69,5 +75,10 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
-    (super::footer_keys(app, When::Always, "", ""), String::new())
+    let when = if app.lesson.focused().is_some() {
+        When::Aside
+    } else {
+        When::Always
+    };
+    (super::footer_keys(app, when, "", ""), String::new())
 }

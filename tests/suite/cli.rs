@@ -125,7 +125,11 @@ fn list_shows_the_standing_the_map_shows() {
     mcplings::progress::update(&file, |p| {
         p.exercise_mut(ENCODE).last_check = Some((2, 8));
         p.exercise_mut("02-id-router").hints_shown = 1;
-        p.lesson_mut(1).section = 2;
+        p.lesson_mut(1).place = Some(mcplings::progress::LessonPlace {
+            section: "Requests".into(),
+            block: 2,
+            line: 0,
+        });
     })
     .unwrap();
     let list = at(course.path(), &["list", "--json"]).json();
@@ -213,25 +217,91 @@ fn lesson_1_prints_its_title_and_sections() {
 }
 
 #[test]
-fn lesson_1_draws_a_story_as_a_box() {
+fn lesson_1_draws_a_story_as_a_box_with_full() {
     // A copy: a lesson printed to its end is recorded as read.
     let course = common::course_copy();
-    let r = at(course.path(), &["lesson", "1"]);
+    let r = at(course.path(), &["lesson", "1", "--full"]);
     assert_eq!(r.code, 0, "{r:?}");
     let source = fs::read_to_string(common::root().join(PART1).join("lesson.md")).unwrap();
     let reference = source
         .lines()
         .find_map(|l| l.strip_prefix("> [!story] "))
+        .and_then(|rest| rest.split_whitespace().next())
         .expect("Part 1 tells a story");
-    let top = format!("╭─ Story · {reference}");
+    let top = format!("▾ Story · {reference}");
     let lines: Vec<&str> = r.stdout.lines().collect();
     let at = lines
         .iter()
-        .position(|l| *l == top)
+        .position(|l| l.starts_with(&top))
         .unwrap_or_else(|| panic!("no {top:?} in:\n{}", r.stdout));
-    assert!(lines[at + 1].starts_with("│ "), "{:?}", &lines[at..]);
+    let body = lines[at + 1..]
+        .iter()
+        .position(|l| l.starts_with("│ "))
+        .expect("the box's bar");
+    assert!(
+        lines[at + 1..=at + 1 + body]
+            .iter()
+            .all(|l| l.starts_with(' ') || l.starts_with('│')),
+        "{:?}",
+        &lines[at..]
+    );
     assert!(lines[at..].contains(&"╰─"), "the box closes");
     assert!(!r.stdout.contains("[!story]"), "the marker is not printed");
+    assert!(!r.stdout.contains("Asides are folded"), "{r:?}");
+}
+
+/// Words as one run: wrapping, indents and an open aside's bars taken out.
+fn run_of_words(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn lesson_1_folds_each_aside_to_its_label_and_full_opens_them() {
+    // A copy: a lesson printed to its end is recorded as read.
+    let course = common::course_copy();
+    let short = at(course.path(), &["lesson", "1"]);
+    let full = at(course.path(), &["lesson", "1", "--full"]);
+    assert_eq!((short.code, full.code), (0, 0), "{short:?}\n{full:?}");
+    assert!(
+        short.stdout.lines().count() < full.stdout.lines().count(),
+        "{} lines folded, {} open",
+        short.stdout.lines().count(),
+        full.stdout.lines().count()
+    );
+    assert!(
+        short
+            .stdout
+            .contains("Asides are folded (▸ …): `mcplings lesson 1 --full` prints them open.")
+    );
+    let lesson = common::course().part(1).unwrap().lesson.as_ref().unwrap();
+    let asides: Vec<_> = lesson.sections.iter().flat_map(|s| s.asides()).collect();
+    assert!(!asides.is_empty(), "Part 1 has asides");
+    let (short, full) = (run_of_words(&short.stdout), run_of_words(&full.stdout));
+    for aside in asides {
+        let title = mcplings::text::aside_title(aside);
+        assert!(
+            short.contains(&run_of_words(&format!("▸ {title}"))),
+            "{title} folded:\n{short}"
+        );
+        assert!(full.contains(&run_of_words(&format!("▾ {title}"))), "{title} open");
+        // The first words of its first paragraph: in the open form only.
+        let body = aside
+            .blocks
+            .iter()
+            .find_map(|b| match b {
+                mcplings::content::lesson::Block::Paragraph(inlines) => {
+                    Some(inlines.iter().map(|i| i.text.as_str()).collect::<String>())
+                }
+                _ => None,
+            })
+            .expect("an aside with a paragraph");
+        let start = run_of_words(&body).split(' ').take(8).collect::<Vec<_>>().join(" ");
+        assert!(full.contains(&start), "{start:?} in the open form");
+        assert!(!short.contains(&start), "{start:?} not in the folded form");
+    }
 }
 
 #[test]

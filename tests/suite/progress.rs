@@ -114,7 +114,11 @@ fn endless_writer_child() {
             entry.hints_shown += 1;
             // Some bulk, so that a write takes a while.
             let n = entry.hints_shown;
-            p.lesson_mut((n % 200) as u8).section = n;
+            p.lesson_mut((n % 200) as u8).place = Some(progress::LessonPlace {
+                section: String::new(),
+                block: n,
+                line: 0,
+            });
         })
         .unwrap();
         println!("saved {}", saved.progress.hints_shown("count"));
