@@ -167,7 +167,7 @@ fn lesson_story_box() {
     let mut app = app();
     press(&mut app, "\nn");
     for _ in 0..20 {
-        if screen(&app).contains("▸ Story · modelcontextprotocol/python-sdk#2057") {
+        if screen(&app).contains("▸ Story · Null id as a notification (modelcontextprotocol/python-sdk#2057)") {
             break;
         }
         press(&mut app, " ");
@@ -175,7 +175,7 @@ fn lesson_story_box() {
     press(&mut app, "a");
     let shown = screen(&app);
     assert!(
-        shown.contains("▾ Story · modelcontextprotocol/python-sdk#2057"),
+        shown.contains("▾ Story · Null id as a notification (modelcontextprotocol/python-sdk#2057)"),
         "{shown}"
     );
     insta::assert_snapshot!(shown);

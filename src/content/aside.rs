@@ -79,13 +79,14 @@ impl Aside {
         self.label.iter().map(|i| i.text.as_str()).collect()
     }
 
-    /// What the folded aside says on its one line, after its kind:
-    /// the story's reference and label, or the label.
+    /// What the folded aside says on its one line, after its kind: the
+    /// label, then a story's reference in parentheses (the reference alone
+    /// for a story without a label).
     pub fn summary(&self) -> String {
         let label = self.label_text();
         match (&self.reference, label.is_empty()) {
             (Some(r), true) => r.clone(),
-            (Some(r), false) => format!("{r} · {label}"),
+            (Some(r), false) => format!("{label} ({r})"),
             (None, _) => label,
         }
     }

@@ -8,7 +8,7 @@ use crate::content::lesson::Aside;
 
 /// The head line of an aside: its kind and what it holds, such as
 /// `In the wild · how five SDKs answer a second initialize` or
-/// `Story · modelcontextprotocol/python-sdk#2057`.
+/// `Story · Null id as a notification (modelcontextprotocol/python-sdk#2057)`.
 pub fn aside_title(aside: &Aside) -> String {
     let summary = aside.summary();
     if summary.is_empty() {

@@ -228,11 +228,12 @@ fn lesson_1_draws_a_story_as_a_box_with_full() {
         .find_map(|l| l.strip_prefix("> [!story] "))
         .and_then(|rest| rest.split_whitespace().next())
         .expect("Part 1 tells a story");
-    let top = format!("▾ Story · {reference}");
+    // The head names the kind, then the label and the reference.
+    let top = "▾ Story · ";
     let lines: Vec<&str> = r.stdout.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.starts_with(&top))
+        .position(|l| l.starts_with(top) && l.contains(&format!("({reference})")))
         .unwrap_or_else(|| panic!("no {top:?} in:\n{}", r.stdout));
     let body = lines[at + 1..]
         .iter()

@@ -96,7 +96,7 @@ fn a_story_may_carry_a_label() {
     assert_eq!(story.reference.as_deref(), Some("a/b#12"));
     assert_eq!(story.label_text(), "The null id");
     assert!(story.label.iter().any(|i| i.style.code && i.text == "null"));
-    assert_eq!(story.summary(), "a/b#12 · The null id");
+    assert_eq!(story.summary(), "The null id (a/b#12)");
 }
 
 #[test]
