@@ -241,11 +241,12 @@ fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<Pan
     let read = ex.needs.len() - unread.len();
     let mut lines = Vec::new();
     if unread.is_empty() {
-        let all = match read {
-            1 => "Read first: its one section is read. L opens it again.".to_string(),
-            n => format!("Read first: all {n} of its sections are read. L opens the first again."),
+        let all = if read == 1 {
+            "Read first: done, you have read the section it needs. L opens it again."
+        } else {
+            "Read first: done, you have read every section it needs. L opens the first again."
         };
-        lines.extend(paragraphs(&all, width, Tone::Plain, Look::Dim));
+        lines.extend(paragraphs(all, width, Tone::Plain, Look::Dim));
         lines.push(PaneLine::blank());
         return lines;
     }

@@ -314,7 +314,7 @@ fn the_task_says_what_to_read_first_and_l_opens_the_first_unread() {
     let mut app = with(progress, (80, 24));
     app.update(key('e'));
     assert!(
-        pane(&app).contains("Read first: all 2 of its sections are read. L opens the first again."),
+        pane(&app).contains("Read first: done, you have read every section it needs. L opens the first again."),
         "{}",
         pane(&app)
     );
