@@ -191,7 +191,13 @@ fn a_story_told_twice_names_both_places() {
         .nth(first - 1)
         .unwrap()
         .to_string();
-    let reference = story.trim_start_matches("> [!story] ").to_string();
+    // The marker line: the reference, then an optional label.
+    let reference = story
+        .trim_start_matches("> [!story] ")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
     let file = format!("{PART2}/lesson.md");
     let path = root.join(&file);
     let mut text = fs::read_to_string(&path).unwrap();
