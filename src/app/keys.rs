@@ -1,6 +1,6 @@
 //! One key table per screen: the single source for what a key does (the
 //! handlers look keys up here), for the footer, for the `?` help and for
-//! the README's key section (a test compares them).
+//! docs/keys.md's table (a test compares them).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
@@ -8,7 +8,7 @@ use super::Screen;
 
 mod show;
 
-pub use show::{footer, key_name, names, readme_table};
+pub use show::{footer, key_name, names, docs_table};
 
 /// What a key asks for. Each screen's handler matches on the actions of
 /// its table.
@@ -105,13 +105,13 @@ pub enum When {
 }
 
 /// One line of a screen's key table: the keys, each with its action; what
-/// they do (for the help and the README); the footer's short form and
+/// they do (for the help and docs/keys.md); the footer's short form and
 /// when it shows. `{hints}` in a footer stands for "shown/total".
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
     /// The keys and what each asks for.
     pub keys: &'static [(KeyCode, Action)],
-    /// What they do, for the help sheet and the README.
+    /// What they do, for the help sheet and docs/keys.md.
     pub what: &'static str,
     /// The footer's short form (empty: not in the footer).
     pub footer: &'static str,

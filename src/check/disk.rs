@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 /// How many `--path` target dirs are kept, the most recently used ones.
 ///
 /// Each holds its crate's dependencies compiled once more (53 MB for a
-/// copy of exercise 01, 65 MB for 06: README, "How fast it is"), and each
+/// copy of exercise 01, 65 MB for 06: docs/performance.md), and each
 /// one removed costs its crate that compile again (about a minute on a
 /// loaded 2-core machine) the next time it is checked. A learner checks a
 /// copy or two of their own work this way; four covers switching between

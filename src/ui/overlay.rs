@@ -108,7 +108,7 @@ pub fn help(frame: &mut Frame, area: Rect, screen: Screen, notice: Option<&str>,
     if lines.len() > visible {
         // Cut, say so on the last line rather than lose it silently.
         lines.truncate(visible.saturating_sub(1));
-        lines.push(Line::from(Span::styled(" … (the README lists every key)", theme.dim)));
+        lines.push(Line::from(Span::styled(" … (docs/keys.md lists every key)", theme.dim)));
     }
     frame.render_widget(Clear, with_margin(rect, area));
     frame.render_widget(

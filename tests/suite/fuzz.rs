@@ -248,7 +248,7 @@ proptest! {
 proptest! {
     // Each case parses a whole lesson and lays it out (about 70 ms in a
     // debug build); 64 cases keep this near 4 s (set PROPTEST_CASES for
-    // more, as the README's longer run does).
+    // more, as CONTRIBUTING's longer run does).
     #![proptest_config(ProptestConfig::with_cases(std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64)))]
 
     #[test]

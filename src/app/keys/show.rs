@@ -1,5 +1,5 @@
 //! The key tables shown: key names, the footer fitted to a width, the
-//! README's key section.
+//! table of docs/keys.md.
 
 use ratatui::crossterm::event::KeyCode;
 
@@ -8,7 +8,7 @@ use super::{Binding, EXERCISE, GLOBAL, GLOSSARY, LESSON, MAP, QUIZ, Screen, When
 use KeyCode as K;
 use When as W;
 
-/// A key's name as the help and the README show it.
+/// A key's name as the help and docs/keys.md show it.
 pub fn key_name(key: KeyCode) -> String {
     match key {
         K::Char(' ') => "space".into(),
@@ -70,9 +70,9 @@ pub fn footer(screen: Screen, when: When, hints: &str, width: usize) -> String {
     }
 }
 
-/// Every table as the README's key section shows it (a Markdown table,
+/// Every table as docs/keys.md shows it (a Markdown table,
 /// the keys that work everywhere first), between its markers.
-pub fn readme_table() -> String {
+pub fn docs_table() -> String {
     let mut out = String::from("| Where | Key | What it does |\n|---|---|---|\n");
     let screens = [
         ("everywhere", GLOBAL),

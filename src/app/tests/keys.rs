@@ -1,23 +1,23 @@
-//! The key tables: the README's key section is generated from them, no
+//! The key tables: docs/keys.md's table is generated from them, no
 //! key is bound twice on a screen, and the quiz's answer keys cover every
 //! question's options.
 
 use super::app;
 use crate::app::Screen;
-use crate::app::keys::{self, ANSWER_KEYS, GLOBAL, readme_table};
+use crate::app::keys::{self, ANSWER_KEYS, GLOBAL, docs_table};
 
 const START: &str = "<!-- keys: generated from src/app/keys.rs; a test compares -->\n";
 const END: &str = "<!-- /keys -->";
 
 #[test]
-fn the_readme_key_section_is_the_key_tables() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme.find(START).expect("README has the keys start marker") + START.len();
-    let end = readme[start..].find(END).expect("README has the keys end marker") + start;
-    let expected = readme_table();
+fn the_key_page_is_the_key_tables() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/keys.md")).unwrap();
+    let start = page.find(START).expect("docs/keys.md has the keys start marker") + START.len();
+    let end = page[start..].find(END).expect("docs/keys.md has the keys end marker") + start;
+    let expected = docs_table();
     assert!(
-        readme[start..end] == expected,
-        "README's key section differs from the key tables; it should read:\n{expected}"
+        page[start..end] == expected,
+        "docs/keys.md's table differs from the key tables; it should read:\n{expected}"
     );
 }
 
