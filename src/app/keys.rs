@@ -8,7 +8,7 @@ use super::Screen;
 
 mod show;
 
-pub use show::{footer, key_name, names, docs_table};
+pub use show::{docs_table, footer, key_name, names};
 
 /// What a key asks for. Each screen's handler matches on the actions of
 /// its table.

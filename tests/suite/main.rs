@@ -25,6 +25,7 @@ mod engine;
 mod fuzz;
 mod hostile;
 mod layers;
+mod links;
 mod progress;
 mod schema;
 mod terminal;
