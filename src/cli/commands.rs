@@ -215,12 +215,20 @@ pub fn lesson(course: &Course, query: &str, full: bool) -> Result<u8, String> {
         text.insert_str(at + 1, &how);
     }
     // Printed to its end (a reader who stops `| head` early ends at the
-    // broken pipe, before this), the lesson counts as read, as in the
+    // broken pipe, before this), the lesson counts as read, and each of its
+    // sections as seen (what an exercise's "Read first" asks), as in the
     // workbook when every section was shown.
     let mut out = std::io::stdout().lock();
     if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_ok() {
         let number = p.number;
-        update_progress(course, |progress| progress.lesson_mut(number).read = true)?;
+        let titles: Vec<&str> = lesson.sections.iter().map(|s| s.title.as_str()).collect();
+        update_progress(course, |progress| {
+            let record = progress.lesson_mut(number);
+            record.read = true;
+            for title in &titles {
+                record.see(title);
+            }
+        })?;
     }
     Ok(0)
 }

@@ -197,6 +197,21 @@ fn a_lesson_printed_to_its_end_is_read() {
             .stdout
             .contains("Part 2 · Lifecycle in two eras   lesson: read")
     );
+    // Every section counts as seen, so no exercise asks to read it first.
+    let progress: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(course.path().join(".mcplings/progress.json")).unwrap()).unwrap();
+    let seen = progress["lessons"]["2"]["seen"]
+        .as_array()
+        .expect("sections seen")
+        .clone();
+    let lesson = common::course().part(2).unwrap().lesson.clone().unwrap();
+    for section in &lesson.sections {
+        assert!(
+            seen.contains(&serde_json::json!(section.title)),
+            "{} not seen: {seen:?}",
+            section.title
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------
