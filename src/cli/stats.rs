@@ -3,9 +3,12 @@
 //! Per part, its core words (outside asides and fenced blocks) and its
 //! aside words (inside asides, fenced blocks left out). Part 1 is written
 //! in layers and held to core limits: its opening (the first `##`
-//! section) 700, the rest 1,800. The other parts keep the prose limits of
-//! issue 19 (core and asides together) until they are converted: 4,000
-//! each, Part 3's `## Authorization` counted apart against 1,500.
+//! section) 700, the rest 1,800. Every other part in layers
+//! ([`LAYERED_PARTS`]) is held to 2,200 core words, or 3,000 when it holds
+//! a `## Authorization` section (Part 3), that section counted in (issue
+//! 32). A part not in layers yet keeps the prose limits of issue 19 (core
+//! and asides together): 4,000, its `## Authorization` counted apart
+//! against 1,500.
 //!
 //! Per exercise, its required reading: the core words of the sections it
 //! needs ([`Need`]) that no earlier exercise (in course order) needed. It
@@ -29,10 +32,16 @@ use crate::content::{Course, Part};
 pub const OPENING_LIMIT: usize = 700;
 /// Most core words in Part 1, the opening not counted.
 pub const PART1_LIMIT: usize = 1800;
-/// Most prose words (core and asides) in any other part.
+/// Most core words in any other part written in layers.
+pub const LAYERED_PART_LIMIT: usize = 2200;
+/// Most core words in a part in layers that holds the [`APART_SECTION`]
+/// (Part 3), that section included.
+pub const LAYERED_APART_PART_LIMIT: usize = 3000;
+/// Most prose words (core and asides) in a part not in layers yet.
 pub const PART_LIMIT: usize = 4000;
 /// A section with this title (Part 3's) is counted apart, against
-/// [`APART_LIMIT`]: the authorization material has a budget of its own.
+/// [`APART_LIMIT`], while its part is not in layers; in layers it counts
+/// with its part, against [`LAYERED_APART_PART_LIMIT`].
 pub const APART_SECTION: &str = "Authorization";
 /// Most prose words in the section counted apart.
 pub const APART_LIMIT: usize = 1500;
@@ -80,9 +89,10 @@ impl WordCount {
 
 /// The words of every written part against its limit: Part 1's opening
 /// apart (core), the rest of Part 1 (core, the lesson's `#` title
-/// included), every other part (prose) with each `## Authorization`
-/// section apart.
-pub fn word_counts(parts: &[Part]) -> Vec<WordCount> {
+/// included), every other part in layers (core, its `## Authorization`
+/// included), every part not in layers yet (prose) with each
+/// `## Authorization` section apart.
+pub fn word_counts(parts: &[Part], layered: &[u8]) -> Vec<WordCount> {
     let mut rows = Vec::new();
     for part in parts {
         let Some(lesson) = &part.lesson else { continue };
@@ -100,8 +110,19 @@ pub fn word_counts(parts: &[Part]) -> Vec<WordCount> {
                 of: Measure::Core,
             });
             (limit, of) = (PART1_LIMIT, Measure::Core);
+        } else if layered.contains(&part.number) {
+            let holds_apart = sections.iter().any(|s| s.title == APART_SECTION);
+            let core = if holds_apart {
+                LAYERED_APART_PART_LIMIT
+            } else {
+                LAYERED_PART_LIMIT
+            };
+            (limit, of) = (core, Measure::Core);
         }
-        let (apart, counted): (Vec<_>, Vec<_>) = sections.into_iter().partition(|s| s.title == APART_SECTION);
+        let in_layers = layered.contains(&part.number);
+        let (apart, counted): (Vec<_>, Vec<_>) = sections
+            .into_iter()
+            .partition(|s| !in_layers && s.title == APART_SECTION);
         rows.push(WordCount {
             what: format!("Part {} · {}", part.number, part.title),
             core: lesson.title.split_whitespace().count() + counted.iter().map(|s| s.core_words()).sum::<usize>(),
@@ -211,7 +232,7 @@ pub fn required_reading<'a>(
 /// Prints both tables; returns 1 when a part or an exercise of a layered
 /// part is over its limit.
 pub fn run(course: &Course) -> u8 {
-    let rows = word_counts(&course.parts);
+    let rows = word_counts(&course.parts, LAYERED_PARTS);
     let exercises: Vec<(&str, u8, &[Need])> = course
         .exercises
         .iter()

@@ -134,7 +134,7 @@ fn part_1_is_held_to_core_words_and_other_parts_to_prose() {
         "# T\n\n## A\n\nb c\n\n> [!wild] Two words\n>\n> d\n\n## Authorization\n\nTokens.\n",
     )
     .unwrap();
-    let rows = word_counts(&[part(1, one), part(3, three)]);
+    let rows = word_counts(&[part(1, one), part(3, three)], &[1]);
     let got: Vec<(&str, usize, usize, usize, Measure)> = rows
         .iter()
         .map(|r| (r.what.as_str(), r.core, r.aside, r.limit, r.of))
@@ -168,4 +168,37 @@ fn part_1_is_held_to_core_words_and_other_parts_to_prose() {
         ..rows[2].clone()
     };
     assert_eq!(over.over(), Some(15), "asides count against a prose limit");
+}
+
+#[test]
+fn layered_parts_are_held_to_core_words_authorization_counted_in() {
+    // Part 2 in layers: "# T" 1 + "## A" 1 + "b c" 2 = 4 core, the aside
+    // "Two words" 2 + "d" 1 = 3. Part 3 in layers: the same 4 core plus
+    // "## Authorization" 1 + "Tokens." 1 = 6 core, no row apart. Part 4
+    // not in layers: prose, its Authorization apart.
+    let text = "# T\n\n## A\n\nb c\n\n> [!wild] Two words\n>\n> d\n";
+    let two = parse(Path::new("l.md"), text).unwrap();
+    let with_auth = format!("{text}\n## Authorization\n\nTokens.\n");
+    let three = parse(Path::new("l.md"), &with_auth).unwrap();
+    let four = parse(Path::new("l.md"), &with_auth).unwrap();
+    let rows = word_counts(&[part(2, two), part(3, three), part(4, four)], &[1, 2, 3]);
+    let got: Vec<(&str, usize, usize, usize, Measure)> = rows
+        .iter()
+        .map(|r| (r.what.as_str(), r.core, r.aside, r.limit, r.of))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Part 2 · Title 2", 4, 3, LAYERED_PART_LIMIT, Measure::Core),
+            ("Part 3 · Title 3", 6, 3, LAYERED_APART_PART_LIMIT, Measure::Core),
+            ("Part 4 · Title 4", 4, 3, PART_LIMIT, Measure::Prose),
+            (
+                "Part 4 · Authorization (counted apart)",
+                2,
+                0,
+                APART_LIMIT,
+                Measure::Prose
+            ),
+        ]
+    );
 }
