@@ -9,6 +9,8 @@
 
 use serde_json::{Value, json};
 
+pub mod header_value;
+
 /// 2024-11-05, the first revision, retired: the course's servers no longer
 /// implement it.
 pub const RETIRED: &str = "2024-11-05";

@@ -330,8 +330,11 @@ pub fn fetch_trusting(url: &str, request: &Request, timeout: Duration, trust: &T
 /// The headers a conforming 2026-07-28 client sends with the JSON-RPC
 /// message `body` (basic/transports/streamable-http › Sending Messages,
 /// › Request Metadata): Content-Type, Accept, MCP-Protocol-Version (the
-/// body's own, else 2026-07-28), Mcp-Method, and Mcp-Name when the params
-/// name a tool, prompt or resource.
+/// body's own, else 2026-07-28), Mcp-Method, and Mcp-Name for
+/// `tools/call`, `resources/read` and `prompts/get`: `params.name` or
+/// `params.uri`, in the Base64 sentinel when it is not a plain header value
+/// (› Standard Request Headers, › Value Encoding;
+/// [`crate::mcp::header_value`]).
 pub fn headers_for(body: &Value) -> Vec<(String, String)> {
     let version = body
         .pointer("/params/_meta")
@@ -345,8 +348,8 @@ pub fn headers_for(body: &Value) -> Vec<(String, String)> {
         ("MCP-Protocol-Version".to_string(), version.to_string()),
         ("Mcp-Method".to_string(), method.to_string()),
     ];
-    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
-        headers.push(("Mcp-Name".to_string(), name.to_string()));
+    if let Some(name) = crate::mcp::header_value::mcp_name(body) {
+        headers.push(("Mcp-Name".to_string(), name));
     }
     headers
 }

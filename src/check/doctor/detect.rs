@@ -18,6 +18,21 @@ use crate::check::toolkit::Failure;
 use crate::check::toolkit::as_client::{exchange_within, initialize_request, request};
 use crate::mcp;
 
+/// Whether an HTTP error answer to a modern request is a recognized
+/// modern JSON-RPC error, so the server speaks the modern era: any code of
+/// the range the modern spec reserves for itself, -32020…-32099 (2026-07-28
+/// basic/index › Error Codes; -32020 header mismatch, -32021 missing client
+/// capability, -32022 unsupported version), or -32601 on a `404`: "If the
+/// server does not implement the requested RPC method, it MUST respond with
+/// `404 Not Found` and a JSON-RPC error with code `-32601` … The JSON-RPC
+/// error body distinguishes this case from a `404` returned by a legacy
+/// HTTP+SSE server" (basic/transports/streamable-http › Protocol Version
+/// Header). Anything else, an empty body included, means legacy (›
+/// Backward Compatibility).
+pub(super) fn is_modern_http_error(status: u16, code: i64) -> bool {
+    (-32099..=-32020).contains(&code) || (status == 404 && code == -32601)
+}
+
 /// An era the server speaks, with what its probe settled.
 pub(super) struct Found {
     pub era: Era,
@@ -257,4 +272,36 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         detected.how.push_str(": no era to check further");
     }
     detected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_modern_http_error;
+
+    #[test]
+    fn modern_http_errors_are_the_reserved_range_and_404_with_method_not_found() {
+        for (status, code) in [
+            (400, -32020),
+            (400, -32021),
+            (400, -32022),
+            (400, -32099),
+            (404, -32601),
+        ] {
+            assert!(is_modern_http_error(status, code), "{status} {code}");
+        }
+        // -32602 is what a legacy server may answer too; -32601 on a 400 is
+        // not the unknown-method answer the modern spec fixes; -32000…-32019
+        // are legacy implementation codes (basic/index › Error Codes).
+        for (status, code) in [
+            (400, -32602),
+            (400, -32601),
+            (405, -32601),
+            (400, -32000),
+            (400, -32019),
+            (400, -32100),
+            (400, -32600),
+        ] {
+            assert!(!is_modern_http_error(status, code), "{status} {code}");
+        }
+    }
 }

@@ -408,7 +408,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         .as_ref()
         .and_then(|m| m.pointer("/error/code"))
         .and_then(Value::as_i64)
-        .is_some_and(|code| [-32022, -32602, -32020, -32021].contains(&code));
+        .is_some_and(|code| super::detect::is_modern_http_error(reply.status, code));
     let capabilities = match response.as_ref().and_then(|m| m.get("result")) {
         Some(result) => result["capabilities"].clone(),
         None if (400..500).contains(&reply.status) && !modern_error => {

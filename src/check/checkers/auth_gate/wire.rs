@@ -25,18 +25,7 @@ pub(super) fn call(id: u64, tool: &str, arguments: Value) -> Value {
 /// The headers a conforming client sends with `body`, and
 /// `Authorization: Bearer <token>` when there is a token.
 pub(super) fn headers(body: &Value, token: Option<&str>) -> Vec<(String, String)> {
-    let mut headers = vec![
-        ("Content-Type".to_string(), "application/json".to_string()),
-        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
-        ("MCP-Protocol-Version".to_string(), mcp::MODERN.to_string()),
-        (
-            "Mcp-Method".to_string(),
-            body["method"].as_str().unwrap_or("").to_string(),
-        ),
-    ];
-    if let Some(name) = body.pointer("/params/name").and_then(Value::as_str) {
-        headers.push(("Mcp-Name".to_string(), name.to_string()));
-    }
+    let mut headers = http::headers_for(body);
     if let Some(token) = token {
         headers.push(("Authorization".to_string(), format!("Bearer {token}")));
     }

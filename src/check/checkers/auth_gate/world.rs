@@ -140,27 +140,10 @@ fn random_hex() -> String {
 /// `Basic base64(CLIENT_ID:CLIENT_SECRET)`, what the introspection
 /// endpoint accepts (RFC 6749 §2.3.1; these have nothing to percent-encode).
 pub(super) fn client_basic() -> String {
-    format!("Basic {}", base64(format!("{CLIENT_ID}:{CLIENT_SECRET}").as_bytes()))
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | (*b as u32) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    format!(
+        "Basic {}",
+        crate::mcp::header_value::base64(format!("{CLIENT_ID}:{CLIENT_SECRET}").as_bytes())
+    )
 }
 
 /// The world's answer to one request.
@@ -211,10 +194,10 @@ mod tests {
     #[test]
     fn base64_pads_like_the_standard() {
         assert_eq!(
-            base64(b"notes-mcp:introspect-3e9f"),
+            crate::mcp::header_value::base64(b"notes-mcp:introspect-3e9f"),
             "bm90ZXMtbWNwOmludHJvc3BlY3QtM2U5Zg=="
         );
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
+        assert_eq!(crate::mcp::header_value::base64(b"ab"), "YWI=");
+        assert_eq!(crate::mcp::header_value::base64(b"abc"), "YWJj");
     }
 }
