@@ -118,7 +118,16 @@ pub fn render(report: &DoctorReport) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "doctor: {}", report.command.join(" "));
     if let Some(error) = &report.error {
-        let _ = writeln!(out, "  {error}");
+        // Each line wrapped to 80 columns; a stderr line quoted as it is.
+        for line in error.lines() {
+            let (indent, text) = match line.strip_prefix("    ") {
+                Some(quoted) => ("    ", quoted),
+                None => ("  ", line),
+            };
+            for piece in wrap_plain(text, 78 - indent.len()) {
+                let _ = writeln!(out, "{indent}{piece}");
+            }
+        }
         return out;
     }
     let _ = writeln!(out, "era: {} ({})", report.era, report.detection);

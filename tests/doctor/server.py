@@ -124,6 +124,8 @@ def handle(message):
                 raise Error(-32022, "Unsupported protocol version")
             if not isinstance(meta.get(CAPS_KEY), dict) and MISTAKE != "meta-lenient":
                 raise Error(-32602, "missing clientCapabilities")
+        elif method == "initialize" and MISTAKE == "modern-only":
+            raise Error(-32601, "Method not found")
         elif method == "initialize":
             asked = params.get("protocolVersion")
             version = asked if asked in LEGACY or MISTAKE == "echo-future" else LEGACY[0]

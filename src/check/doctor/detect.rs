@@ -78,14 +78,33 @@ pub(super) fn discover(id: &str, version: &str) -> Value {
     )
 }
 
+/// What one probe saw of the server besides its verdict.
+struct Heard {
+    /// Whether the server wrote anything at all on stdout.
+    spoke: bool,
+    /// The server's stderr in that process.
+    stderr: String,
+}
+
+/// The last lines of a server's stderr, for a report that it could not run.
+fn stderr_tail(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = &lines[lines.len().saturating_sub(12)..];
+    if tail.is_empty() {
+        "its stderr was empty".into()
+    } else {
+        format!("its stderr ended:\n    {}", tail.join("\n    "))
+    }
+}
+
 /// Runs `talk` in a fresh process of the server and reports it as
-/// `check`; `Err` when the server cannot be started.
+/// `check`, with what was heard; `Err` when the server cannot be started.
 fn probe<T>(
     target: &Target,
     check: &Check,
     era: Era,
     talk: impl FnOnce(&mut Session) -> (Checked, T),
-) -> Result<(DoctorCase, T), String> {
+) -> Result<(DoctorCase, T, Heard), String> {
     let started = Instant::now();
     let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
     let mut session = Session::spawn(&target.program, &args, CHECK_TIMEOUT, None).map_err(|stop| match stop {
@@ -94,6 +113,13 @@ fn probe<T>(
     })?;
     let (result, value) = talk(&mut session);
     let finished = session.finish();
+    let heard = Heard {
+        spoke: finished
+            .transcript
+            .iter()
+            .any(|e| e.dir == crate::check::report::Direction::FromLearner),
+        stderr: finished.stderr.clone(),
+    };
     let ctx = Ctx {
         era,
         legacy_version: mcp::LEGACY.into(),
@@ -116,7 +142,7 @@ fn probe<T>(
         started,
     );
     case.era = None;
-    Ok((case, value))
+    Ok((case, value, heard))
 }
 
 /// What the modern probe got.
@@ -125,6 +151,8 @@ enum Modern {
     Yes(Value),
     /// A modern error: the versions it supports instead.
     OtherVersions(Value),
+    /// Another error answer: not a modern server, and why.
+    Refused(String),
     /// Anything else, and why.
     No(String),
 }
@@ -139,6 +167,8 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         error: None,
     };
     let mut modern = Modern::No("not probed (--era legacy)".into());
+    let mut hearings: Vec<Heard> = Vec::new();
+    let mut legacy_refused: Option<String> = None;
     if options.era != EraChoice::Legacy {
         let forced = options.era == EraChoice::Modern;
         let probed = probe(target, &PROBE, Era::Modern, |s| {
@@ -165,15 +195,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                             "server/discover got error {}: not a modern server",
                             code.map_or("(no code)".to_string(), Value::to_string)
                         );
-                        let result = if forced {
-                            Err(Finding::from(Failure::showing(
-                                "--era modern: server/discover must succeed, but it got an error",
-                                response,
-                            )))
-                        } else {
-                            Ok(Outcome::Note(why.clone()))
-                        };
-                        (result, Modern::No(why))
+                        (Ok(Outcome::Note(why.clone())), Modern::Refused(why))
                     }
                 },
                 Err(failure) => {
@@ -189,9 +211,10 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
             }
         });
         match probed {
-            Ok((case, found)) => {
+            Ok((case, found, heard)) => {
                 detected.cases.push(case);
                 modern = found;
+                hearings.push(heard);
             }
             Err(e) => {
                 detected.error = Some(format!("cannot start the server: {e}"));
@@ -216,7 +239,12 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                     Some(result) => {
                         let version = result["protocolVersion"].as_str().unwrap_or("").to_string();
                         let note = format!("initialize at {} settled {version}", mcp::LEGACY);
-                        (Ok(Outcome::Note(note)), Some((version, result["capabilities"].clone())))
+                        (Ok(Outcome::Note(note)), Ok((version, result["capabilities"].clone())))
+                    }
+                    None if options.era == EraChoice::Legacy => {
+                        let code = response.pointer("/error/code").map_or("(no code)".to_string(), Value::to_string);
+                        let why = format!("initialize got error {code}");
+                        (Ok(Outcome::Note(why.clone())), Err(why))
                     }
                     None if must => (
                         Err(Failure::partial(
@@ -225,22 +253,34 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                             response,
                         )
                         .into()),
-                        None,
+                        Err(String::new()),
                     ),
-                    None => (Ok(Outcome::Note("initialize got an error: a modern-only server".into())), None),
+                    None => (
+                        Ok(Outcome::Note("initialize got an error: a modern-only server".into())),
+                        Err(String::new()),
+                    ),
                 },
-                Err(failure) if must || super::framing(&failure.stop) => (Err(failure.into()), None),
-                Err(failure) => (Ok(Outcome::Note(format!("initialize: {}", failure.reason))), None),
+                Err(failure) if must || super::framing(&failure.stop) => (Err(failure.into()), Err(String::new())),
+                Err(failure) => (
+                    Ok(Outcome::Note(format!("initialize: {}", failure.reason))),
+                    Err(String::new()),
+                ),
             }
         });
         match probed {
-            Ok((case, found)) => {
+            Ok((case, found, heard)) => {
                 legacy_how = match &found {
-                    Some((version, _)) => format!("initialize settled {version}"),
-                    None => "initialize failed".into(),
+                    Ok((version, _)) => format!("initialize settled {version}"),
+                    Err(_) => "initialize failed".into(),
                 };
                 detected.cases.push(case);
-                if let Some((version, capabilities)) = found {
+                hearings.push(heard);
+                if let Err(why) = &found
+                    && !why.is_empty()
+                {
+                    legacy_refused = Some(why.clone());
+                }
+                if let Ok((version, capabilities)) = found {
                     detected.eras.push(Found {
                         era: Era::Legacy,
                         legacy_version: version,
@@ -257,7 +297,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
     let modern_how = match &modern {
         Modern::Yes(_) => "server/discover answered".to_string(),
         Modern::OtherVersions(v) => format!("server/discover answered -32022 (supports {v})"),
-        Modern::No(why) => why.clone(),
+        Modern::Refused(why) | Modern::No(why) => why.clone(),
     };
     let eras: Vec<Era> = detected.eras.iter().map(|f| f.era).collect();
     detected.era = match eras.as_slice() {
@@ -271,7 +311,55 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
     if detected.eras.is_empty() {
         detected.how.push_str(": no era to check further");
     }
+    if let Some(error) = could_not_run(
+        options.era,
+        &modern,
+        legacy_refused.as_deref(),
+        &detected.eras,
+        &hearings,
+    ) {
+        // Nothing is judged beside a server that could not be run.
+        detected.cases.clear();
+        detected.error = Some(error);
+    }
     detected
+}
+
+/// Why doctor could not run its checks, when it could not: exit 2, not a
+/// verdict (issue 34). A server that never wrote a line on stdout in any
+/// probe (it exited at once, is misconfigured, or starts slower than the
+/// startup window) could not be run; `--era` naming an era the server
+/// refused to speak is a usage problem, with a hint. A server that spoke
+/// and broke a rule is judged instead (`None`).
+fn could_not_run(
+    choice: EraChoice,
+    modern: &Modern,
+    legacy_refused: Option<&str>,
+    eras: &[Found],
+    hearings: &[Heard],
+) -> Option<String> {
+    if !eras.is_empty() || hearings.is_empty() {
+        return None;
+    }
+    if hearings.iter().all(|h| !h.spoke) {
+        let how = match modern {
+            Modern::No(why) if choice != EraChoice::Legacy => why.clone(),
+            _ => "it never answered".into(),
+        };
+        let stderr = hearings.last().map_or_else(String::new, |h| stderr_tail(&h.stderr));
+        return Some(format!(
+            "could not run the server: it wrote nothing on stdout ({how}); check the command, or give a slow starter more time with --startup-ms; {stderr}"
+        ));
+    }
+    match (choice, modern, legacy_refused) {
+        (EraChoice::Modern, Modern::Refused(why), _) => Some(format!(
+            "--era modern: the server does not speak the modern era ({why}); leave --era out to find its era, or use --era legacy"
+        )),
+        (EraChoice::Legacy, _, Some(why)) => Some(format!(
+            "--era legacy: the server does not speak the legacy era ({why}); leave --era out to find its era, or use --era modern"
+        )),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

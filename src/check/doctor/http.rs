@@ -414,7 +414,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         None if (400..500).contains(&reply.status) && !modern_error => {
             if options.era == super::EraChoice::Modern {
                 report.error = Some(format!(
-                    "{url}: server/discover got {} without a modern JSON-RPC error: a legacy HTTP server (--era modern given)",
+                    "--era modern: {url} does not speak the modern era (server/discover got {} without a modern JSON-RPC error: a legacy HTTP server); leave --era out to find its era, or use --era legacy",
                     reply.status
                 ));
                 return;
