@@ -92,7 +92,9 @@ fn required_reading_counts_core_blocks_once_and_only_new_ones() {
 fn only_layered_parts_hold_reading_to_the_limit() {
     let l = lesson();
     let n = needs(&l, &["One"]);
-    let rows: Vec<(&str, u8, &[Need])> = vec![("p1", 1, &n), ("p2", 2, &n)];
+    // A part not in layers (yet): any number past the layered ones.
+    let unlayered = (2..=u8::MAX).find(|p| !LAYERED_PARTS.contains(p)).unwrap();
+    let rows: Vec<(&str, u8, &[Need])> = vec![("p1", 1, &n), ("later", unlayered, &n)];
     let readings = required_reading(&rows, |_| Some(&l));
     assert_eq!(readings[0].limit, Some(READING_LIMIT));
     assert_eq!(readings[1].limit, None);

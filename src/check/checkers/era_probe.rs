@@ -40,6 +40,11 @@
 //!   checks in every case that sends two requests.
 //! - 2025-11-25 basic/index › Notifications: "Notifications MUST NOT include
 //!   an ID" → initialized with an id fails every fallback case.
+//! - course rule: listed-legacy-retry (a -32022 that shares only a legacy
+//!   version: `initialize` at it is the retry, Part 2 › The probe on
+//!   stdio) → -32022: legacy version; course rule: reprobe-after-32022 (a
+//!   -32022 in answer to `initialize` is modern evidence, Part 2 › Rules
+//!   that keep the probe honest) → slow modern server.
 //! - JSON-RPC 2.0 §5 and 2025-11-25 / 2026-07-28 basic/index › Responses (one
 //!   of result and error, jsonrpc "2.0", the request's id, an integer code and
 //!   a message) → malformed answer: not modern, malformed answer: not legacy;
@@ -85,105 +90,137 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "probe first",
             about: "the first frame is a server/discover request carrying the modern _meta: protocol version, client capabilities and client info",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2026-07-28 basic/index › _meta",
+            ],
             args: &[],
             run: probe_first,
         },
         Case {
             name: "modern server: stay modern",
             about: "after a DiscoverResult, later requests carry the modern _meta and no initialize is sent; the era, version and capabilities are reported",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2026-07-28 basic/index › _meta",
+                "2025-11-25 basic/index › Requests",
+            ],
             args: &[],
             run: modern_server,
         },
         Case {
             name: "-32022: retry at shared",
             about: "an UnsupportedProtocolVersionError means a modern server: retry with the newest version both sides know, never fall back",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2026-07-28 basic/versioning › Protocol Version Negotiation",
+            ],
             args: &["--modern-versions", "2027-03-01,2026-07-28"],
             run: retry_shared,
         },
         Case {
             name: "-32022: nothing shared",
             about: "when the server supports no modern version the client knows, the client stops with an incompatibility error and sends no initialize",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2026-07-28 basic/versioning › Protocol Version Negotiation",
+            ],
             args: &[],
             run: nothing_shared,
         },
         Case {
             name: "-32022: legacy version",
             about: "a dual-era server that lists only 2025-11-25 as shared gets initialize at that version: the retry, in the legacy era",
-            rules: &[],
+            rules: &[
+                "course rule: listed-legacy-retry",
+                "2025-11-25 basic/lifecycle › Initialization",
+            ],
             args: &[],
             run: unsupported_but_legacy,
         },
         Case {
             name: "-32601: fall back",
             about: "a Method not found answer means a legacy server: initialize with a fresh id, then notifications/initialized, then requests without modern _meta",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2025-11-25 basic/lifecycle › Initialization",
+                "2025-11-25 basic/index › Notifications",
+            ],
             args: &[],
             run: fallback_method_not_found,
         },
         Case {
             name: "-32602: fall back",
             about: "an Invalid params answer also means legacy: the fallback is not keyed to one error code",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2025-11-25 basic/lifecycle › Initialization",
+            ],
             args: &[],
             run: fallback_invalid_params,
         },
         Case {
             name: "any other error: fall back",
             about: "an implementation-defined error (-32000) means legacy as well",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2025-11-25 basic/lifecycle › Initialization",
+            ],
             args: &[],
             run: fallback_other_error,
         },
         Case {
             name: "malformed answer: not modern",
             about: "answers to the probe that carry a result but break the response rules (both members, a wrong or missing jsonrpc, an id of a forbidden type) are skipped: the -32601 after them means legacy, and a second answer to the probe is not initialize's",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Responses"],
             args: &[],
             run: malformed::not_modern,
         },
         Case {
             name: "malformed answer: not legacy",
             about: "answers to the probe that are error-ish but break the response rules (both members, neither, an error without an integer code or a string message) are skipped: the DiscoverResult after them means modern",
-            rules: &[],
+            rules: &["2025-11-25 basic/index › Responses"],
             args: &[],
             run: malformed::not_legacy,
         },
         Case {
             name: "log before the result",
             about: "a log notification that arrives before the initialize result is skipped, not taken for the result",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Notifications",
+                "2025-11-25 basic/lifecycle › Initialization",
+            ],
             args: &[],
             run: log_before_result,
         },
         Case {
             name: "counter-offer accepted",
             about: "a legacy server that answers initialize with 2025-06-18, which the client speaks, gets a session at 2025-06-18",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: counter_offer_accepted,
         },
         Case {
             name: "counter-offer refused",
             about: "a legacy server that answers with a version the client does not speak gets no initialized: the client disconnects with an incompatibility error",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: counter_offer_refused,
         },
         Case {
             name: "silence: fall back in time",
             about: "a server that never answers the probe is legacy: after the probe timeout (300 ms here) the client falls back to initialize",
-            rules: &[],
+            rules: &["2026-07-28 basic/transports/stdio › Backward Compatibility"],
             args: &["--probe-timeout-ms", "300"],
             run: silence,
         },
         Case {
             name: "slow modern server",
             about: "a modern server that answers the probe late and refuses initialize with -32022 is modern after all: probe again and stay modern",
-            rules: &[],
+            rules: &[
+                "course rule: reprobe-after-32022",
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+            ],
             args: &["--probe-timeout-ms", "300"],
             run: slow_modern,
         },

@@ -50,6 +50,8 @@
 //!   not one JSON message stops it); `request ids` sends non-ASCII ids.
 //!   Closing stdin ends the session (› Shutdown, the client's SHOULD) →
 //!   `exits when stdin closes`.
+//! - course rule: second-initialize-answered (the spec is silent; Part 2 ›
+//!   A second `initialize`) → `second initialize answered`.
 //!
 //! Not tested, and why:
 //! - "The request ID MUST NOT have been previously used": the requester's
@@ -88,84 +90,107 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "initialize echoes 2025-11-25",
             about: "initialize at a supported version gets a result with that version, the server's capabilities and its serverInfo",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Initialization",
+                "2025-11-25 basic/lifecycle › Version Negotiation",
+            ],
             args: &[],
             run: echoes_latest,
         },
         Case {
             name: "older supported version echoed",
             about: "initialize at 2025-06-18, which the server also implements, is answered with 2025-06-18, not the server's newest",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: echoes_older,
         },
         Case {
             name: "unknown version: counter-offer",
             about: "initialize at a version the server does not implement gets a result with the server's newest version, not an echo and not an error",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: counter_offer_future,
         },
         Case {
             name: "retired version: counter-offer",
             about: "initialize at 2024-11-05, which this server does not implement, also gets the server's newest version",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: counter_offer_retired,
         },
         Case {
             name: "ping before initialize",
             about: "a ping before initialize is answered with an empty result, and initialize still works after it",
-            rules: &[],
+            rules: &["2025-11-25 basic/utilities/ping › Behavior Requirements"],
             args: &[],
             run: ping_first,
         },
         Case {
             name: "early request refused",
             about: "every request but ping before initialize (tools/list, tools/call, resources, prompts, completion, logging) gets an error response with its id, never silence and never a result; ping is answered and initialize works after",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Initialization",
+                "2025-11-25 basic/index › Error Responses",
+                "2025-11-25 basic/utilities/ping › Behavior Requirements",
+            ],
             args: &[],
             run: early_request,
         },
         Case {
             name: "notifications not answered",
             about: "notifications/initialized, a cancel of initialize and an unknown notification get no reply",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Notifications",
+                "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
+            ],
             args: &[],
             run: notifications_silent,
         },
         Case {
             name: "initialized with an id",
             about: "a notifications/initialized that carries an id is a request for an unknown method: it gets an error response",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Notifications",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: initialized_with_id,
         },
         Case {
             name: "second initialize answered",
             about: "a second initialize gets a response with its id (an error is best) and the session keeps working",
-            rules: &[],
+            rules: &[
+                "course rule: second-initialize-answered",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: second_initialize,
         },
         Case {
             name: "serves what it advertised",
             about: "tools/list is served once initialize is answered, before notifications/initialized too; tools/call runs one; resources/list, not advertised, gets -32601",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Initialization",
+                "2025-11-25 basic/lifecycle › Operation",
+            ],
             args: &[],
             run: ready,
         },
         Case {
             name: "exits when stdin closes",
             about: "when the client closes stdin the server exits promptly",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Shutdown"],
             args: &[],
             run: exits_at_eof,
         },
         Case {
             name: "request ids",
             about: ids::ABOUT,
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: request_ids,
         },

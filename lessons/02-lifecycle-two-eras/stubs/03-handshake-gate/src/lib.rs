@@ -17,8 +17,8 @@
 //! - `ping` is answered with an empty result in every phase;
 //! - any other request before `initialize` gets an error response with the
 //!   request's own id: never silence;
-//! - notifications are never answered; `notifications/initialized` opens
-//!   the session;
+//! - notifications are never answered; `notifications/initialized` moves
+//!   `AwaitingInitialized` to `Ready`, and changes nothing in another phase;
 //! - a second `initialize` gets an error response and changes nothing;
 //! - once `initialize` is answered, requests go to `serve` (done for you),
 //!   before `notifications/initialized` too;

@@ -1,7 +1,7 @@
 //! Exercise 04 · The era probe
 //!
 //! A dual-era client on stdio finds out which era its server speaks
-//! (2026-07-28 basic/versioning › Backward Compatibility):
+//! (2026-07-28 basic/transports/stdio › Backward Compatibility):
 //!
 //! 1. Send `server/discover` with the modern `_meta`, at the newest modern
 //!    version the client knows.
@@ -16,7 +16,9 @@
 //!    legacy. Fall back to `initialize` (2025-11-25 basic/lifecycle), then
 //!    `notifications/initialized`.
 //! 5. A -32022 in answer to `initialize` means the server was modern after
-//!    all, only slow to answer the probe: probe once more.
+//!    all, only slow to answer the probe: a modern server refuses
+//!    `initialize`, with a code of its choosing, and -32022 is modern
+//!    evidence. Probe once more.
 //!
 //! Write `with_meta` (the modern `_meta`), `connect`, which runs the
 //! probe, and `Connection::request`, which builds later requests for the
