@@ -99,6 +99,7 @@ pub static CHECKER: Checker = Checker {
                 "2025-11-25 basic/lifecycle › Initialization",
                 "2025-11-25 basic/utilities/ping › Behavior Requirements",
                 "2025-11-25 basic/index › Notifications",
+                "2025-11-25 basic/index › Error Responses",
             ],
             args: &[],
             run: handshake,
@@ -176,7 +177,10 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "discover and modern results",
             about: "server/discover lists 2026-07-28; prompts in 2026-07-28 carry resultType, and the cacheable ones ttlMs and cacheScope",
-            rules: &["2026-07-28 basic/index › ResultType"],
+            rules: &[
+                "2026-07-28 basic/versioning › Protocol Version Negotiation",
+                "2026-07-28 basic/index › ResultType",
+            ],
             args: &[],
             run: discover,
         },
@@ -247,6 +251,7 @@ pub static CHECKER: Checker = Checker {
             rules: &[
                 "2025-11-25 basic/lifecycle › Initialization",
                 "2025-11-25 basic/utilities/ping › Behavior Requirements",
+                "2025-11-25 basic/index › Error Responses",
             ],
             args: &[],
             run: gate,

@@ -35,9 +35,10 @@
 //!   error, jsonrpc "2.0", the request's id, an integer code and a string
 //!   message) → malformed responses skipped; a second response to the first
 //!   call is not the retry's → the same.
-//! - A bound on rounds (the spec lets a server ask again; a client must not
-//!   loop forever) → rounds are bounded; an input the handler can't give →
-//!   unknown input method.
+//! - course rule: bounded-rounds (mrtr › Error Handling lets a server ask
+//!   again; a client must not loop forever) → rounds are bounded; an input
+//!   the handler can't give (the client cannot construct it, so it cannot
+//!   retry) → unknown input method.
 //!
 //! Not tested here, with the reason: "inputRequests and requestState … MUST
 //! NOT be used for any other request" (the harness runs one call at a time);

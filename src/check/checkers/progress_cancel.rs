@@ -22,6 +22,10 @@
 //!   "Progress notifications MUST only reference tokens that were provided in
 //!   an active request" (the receiver holds the sender to both) → bad
 //!   progress not passed on, a finished call's token.
+//! - course rule: bad-progress-reported (the spec binds the sender only;
+//!   the course's client reports a violation, passes nothing on and
+//!   touches no timer) → bad progress not passed on, a finished call's
+//!   token.
 //! - cancellation: "Cancellation notifications MUST only reference requests
 //!   that … are believed to still be in-progress" → timeout: one cancel
 //!   (names the request, once), legacy cancel; 2026-07-28 stdio: "the client
