@@ -321,7 +321,7 @@ fn verify_stats_prints_core_and_aside_words_and_each_exercises_reading() {
         ("Part 1 · JSON-RPC messages", "1800 core"),
         ("Part 2 · ", "2200 core"),
         ("Part 3 · Authorization (counted apart)", "1500 prose"),
-        ("Part 5 · ", "4000 prose"),
+        ("Part 5 · ", "2200 core"),
     ] {
         let line = row(what);
         assert!(line.contains(limit), "{line}");

@@ -67,23 +67,23 @@
 //!   observable contract to hold a server to.
 
 mod lifecycle;
+mod modern;
 mod progress;
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::check::diff::{ANY_INTEGER, ANY_STRING};
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::{
-    Client, call_tool, content_list, expect_error, ids_legacy, ids_modern, modern_fields, response_to,
-    structured_with_mirror, unknown_tool,
+    Client, call_tool, content_list, ids_legacy, ids_modern, modern_fields, structured_with_mirror, unknown_tool,
 };
 use crate::check::toolkit::compare::{self, same};
 use crate::check::toolkit::ids;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
 use lifecycle::{counter_offer, gate, handshake};
+use modern::{discover, no_stale_meta, unsupported_version};
 use progress::{cancel_legacy, cancel_modern, no_token, progress_legacy, progress_modern};
 
 /// The checker named `capstone-server`.
@@ -95,140 +95,187 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "handshake (legacy)",
             about: "ping works before initialize, other requests are refused with their id, initialize settles 2025-11-25, notifications get no reply, and a second initialize is refused",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Initialization",
+                "2025-11-25 basic/utilities/ping › Behavior Requirements",
+                "2025-11-25 basic/index › Notifications",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: handshake,
         },
         Case {
             name: "counter-offer",
             about: "initialize at a version the server does not implement gets a result offering 2025-11-25, not an error and not an echo",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: counter_offer,
         },
         Case {
             name: "tools (legacy)",
             about: "tools/list names reverse, word_count and countdown; reverse returns a list of one text block; word_count returns structuredContent and its text mirror",
-            rules: &[],
+            rules: &[
+                "2025-11-25 server/tools › Listing Tools",
+                "2025-11-25 server/tools › Tool Result",
+                "2025-11-25 server/tools › Structured Content",
+                "2025-11-25 server/tools › Output Schema",
+            ],
             args: &[],
             run: tools_legacy,
         },
         Case {
             name: "tools (modern)",
             about: "the same tools in 2026-07-28, each result carrying resultType, the list also ttlMs and cacheScope",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/index › ResultType",
+                "2025-11-25 server/tools › Structured Content",
+            ],
             args: &[],
             run: tools_modern,
         },
         Case {
             name: "unknown tool: -32602",
             about: "a tools/call for a tool that does not exist gets -32602, not a result with isError",
-            rules: &[],
+            rules: &["2025-11-25 server/tools › Error Handling"],
             args: &[],
             run: unknown_tool,
         },
         Case {
             name: "bad steps: isError",
             about: "countdown with steps 0 returns a result with isError true and a message, not a JSON-RPC error",
-            rules: &[],
+            rules: &["2025-11-25 server/tools › Error Handling"],
             args: &[],
             run: bad_steps,
         },
         Case {
             name: "resource (legacy)",
             about: "resources/list names notes://capstone/about; resources/read returns its text; an unknown URI gets -32002",
-            rules: &[],
+            rules: &[
+                "2025-11-25 server/resources › Resource Contents",
+                "2025-11-25 server/resources › Error Handling",
+            ],
             args: &[],
             run: resource_legacy,
         },
         Case {
             name: "resource (modern)",
             about: "the same read in 2026-07-28 with its cache fields; an unknown URI gets -32602",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/index › ResultType",
+                "2025-11-25 server/resources › Resource Contents",
+            ],
             args: &[],
             run: resource_modern,
         },
         Case {
             name: "prompt",
             about: "prompts/get review_code returns one user message with the code; a missing argument or an unknown prompt gets -32602",
-            rules: &[],
+            rules: &["2025-11-25 server/prompts › Error Handling"],
             args: &[],
             run: prompt,
         },
         Case {
             name: "discover and modern results",
             about: "server/discover lists 2026-07-28; prompts in 2026-07-28 carry resultType, and the cacheable ones ttlMs and cacheScope",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/versioning › Protocol Version Negotiation",
+                "2026-07-28 basic/index › ResultType",
+            ],
             args: &[],
             run: discover,
         },
         Case {
             name: "unsupported version: -32022",
             about: "a modern request at a version the server does not implement gets -32022 listing data.supported and data.requested",
-            rules: &[],
+            rules: &["2026-07-28 basic/versioning › Protocol Version Negotiation"],
             args: &[],
             run: unsupported_version,
         },
         Case {
             name: "no stale _meta",
             about: "each modern request stands alone: one without clientCapabilities gets -32602, one without _meta gets an error, whatever came before",
-            rules: &[],
+            rules: &["2026-07-28 basic/index › _meta"],
             args: &[],
             run: no_stale_meta,
         },
         Case {
             name: "progress (legacy)",
             about: "countdown 3 with a progressToken sends progress 1, 2, 3 of 3 echoing that token, all before its result, and nothing after",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/utilities/progress › Progress Flow",
+                "2025-11-25 basic/utilities/progress › Behavior Requirements",
+                "2025-11-25 basic/utilities/progress › Implementation Notes",
+            ],
             args: &[],
             run: progress_legacy,
         },
         Case {
             name: "progress (modern)",
             about: "the same in 2026-07-28 with an integer token, while another call is answered at once",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/utilities/progress › Progress Flow",
+                "2025-11-25 basic/utilities/progress › Behavior Requirements",
+                "2025-11-25 basic/utilities/progress › Implementation Notes",
+                "2026-07-28 basic/index › _meta",
+            ],
             args: &[],
             run: progress_modern,
         },
         Case {
             name: "no token, no progress",
             about: "a countdown without a progressToken sends no progress, only its result",
-            rules: &[],
+            rules: &["2025-11-25 basic/utilities/progress › Progress Flow"],
             args: &[],
             run: no_token,
         },
         Case {
             name: "cancel (legacy)",
             about: "notifications/cancelled stops a running countdown: no more progress, no response; a cancel for an unknown id is ignored; the server stays usable",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
+                "2025-11-25 basic/utilities/cancellation › Timing Considerations",
+            ],
             args: &[],
             run: cancel_legacy,
         },
         Case {
             name: "cancel (modern)",
             about: "the same in 2026-07-28 on stdio: the client's notifications/cancelled stops the call, which gets no response",
-            rules: &[],
+            rules: &["2026-07-28 basic/transports/stdio › Cancellation"],
             args: &[],
             run: cancel_modern,
         },
         Case {
             name: "gate before initialize",
             about: "before initialize every legacy request but ping (tools, resources, templates, prompts, completion, logging) gets an error with its id; ping is answered and initialize works after",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Initialization",
+                "2025-11-25 basic/utilities/ping › Behavior Requirements",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: gate,
         },
         Case {
             name: "request ids (legacy)",
             about: ids::ABOUT,
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: ids_legacy,
         },
         Case {
             name: "request ids (modern)",
             about: "the same ids on 2026-07-28 requests",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+                "2026-07-28 basic/index › _meta",
+            ],
             args: &[],
             run: ids_modern,
         },
@@ -419,77 +466,4 @@ fn prompt(s: &mut Session) -> CaseResult {
     )?;
     c.error(s, "prompts/get", json!({"name": "review_code", "arguments": {}}), -32602, "prompts/get without the required argument `code` gets -32602 Invalid params (2025-11-25 server/prompts › Error Handling)")?;
     c.error(s, "prompts/get", json!({"name": "write_poem", "arguments": {}}), -32602, "prompts/get for a prompt that does not exist gets -32602 Invalid params (2025-11-25 server/prompts › Error Handling)")
-}
-
-fn discover(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
-    let found = c.result(s, "server/discover", json!({}))?;
-    let versions_ok = found
-        .get("supportedVersions")
-        .and_then(Value::as_array)
-        .is_some_and(|v| v.contains(&json!(mcp::MODERN)));
-    if !versions_ok || !found.get("capabilities").is_some_and(Value::is_object) {
-        return Err(Failure::partial(
-            "server/discover returns supportedVersions (listing 2026-07-28) and capabilities (2026-07-28 server/discover)",
-            json!({"supportedVersions": [mcp::MODERN, mcp::LEGACY, mcp::PREVIOUS_LEGACY], "capabilities": {"tools": {}, "resources": {}, "prompts": {}}}),
-            found,
-        ));
-    }
-    modern_fields(&found, "server/discover", true)?;
-    let listed = c.result(s, "prompts/list", json!({}))?;
-    modern_fields(&listed, "prompts/list", true)?;
-    let got = c.result(
-        s,
-        "prompts/get",
-        json!({"name": "review_code", "arguments": {"code": "x = 1"}}),
-    )?;
-    modern_fields(&got, "prompts/get", false)
-}
-
-fn unsupported_version(s: &mut Session) -> CaseResult {
-    let mut meta = mcp::request_meta(mcp::MODERN);
-    meta[mcp::meta::PROTOCOL_VERSION] = json!(mcp::FUTURE);
-    s.send_json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}))?;
-    let response = response_to(s.recv()?.value, &json!(1), "tools/list")?;
-    expect_error(
-        response.clone(),
-        -32022,
-        "a modern request at a version the server does not implement gets -32022 UnsupportedProtocolVersionError (2026-07-28 basic/index)",
-    )?;
-    let supported = response
-        .pointer("/error/data/supported")
-        .and_then(Value::as_array)
-        .is_some_and(|v| v.contains(&json!(mcp::MODERN)));
-    if !supported || response.pointer("/error/data/requested") != Some(&json!(mcp::FUTURE)) {
-        return Err(Failure::partial(
-            "the -32022 error's data lists the versions the server supports and the one requested, so the client can pick a shared version and retry (UnsupportedProtocolVersionError, 2026-07-28 schema)",
-            json!({"error": {"code": -32022, "data": {"supported": [mcp::MODERN, mcp::LEGACY, mcp::PREVIOUS_LEGACY], "requested": mcp::FUTURE}}}),
-            response,
-        ));
-    }
-    Ok(())
-}
-
-fn no_stale_meta(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
-    c.result(s, "tools/list", json!({}))?;
-    let mut meta = mcp::request_meta(mcp::MODERN);
-    meta.as_object_mut().map(|m| m.remove(mcp::meta::CLIENT_CAPABILITIES));
-    s.send_json(&json!({"jsonrpc": "2.0", "id": "no-caps", "method": "tools/list", "params": {"_meta": meta}}))?;
-    let response = response_to(s.recv()?.value, &json!("no-caps"), "tools/list")?;
-    expect_error(
-        response,
-        -32602,
-        "a modern request without io.modelcontextprotocol/clientCapabilities gets -32602: capabilities are declared on every request, and a server MUST NOT take them from an earlier one (RequestMetaObject, 2026-07-28 schema)",
-    )?;
-    s.send_json(&json!({"jsonrpc": "2.0", "id": "bare", "method": "tools/list", "params": {}}))?;
-    let response = response_to(s.recv()?.value, &json!("bare"), "tools/list")?;
-    if response.get("error").is_none() {
-        return Err(Failure::partial(
-            "tools/list with no _meta and no initialize was served: it is neither a modern request (no version in _meta) nor part of a legacy session. Each modern request stands alone; an earlier one opens nothing, so refuse it with an error",
-            json!({"error": {"code": ANY_INTEGER, "message": ANY_STRING}}),
-            response,
-        ));
-    }
-    Ok(())
 }

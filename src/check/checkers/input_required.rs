@@ -35,9 +35,10 @@
 //!   error, jsonrpc "2.0", the request's id, an integer code and a string
 //!   message) → malformed responses skipped; a second response to the first
 //!   call is not the retry's → the same.
-//! - A bound on rounds (the spec lets a server ask again; a client must not
-//!   loop forever) → rounds are bounded; an input the handler can't give →
-//!   unknown input method.
+//! - course rule: bounded-rounds (mrtr › Error Handling lets a server ask
+//!   again; a client must not loop forever) → rounds are bounded; an input
+//!   the handler can't give (the client cannot construct it, so it cannot
+//!   retry) → unknown input method.
 //!
 //! Not tested here, with the reason: "inputRequests and requestState … MUST
 //! NOT be used for any other request" (the harness runs one call at a time);
@@ -70,56 +71,72 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "one round of input",
             about: "an input_required result is answered by a retry with a new id, the same name and arguments, and inputResponses under the same key",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/patterns/mrtr › Client Requirements",
+                "2026-07-28 basic/index › _meta",
+                "2025-11-25 client/elicitation › Capabilities",
+            ],
             args: &["--era", "modern"],
             run: one_round,
         },
         Case {
             name: "requestState echoed",
             about: "requestState comes back exactly as sent, and a result with only a requestState is retried at once",
-            rules: &[],
+            rules: &["2026-07-28 basic/patterns/mrtr › Client Requirements"],
             args: &["--era", "modern"],
             run: request_state,
         },
         Case {
             name: "absent resultType: done",
             about: "a result without resultType (a server of an earlier revision) is the final result: no retry",
-            rules: &[],
+            rules: &["2026-07-28 basic/index › ResultType"],
             args: &["--era", "modern"],
             run: absent_result_type,
         },
         Case {
             name: "unknown resultType: error",
             about: "a resultType the client does not know (here \"task\", an extension's) ends the call with an error, not a retry and not a result",
-            rules: &[],
+            rules: &["2026-07-28 basic/index › ResultType"],
             args: &["--era", "modern"],
             run: legacy::unknown_result_type,
         },
         Case {
             name: "rounds are bounded",
             about: "a server that asks for input forever is given up on after max_rounds retries",
-            rules: &[],
+            rules: &[
+                "course rule: bounded-rounds",
+                "2026-07-28 basic/patterns/mrtr › Error Handling",
+            ],
             args: &["--era", "modern", "--max-rounds", "3"],
             run: bounded,
         },
         Case {
             name: "unknown input method",
             about: "an input request the handler cannot answer ends the call with an error, without a retry",
-            rules: &[],
+            rules: &["2026-07-28 basic/patterns/mrtr › Client Requirements"],
             args: &["--era", "modern"],
             run: unknown_method,
         },
         Case {
             name: "malformed responses skipped",
             about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is skipped, and a second response to the first call is not the retry's",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Messages",
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["--era", "modern"],
             run: malformed::skipped,
         },
         Case {
             name: "legacy: answer the server",
             about: "in the legacy era the server's elicitation/create request, in its own id space, is answered while the call waits",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 client/elicitation › Capabilities",
+            ],
             args: &["--era", "legacy"],
             run: legacy::legacy,
         },

@@ -22,6 +22,10 @@
 //!   "Progress notifications MUST only reference tokens that were provided in
 //!   an active request" (the receiver holds the sender to both) → bad
 //!   progress not passed on, a finished call's token.
+//! - course rule: bad-progress-reported (the spec binds the sender only;
+//!   the course's client reports a violation, passes nothing on and
+//!   touches no timer) → bad progress not passed on, a finished call's
+//!   token.
 //! - cancellation: "Cancellation notifications MUST only reference requests
 //!   that … are believed to still be in-progress" → timeout: one cancel
 //!   (names the request, once), legacy cancel; 2026-07-28 stdio: "the client
@@ -67,63 +71,86 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "a fresh token per call",
             about: "after the legacy handshake, each tools/call carries a progressToken in _meta, a different one each time",
-            rules: &[],
+            rules: &["2025-11-25 basic/utilities/progress › Progress Flow"],
             args: &["--era", "legacy", "--calls", "2"],
             run: fresh_tokens,
         },
         Case {
             name: "progress passed on",
             about: "in the modern era, progress for the call's token with rising values reaches on_progress, then the result ends the call",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/utilities/progress › Progress Flow",
+                "2026-07-28 basic/index › _meta",
+            ],
             args: &["--era", "modern"],
             run: progress_passed,
         },
         Case {
             name: "bad progress not passed on",
             about: "progress for another token, or a value that repeats or goes back, is reported as a violation and not passed on",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/utilities/progress › Progress Flow",
+                "course rule: bad-progress-reported",
+            ],
             args: &["--era", "modern"],
             run: bad_progress,
         },
         Case {
             name: "a finished call's token",
             about: "progress for call 1's token that arrives during call 2 is a violation, not call 2's progress",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/utilities/progress › Behavior Requirements",
+                "course rule: bad-progress-reported",
+            ],
             args: &["--era", "modern", "--calls", "2"],
             run: finished_token,
         },
         Case {
             name: "malformed responses: violations",
             about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as a violation and the call keeps waiting; a second response to call 1 does not end call 2",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Messages",
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &["--era", "modern", "--calls", "2"],
             run: malformed::violations,
         },
         Case {
             name: "timeout: one cancel",
             about: "when the idle timeout runs out, exactly one notifications/cancelled names the request, and a late response is ignored",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Timeouts",
+                "2026-07-28 basic/patterns/cancellation › Transport-Specific Cancellation",
+                "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
+                "2025-11-25 basic/utilities/cancellation › Timing Considerations",
+                "2025-11-25 basic/index › Notifications",
+            ],
             args: &["--era", "modern", "--idle-ms", "300"],
             run: cancel::one_cancel,
         },
         Case {
             name: "progress resets idle, not the cap",
             about: "steady progress keeps a call alive past its idle timeout, but not past its hard cap",
-            rules: &[],
+            rules: &["2025-11-25 basic/lifecycle › Timeouts"],
             args: &["--era", "modern", "--idle-ms", "300", "--cap-ms", "600"],
             run: cancel::cap_holds,
         },
         Case {
             name: "legacy cancel",
             about: "in the legacy era too, a call that times out is cancelled with notifications/cancelled",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/lifecycle › Timeouts",
+                "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
+            ],
             args: &["--era", "legacy", "--idle-ms", "300"],
             run: cancel::legacy_cancel,
         },
         Case {
             name: "initialize never cancelled",
             about: "an initialize that times out is given up on quietly: no notifications/cancelled for it",
-            rules: &[],
+            rules: &["2025-11-25 basic/utilities/cancellation › Behavior Requirements"],
             args: &["--era", "legacy", "--idle-ms", "200", "--cap-ms", "400"],
             run: cancel::initialize_not_cancelled,
         },
