@@ -152,12 +152,15 @@ pub enum Command {
     /// builds, verify's scratch builds); keeps the app's own build, your
     /// files and your progress. The next check builds what it needs again.
     Clean,
-    /// Check any MCP server over stdio: the rules that hold for every
-    /// server, each fail citing the MUST it breaks.
+    /// Check any MCP server, over stdio (a command after --) or Streamable
+    /// HTTP (--url): the rules that hold for every server, each fail citing
+    /// the MUST it breaks.
     ///
-    /// Exit 0 with no fail (warnings allowed), 1 with a fail, 2 for a usage
-    /// error or a server that cannot be started. No tool is called unless
-    /// asked with --call or --call-readonly.
+    /// Exit 0 with no fail (warnings allowed), 1 with a fail, 2 when the
+    /// server could not be run: a usage error, a server that cannot be
+    /// started or reached or never answers, or one that refuses the era
+    /// --era names. No tool is called unless asked with --call or
+    /// --call-readonly.
     Doctor {
         /// The era to speak: auto (probe as a host does), legacy or modern.
         #[arg(long, default_value = "auto", value_name = "ERA")]

@@ -6,7 +6,9 @@
 //!
 //! Exit codes: 0 when no check fails (warnings allowed), 1 when one does,
 //! 2 for a usage error or a server that cannot be started or reached (a
-//! TLS failure too: one sentence naming it).
+//! TLS failure too: one sentence naming it), one that never writes a line
+//! on stdout (the end of its stderr quoted), or one that refuses the era
+//! `--era` names.
 
 use std::fmt::Write;
 use std::path::PathBuf;
