@@ -92,91 +92,123 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "Protected Resource Metadata",
             about: "GET /.well-known/oauth-protected-resource/mcp gives resource (the canonical URI), authorization_servers, scopes_supported and bearer_methods_supported [\"header\"]",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization/authorization-server-discovery › Authorization Server Location",
+                "2026-07-28 basic/authorization/authorization-server-discovery › Protected Resource Metadata Discovery Requirements",
+                "2026-07-28 basic/authorization › Canonical Server URI",
+                "course rule: serve-both",
+            ],
             args: ARGS,
             run: resource_metadata,
         },
         Case {
             name: "no token: 401",
             about: "a request without a bearer token (none, or Basic credentials) gets 401 with WWW-Authenticate: Bearer resource_metadata=\"…\"",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Token Requirements",
+                "2026-07-28 basic/authorization/authorization-server-discovery › Protected Resource Metadata Discovery Requirements",
+            ],
             args: ARGS,
             run: no_token,
         },
         Case {
             name: "token in the query string",
             about: "a token only in the query string (?access_token=…) is no token: 401 with the resource_metadata challenge, never served",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Token Requirements",
+            ],
             args: ARGS,
             run: query_token,
         },
         Case {
             name: "malformed Authorization: 400",
             about: "an Authorization header that is not Bearer and one token (Bearer alone, two words, two headers) gets 400 with error=\"invalid_request\"",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Error Handling",
+            ],
             args: ARGS,
             run: malformed,
         },
         Case {
             name: "token in two places: 400",
             about: "a token in the Authorization header and in the query string gets 400 with error=\"invalid_request\"",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Error Handling",
+            ],
             args: ARGS,
             run: two_places,
         },
         Case {
             name: "inactive token: 401",
             about: "a token introspection calls inactive (revoked, or unknown) gets 401 with error=\"invalid_token\"",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Token Handling",
+                "course rule: introspection",
+            ],
             args: ARGS,
             run: inactive,
         },
         Case {
             name: "token for another resource: 401",
             about: "an active token whose aud is not this server's canonical URI (another server, a list without it, none) gets 401 with error=\"invalid_token\"",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Token Handling",
+            ],
             args: ARGS,
             run: audience,
         },
         Case {
             name: "expired token: 401",
             about: "a token whose exp has passed gets 401 with error=\"invalid_token\", even though introspection said active",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Token Handling",
+            ],
             args: ARGS,
             run: expired,
         },
         Case {
             name: "insufficient scope: 403",
             about: "a live token without the scopes a request needs gets 403 with error=\"insufficient_scope\", scope=\"…\" (all it needs) and resource_metadata",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Runtime Insufficient Scope Errors",
+            ],
             args: ARGS,
             run: insufficient_scope,
         },
         Case {
             name: "a valid token is served",
             about: "a live token for this server with the scopes needed is served: tools/list, and add_note with aud as a list",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization › Token Handling",
+            ],
             args: ARGS,
             run: valid,
         },
         Case {
             name: "introspection per RFC 7662",
             about: "the server asks the introspection endpoint from the authorization server's metadata: a POST of token=…, with its client credentials",
-            rules: &[],
+            rules: &[
+                "course rule: introspection",
+            ],
             args: ARGS,
             run: introspection,
         },
         Case {
             name: "no token passthrough",
             about: "list_notes calls the notes API with the server's own credential, never the client's token",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/authorization/security-considerations › Access Token Privilege Restriction",
+            ],
             args: ARGS,
             run: passthrough,
         },
         Case {
             name: "check order",
             about: "Origin, then the HTTP method, then authorization, then the MCP headers and version: 403, 405, 401, then 400 -32020",
-            rules: &[],
+            rules: &[
+                "course rule: check-order",
+                "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
+            ],
             args: ARGS,
             run: order,
         },

@@ -83,105 +83,142 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "POST answered with JSON",
             about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Sending Messages",
+            ],
             args: &[],
             run: post_ok,
         },
         Case {
             name: "notification: 202",
             about: "a POSTed notification gets 202 Accepted and an empty body",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Sending Messages",
+            ],
             args: &[],
             run: notification,
         },
         Case {
             name: "only POST /mcp",
             about: "another path gets 404; GET and DELETE get 405, as the modern endpoint has no GET stream and no sessions to DELETE",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Sending Messages",
+                "2026-07-28 basic/transports/streamable-http › Earlier Streamable HTTP Revisions",
+            ],
             args: &[],
             run: not_allowed,
         },
         Case {
             name: "Mcp-Method must match",
             about: "a request without the Mcp-Method header, or with one naming another method than the body, gets 400 with -32020 HeaderMismatch",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Standard Request Headers",
+                "2026-07-28 basic/transports/streamable-http › Server Validation",
+            ],
             args: &[],
             run: method_header,
         },
         Case {
             name: "Mcp-Name must match",
             about: "a tools/call without Mcp-Name, or whose Mcp-Name names another tool than the body, gets 400 with -32020",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Standard Request Headers",
+                "2026-07-28 basic/transports/streamable-http › Server Validation",
+            ],
             args: &[],
             run: name_mismatch,
         },
         Case {
             name: "_meta fields required",
             about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/index › _meta",
+            ],
             args: &[],
             run: meta_required,
         },
         Case {
             name: "version header must match",
             about: "an MCP-Protocol-Version header that is missing or disagrees with the body's _meta version gets 400 with -32020",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
+                "2026-07-28 basic/transports/streamable-http › Server Validation",
+            ],
             args: &[],
             run: version_mismatch,
         },
         Case {
             name: "unsupported version",
             about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
+            ],
             args: &[],
             run: unsupported_version,
         },
         Case {
             name: "unknown method: 404",
             about: "a method the server does not implement gets 404 with -32601",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
+            ],
             args: &[],
             run: unknown_method,
         },
         Case {
             name: "foreign Origin: 403",
             about: "a request from a foreign Origin gets 403, also when its Host names the same foreign site (DNS rebinding)",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
+            ],
             args: &[],
             run: origin,
         },
         Case {
             name: "loopback Origin served",
             about: "a request whose Origin is this machine (http or https; localhost, 127.0.0.1 or [::1]; any port) is served",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
+                "course rule: loopback-origins",
+            ],
             args: &[],
             run: loopback_origin,
         },
         Case {
             name: "base64 Mcp-Name decoded",
             about: "an Mcp-Name in the =?base64?…?= sentinel is decoded before it is compared with the body",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Value Encoding",
+            ],
             args: &[],
             run: base64_name,
         },
         Case {
             name: "progress as an SSE stream",
             about: "a call that asks for progress gets text/event-stream: the progress notifications first, then the response, then the end",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Receiving Messages",
+            ],
             args: &[],
             run: sse_progress,
         },
         Case {
             name: "server/discover and cache hints",
             about: "server/discover lists 2026-07-28 and the tools capability; it and tools/list carry resultType complete, ttlMs (>= 0) and cacheScope",
-            rules: &[],
+            rules: &[
+                "2026-07-28 changelog › Major changes",
+                "2026-07-28 server/utilities/caching › Cacheable Results",
+            ],
             args: &[],
             run: discover,
         },
         Case {
             name: "request ids",
             about: "every string and integer id comes back exactly (empty, 1 KiB, non-ASCII, escaped, 64-bit extremes); a null, fractional, object, array or boolean id gets 400, never a result",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+            ],
             args: &[],
             run: request_ids,
         },
