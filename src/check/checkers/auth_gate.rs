@@ -114,27 +114,21 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "token in the query string",
             about: "a token only in the query string (?access_token=…) is no token: 401 with the resource_metadata challenge, never served",
-            rules: &[
-                "2026-07-28 basic/authorization › Token Requirements",
-            ],
+            rules: &["2026-07-28 basic/authorization › Token Requirements"],
             args: ARGS,
             run: query_token,
         },
         Case {
             name: "malformed Authorization: 400",
             about: "an Authorization header that is not Bearer and one token (Bearer alone, two words, two headers) gets 400 with error=\"invalid_request\"",
-            rules: &[
-                "2026-07-28 basic/authorization › Error Handling",
-            ],
+            rules: &["2026-07-28 basic/authorization › Error Handling"],
             args: ARGS,
             run: malformed,
         },
         Case {
             name: "token in two places: 400",
             about: "a token in the Authorization header and in the query string gets 400 with error=\"invalid_request\"",
-            rules: &[
-                "2026-07-28 basic/authorization › Error Handling",
-            ],
+            rules: &["2026-07-28 basic/authorization › Error Handling"],
             args: ARGS,
             run: two_places,
         },
@@ -151,54 +145,42 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "token for another resource: 401",
             about: "an active token whose aud is not this server's canonical URI (another server, a list without it, none) gets 401 with error=\"invalid_token\"",
-            rules: &[
-                "2026-07-28 basic/authorization › Token Handling",
-            ],
+            rules: &["2026-07-28 basic/authorization › Token Handling"],
             args: ARGS,
             run: audience,
         },
         Case {
             name: "expired token: 401",
             about: "a token whose exp has passed gets 401 with error=\"invalid_token\", even though introspection said active",
-            rules: &[
-                "2026-07-28 basic/authorization › Token Handling",
-            ],
+            rules: &["2026-07-28 basic/authorization › Token Handling"],
             args: ARGS,
             run: expired,
         },
         Case {
             name: "insufficient scope: 403",
             about: "a live token without the scopes a request needs gets 403 with error=\"insufficient_scope\", scope=\"…\" (all it needs) and resource_metadata",
-            rules: &[
-                "2026-07-28 basic/authorization › Runtime Insufficient Scope Errors",
-            ],
+            rules: &["2026-07-28 basic/authorization › Runtime Insufficient Scope Errors"],
             args: ARGS,
             run: insufficient_scope,
         },
         Case {
             name: "a valid token is served",
             about: "a live token for this server with the scopes needed is served: tools/list, and add_note with aud as a list",
-            rules: &[
-                "2026-07-28 basic/authorization › Token Handling",
-            ],
+            rules: &["2026-07-28 basic/authorization › Token Handling"],
             args: ARGS,
             run: valid,
         },
         Case {
             name: "introspection per RFC 7662",
             about: "the server asks the introspection endpoint from the authorization server's metadata: a POST of token=…, with its client credentials",
-            rules: &[
-                "course rule: introspection",
-            ],
+            rules: &["course rule: introspection"],
             args: ARGS,
             run: introspection,
         },
         Case {
             name: "no token passthrough",
             about: "list_notes calls the notes API with the server's own credential, never the client's token",
-            rules: &[
-                "2026-07-28 basic/authorization/security-considerations › Access Token Privilege Restriction",
-            ],
+            rules: &["2026-07-28 basic/authorization/security-considerations › Access Token Privilege Restriction"],
             args: ARGS,
             run: passthrough,
         },

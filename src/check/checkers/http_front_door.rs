@@ -83,18 +83,14 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "POST answered with JSON",
             about: "a tools/call POST with every header right gets 200, application/json, and a response with resultType complete",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Sending Messages",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Sending Messages"],
             args: &[],
             run: post_ok,
         },
         Case {
             name: "notification: 202",
             about: "a POSTed notification gets 202 Accepted and an empty body",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Sending Messages",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Sending Messages"],
             args: &[],
             run: notification,
         },
@@ -131,9 +127,7 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "_meta fields required",
             about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params",
-            rules: &[
-                "2026-07-28 basic/index › _meta",
-            ],
+            rules: &["2026-07-28 basic/index › _meta"],
             args: &[],
             run: meta_required,
         },
@@ -150,27 +144,21 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "unsupported version",
             about: "a version the server does not implement gets 400 with -32022 listing data.supported and data.requested",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Protocol Version Header"],
             args: &[],
             run: unsupported_version,
         },
         Case {
             name: "unknown method: 404",
             about: "a method the server does not implement gets 404 with -32601",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Protocol Version Header"],
             args: &[],
             run: unknown_method,
         },
         Case {
             name: "foreign Origin: 403",
             about: "a request from a foreign Origin gets 403, also when its Host names the same foreign site (DNS rebinding)",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Security & Endpoint"],
             args: &[],
             run: origin,
         },
@@ -187,18 +175,14 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "base64 Mcp-Name decoded",
             about: "an Mcp-Name in the =?base64?…?= sentinel is decoded before it is compared with the body",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Value Encoding",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Value Encoding"],
             args: &[],
             run: base64_name,
         },
         Case {
             name: "progress as an SSE stream",
             about: "a call that asks for progress gets text/event-stream: the progress notifications first, then the response, then the end",
-            rules: &[
-                "2026-07-28 basic/transports/streamable-http › Receiving Messages",
-            ],
+            rules: &["2026-07-28 basic/transports/streamable-http › Receiving Messages"],
             args: &[],
             run: sse_progress,
         },

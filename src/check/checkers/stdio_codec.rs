@@ -46,75 +46,56 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "two frames in one read",
             about: "a read holding two whole lines yields both messages, in order, and leaves nothing buffered",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio"],
             args: &[],
             run: two_in_one,
         },
         Case {
             name: "a line split across reads",
             about: "a read that ends mid-line yields nothing yet; the rest of the line completes the message",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio"],
             args: &[],
             run: partial,
         },
         Case {
             name: "split at every byte",
             about: "two frames cut into two reads at every possible byte offset, and fed one byte at a time, always yield the same two messages",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio"],
             args: &[],
             run: every_offset,
         },
         Case {
             name: "CRLF accepted",
             about: "lines ending in \\r\\n, as Windows peers write them, decode like lines ending in \\n; a bad one is reported without its \\r",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-                "course rule: crlf-in-lf-out",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio", "course rule: crlf-in-lf-out"],
             args: &[],
             run: crlf,
         },
         Case {
             name: "bad line, then on",
             about: "a line that is not JSON, not UTF-8, or not a JSON object is reported as invalid and decoding goes on with the next line",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-                "course rule: bad-line-survived",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio", "course rule: bad-line-survived"],
             args: &[],
             run: bad_lines,
         },
         Case {
             name: "batch rejected",
             about: "a JSON array (a batch, removed in 2025-06-18) is reported as a batch, not decoded as a message",
-            rules: &[
-                "2025-06-18 changelog › Major changes",
-            ],
+            rules: &["2025-06-18 changelog › Major changes"],
             args: &[],
             run: batch,
         },
         Case {
             name: "large frame",
             about: "a 1.5 MiB message arriving in 64 KiB reads decodes as one message",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio"],
             args: &[],
             run: large,
         },
         Case {
             name: "encode: one line",
             about: "encode writes compact JSON and exactly one \\n, even for strings that hold newlines",
-            rules: &[
-                "2025-11-25 basic/transports › stdio",
-                "course rule: crlf-in-lf-out",
-            ],
+            rules: &["2025-11-25 basic/transports › stdio", "course rule: crlf-in-lf-out"],
             args: &[],
             run: encode_one_line,
         },
