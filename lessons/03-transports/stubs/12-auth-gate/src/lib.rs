@@ -14,14 +14,17 @@
 //! 2. A foreign `Origin` gets 403; another path 404; anything but POST 405.
 //! 3. The token, from the `Authorization: Bearer` header only:
 //!    - none (another scheme such as Basic, or a token only in the query
-//!      string, which does not count): 401, `Bearer resource_metadata="…"`;
+//!      string, which does not count): 401, `Bearer resource_metadata="…"`
+//!      (a `scope="…"` naming the scopes needed SHOULD come too; the
+//!      checker accepts the challenge with or without it);
 //!    - a `Bearer` header that is not exactly `Bearer <token>` (no token,
 //!      two words, a character a token cannot hold), or a token in two
 //!      places: 400, `error="invalid_request"` (RFC 6750 § 3.1).
 //! 4. The token's claims, from the authorization server's introspection
 //!    endpoint (RFC 7662; the endpoint is `introspection_endpoint` in the
-//!    server's RFC 8414 metadata): inactive, another audience than the
-//!    canonical URI, or expired: 401, `error="invalid_token"`.
+//!    server's RFC 8414 metadata, at `<issuer>/.well-known/oauth-authorization-server`
+//!    for this issuer, which has no path): inactive, another audience than
+//!    the canonical URI, or expired: 401, `error="invalid_token"`.
 //! 5. Its scope must cover the request ([`scopes_needed`]): if not, 403,
 //!    `error="insufficient_scope"`, `scope="…"`, `resource_metadata="…"`.
 //! 6. Then the MCP checks of exercise 06 ([`serve_mcp`], given).
