@@ -321,6 +321,7 @@ fn verify_stats_prints_core_and_aside_words_and_each_exercises_reading() {
         ("Part 1 · JSON-RPC messages", "1800 core"),
         ("Part 2 · ", "2200 core"),
         ("Part 3 · Transports", "3000 core"),
+        ("Part 4 · ", "2200 core"),
         ("Part 5 · ", "2200 core"),
     ] {
         let line = row(what);
@@ -342,7 +343,8 @@ fn verify_stats_prints_core_and_aside_words_and_each_exercises_reading() {
     assert!(row("01-encode-frames").contains(" 1500  "), "{r:?}");
     assert!(row("03-handshake-gate").contains(" 1500  "), "{r:?}");
     assert!(row("12-auth-gate").contains(" 1500  "), "{r:?}");
-    assert!(row("07-tool-server").contains("not enforced yet"), "{r:?}");
+    assert!(row("07-tool-server").contains(" 1500  "), "{r:?}");
+    assert!(!out.contains("not enforced yet"), "every part is in layers: {r:?}");
     assert_eq!(r.code, 0, "every part and exercise within its limit: {r:?}");
     assert!(out.contains("every part and exercise within its limit"), "{r:?}");
     // --stats counts words; it runs no exercise proofs.

@@ -13,7 +13,8 @@
 //! reusing or never refreshing the cache, taking any list-changed
 //! notification as ours, and taking a malformed response for a page.
 //!
-//! Rules (2026-07-28) → case:
+//! Rules (2026-07-28) → case; each case's `rules` names them by key, as
+//! Part 1 and Part 4 (› Pagination and caching) state them:
 //! - pagination: "Clients MUST treat cursors as opaque tokens … an empty
 //!   string is a valid cursor and thus MUST NOT be treated as the end of
 //!   results" → three pages, cursors verbatim; "clients MUST NOT assume a
@@ -21,9 +22,11 @@
 //! - pagination › Overview and basic/index › _meta: "Every request MUST
 //!   include" the protocol version and client capabilities → every
 //!   tools/list request, in every case.
-//! - pagination › Error Handling: an invalid cursor SHOULD get -32602 → -32602:
-//!   walk again once, -32602 twice: give up (a walk that never ends is the
-//!   C25 bug).
+//! - pagination › Error Handling: an invalid cursor SHOULD get -32602, and
+//!   caching › Interaction with Pagination: the client SHOULD discard its
+//!   pages and fetch from the beginning → -32602: walk again once; `course
+//!   rule: one-fresh-walk` (one fresh walk, then the error is reported: a
+//!   walk that never ends is the C25 bug) → the same, -32602 twice: give up.
 //! - caching: fresh for ttlMs, absent ttlMs means 0 (SHOULDs) → fresh cache
 //!   serves, stale cache refetches, absent ttlMs means 0.
 //! - subscriptions: the acknowledgement comes first; "clients MUST use this
@@ -64,56 +67,70 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "three pages, cursors verbatim",
             about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order",
-            rules: &[],
+            rules: &[
+                "2026-07-28 server/utilities/pagination › Implementation Guidelines",
+                "2026-07-28 server/utilities/pagination › Pagination Model",
+            ],
             args: &[],
             run: three_pages,
         },
         Case {
             name: "malformed pages skipped",
             about: "a response with page 1's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is skipped, and a second response to page 1 is not page 2's",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Responses",
+                "2025-11-25 basic/index › Error Responses",
+                "course rule: orphans-dropped",
+            ],
             args: &[],
             run: malformed::skipped,
         },
         Case {
             name: "-32602: walk again once",
             about: "when the server refuses a cursor, the walker starts over from the first page, once",
-            rules: &[],
+            rules: &[
+                "2026-07-28 server/utilities/caching › Interaction with Pagination",
+                "course rule: one-fresh-walk",
+            ],
             args: &[],
             run: restart_once,
         },
         Case {
             name: "-32602 twice: give up",
             about: "a cursor refused on the fresh walk too ends the listing with an error, not a third walk",
-            rules: &[],
+            rules: &["course rule: one-fresh-walk"],
             args: &[],
             run: give_up,
         },
         Case {
             name: "fresh cache serves",
             about: "within ttlMs the second listing comes from the cache, with no request",
-            rules: &[],
+            rules: &["2026-07-28 server/utilities/caching › Freshness Calculation"],
             args: &[],
             run: fresh_cache,
         },
         Case {
             name: "stale cache refetches",
             about: "after ttlMs has passed, the listing walks the pages again",
-            rules: &[],
+            rules: &["2026-07-28 server/utilities/caching › Freshness Calculation"],
             args: &["--wait-ms", "400"],
             run: stale_cache,
         },
         Case {
             name: "absent ttlMs means 0",
             about: "pages without ttlMs may not be reused: the next listing walks again",
-            rules: &[],
+            rules: &["2026-07-28 server/utilities/caching › Cacheable Model"],
             args: &[],
             run: no_ttl,
         },
         Case {
             name: "listen: ours invalidates",
             about: "the walker opens subscriptions/listen, waits for the acknowledgement, ignores a list_changed for another subscription and drops its cache on one for its own",
-            rules: &[],
+            rules: &[
+                "2026-07-28 basic/patterns/subscriptions › Acknowledgment",
+                "2026-07-28 basic/patterns/subscriptions › Receiving Notifications",
+                "2026-07-28 server/utilities/caching › Interaction with Notifications",
+            ],
             args: &["--listen", "--wait-ms", "300"],
             run: listen,
         },

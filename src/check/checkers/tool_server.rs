@@ -12,7 +12,8 @@
 //!
 //! The server's MUST / MUST NOT rules on the pages its lesson cites
 //! (2025-11-25 and 2026-07-28 alike unless a revision is named), and the
-//! case for each:
+//! case for each; each case's `rules` names them by key, as the sections
+//! exercise 07 needs (Parts 1 and 4) state them:
 //!
 //! - basic/index › Requests and › Result Responses (string or integer ids,
 //!   never null, the same id back) → `request ids (legacy)`, `request ids
@@ -83,112 +84,150 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "tools in pages (legacy)",
             about: "tools/list gives 3 tools and a nextCursor, the cursor gives the last tool and no nextCursor, and the order is the same every time",
-            rules: &[],
+            rules: &[
+                "2026-07-28 server/utilities/pagination › Implementation Guidelines",
+                "2026-07-28 server/tools › Capabilities",
+            ],
             args: &[],
             run: pages_legacy,
         },
         Case {
             name: "tools in pages (modern)",
             about: "the same pages in 2026-07-28, each carrying resultType, ttlMs and cacheScope",
-            rules: &[],
+            rules: &[
+                "2026-07-28 server/utilities/pagination › Implementation Guidelines",
+                "2026-07-28 server/tools › Capabilities",
+                "2026-07-28 server/utilities/caching › Cacheable Results",
+                "2026-07-28 basic/index › ResultType",
+            ],
             args: &[],
             run: pages_modern,
         },
         Case {
             name: "invalid cursor: -32602",
             about: "a cursor the server never handed out gets -32602",
-            rules: &[],
+            rules: &["2025-11-25 server/utilities/pagination › Error Handling"],
             args: &[],
             run: invalid_cursor,
         },
         Case {
             name: "greet: text",
             about: "greet returns its greeting in a list holding one text block",
-            rules: &[],
+            rules: &[
+                "2025-11-25 server/tools › Calling Tools",
+                "2025-11-25 server/tools › Tool Result",
+            ],
             args: &[],
             run: greet,
         },
         Case {
             name: "describe: four kinds",
             about: "describe returns text, image, resource_link and embedded resource blocks, each with its required fields",
-            rules: &[],
+            rules: &["2025-11-25 server/tools › Tool Result"],
             args: &[],
             run: describe,
         },
         Case {
             name: "add: structured + mirror",
             about: "add returns structuredContent that fits its outputSchema, and the same JSON as text",
-            rules: &[],
+            rules: &[
+                "2025-11-25 server/tools › Structured Content",
+                "2025-11-25 server/tools › Output Schema",
+            ],
             args: &[],
             run: add,
         },
         Case {
             name: "out of range: isError",
             about: "set_volume with level 11 returns a result with isError true and a message, not a JSON-RPC error",
-            rules: &[],
+            rules: &["2025-11-25 server/tools › Error Handling"],
             args: &[],
             run: out_of_range,
         },
         Case {
             name: "unknown tool: -32602",
             about: "a tools/call for a tool that does not exist gets a -32602 error",
-            rules: &[],
+            rules: &["2025-11-25 server/tools › Error Handling"],
             args: &[],
             run: unknown_tool,
         },
         Case {
             name: "schema-breaking arguments",
             about: "arguments of the wrong type get -32602 or isError (SDKs differ), never a result that pretends it worked",
-            rules: &[],
+            rules: &["2025-11-25 server/tools › Error Handling"],
             args: &[],
             run: bad_arguments,
         },
         Case {
             name: "resources: text, blob, template",
             about: "resources/list and templates/list name them; reads return text, a base64 blob, and a filled-in template",
-            rules: &[],
+            rules: &[
+                "2025-11-25 server/resources › Listing Resources",
+                "2025-11-25 server/resources › Resource Templates",
+                "2025-11-25 server/resources › Resource Contents",
+            ],
             args: &[],
             run: resources_ok,
         },
         Case {
             name: "missing resource (legacy)",
             about: "a read of an unknown URI gets -32002 in the legacy era, never an empty contents",
-            rules: &[],
+            rules: &["2025-11-25 server/resources › Error Handling"],
             args: &[],
             run: missing_legacy,
         },
         Case {
             name: "missing resource (modern)",
             about: "a read of an unknown URI gets -32602 in the modern era",
-            rules: &[],
+            rules: &[
+                "2026-07-28 server/resources › Error Handling",
+                "2026-07-28 server/utilities/caching › Cacheable Results",
+            ],
             args: &[],
             run: missing_modern,
         },
         Case {
             name: "prompt and its argument",
             about: "prompts/get returns messages with the text; without the required argument it gets -32602",
-            rules: &[],
+            rules: &[
+                "2025-11-25 server/prompts › Getting a Prompt",
+                "2025-11-25 server/prompts › PromptMessage",
+                "2025-11-25 server/prompts › Error Handling",
+                "2026-07-28 server/utilities/caching › Cacheable Results",
+            ],
             args: &[],
             run: prompt,
         },
         Case {
             name: "cache hints (modern)",
             about: "in 2026-07-28 server/discover, resources/list, resources/templates/list and resources/read carry resultType, ttlMs and cacheScope; tools/call carries resultType",
-            rules: &[],
+            rules: &[
+                "2026-07-28 server/utilities/caching › Cacheable Results",
+                "2026-07-28 basic/index › ResultType",
+            ],
             args: &[],
             run: cache_hints,
         },
         Case {
             name: "request ids (legacy)",
             about: ids::ABOUT,
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+                "2025-11-25 basic/transports › stdio",
+            ],
             args: &[],
             run: ids_legacy,
         },
         Case {
             name: "request ids (modern)",
             about: "the same ids on 2026-07-28 requests",
-            rules: &[],
+            rules: &[
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/index › Error Responses",
+            ],
             args: &[],
             run: ids_modern,
         },

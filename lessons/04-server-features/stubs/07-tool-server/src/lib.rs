@@ -88,10 +88,12 @@ pub fn prompts() -> Vec<Value> {
 pub const PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 /// One page of `tools/list`: `{"tools": […], "nextCursor": …}`, the cursor
-/// only when more tools follow (2025-11-25 server/utilities/pagination).
+/// only when more tools follow: only an absent `nextCursor` ends the list
+/// (2026-07-28 server/utilities/pagination › Implementation Guidelines).
 /// The cursor is opaque to the client; here it is `tools@<index>`.
 ///
-/// Errors: -32602 for a cursor this server did not hand out.
+/// Errors: -32602 for a cursor this server did not hand out (2025-11-25
+/// server/utilities/pagination › Error Handling).
 pub fn tools_page(cursor: Option<&str>) -> Result<Value, RpcError> {
     let _ = cursor;
     todo!("a page of PAGE_SIZE tools, nextCursor while more follow")
@@ -123,8 +125,10 @@ const README: &str = "# Notes\n\nThis server speaks both eras of MCP.\n";
 /// Runs `resources/read`: `{"contents": [ … ]}`, text or base64 blob.
 ///
 /// Errors: a URI no resource or template matches: -32002 in the legacy era
-/// (2025-11-25 server/resources › Error Handling), -32602 in the modern
-/// one (2026-07-28 server/resources). Never an empty `contents`.
+/// (a SHOULD, 2025-11-25 server/resources › Error Handling), -32602 in the
+/// modern one (a MUST, 2026-07-28 server/resources › Error Handling). Not
+/// an empty `contents`: 2026-07-28 forbids it, and in the legacy era it
+/// hides the -32002 the client should see.
 pub fn read_resource(uri: &str, era: Era) -> Result<Value, RpcError> {
     let _ = (uri, era);
     todo!("the two resources, the template, and not found by era")
