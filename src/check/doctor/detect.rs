@@ -22,7 +22,8 @@ use crate::mcp;
 /// modern JSON-RPC error, so the server speaks the modern era: any code of
 /// the range the modern spec reserves for itself, -32020…-32099 (2026-07-28
 /// basic/index › Error Codes; -32020 header mismatch, -32021 missing client
-/// capability, -32022 unsupported version), or -32601 on a `404`: "If the
+/// capability, -32022 unsupported version) but 2025-11-25's -32042, or
+/// -32601 on a `404`: "If the
 /// server does not implement the requested RPC method, it MUST respond with
 /// `404 Not Found` and a JSON-RPC error with code `-32601` … The JSON-RPC
 /// error body distinguishes this case from a `404` returned by a legacy
@@ -30,8 +31,15 @@ use crate::mcp;
 /// Header). Anything else, an empty body included, means legacy (›
 /// Backward Compatibility).
 pub(super) fn is_modern_http_error(status: u16, code: i64) -> bool {
-    (-32099..=-32020).contains(&code) || (status == 404 && code == -32601)
+    let defined_by_modern = (-32099..=-32020).contains(&code) && code != URL_ELICITATION_REQUIRED;
+    defined_by_modern || (status == 404 && code == -32601)
 }
+
+/// -32042, URL elicitation required: inside the modern range but defined
+/// by 2025-11-25 only, and still reserved ("Codes defined by earlier
+/// protocol versions remain reserved", 2026-07-28 basic/index › Error
+/// Codes), so a legacy server may send it: no evidence of the modern era.
+const URL_ELICITATION_REQUIRED: i64 = -32042;
 
 /// An era the server speaks, with what its probe settled.
 pub(super) struct Found {
@@ -379,13 +387,15 @@ mod tests {
         }
         // -32602 is what a legacy server may answer too; -32601 on a 400 is
         // not the unknown-method answer the modern spec fixes; -32000…-32019
-        // are legacy implementation codes (basic/index › Error Codes).
+        // are legacy implementation codes, -32042 a 2025-11-25 code kept
+        // reserved (basic/index › Error Codes).
         for (status, code) in [
             (400, -32602),
             (400, -32601),
             (405, -32601),
             (400, -32000),
             (400, -32019),
+            (400, -32042),
             (400, -32100),
             (400, -32600),
         ] {
