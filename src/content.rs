@@ -11,6 +11,7 @@ pub mod lesson;
 pub mod manifest;
 pub mod needs;
 pub mod quiz;
+pub mod quiz_rules;
 pub mod workspace;
 
 use std::collections::HashMap;
@@ -318,6 +319,7 @@ impl Loader<'_> {
             parts.push(part);
         }
         self.resolve_needs(&parts, &mut exercises);
+        self.errors.extend(quiz::resolve_sections(&mut parts));
         let glossary = self.glossary();
         if self.errors.is_empty() {
             Ok(Course {

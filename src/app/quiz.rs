@@ -252,8 +252,13 @@ impl App {
                 && !answer.solved
                 && !answer.picks.contains(&pick) =>
             {
-                self.progress
-                    .record_pick(part, &question.id, pick, question.options[pick].correct);
+                self.progress.record_pick_to(
+                    part,
+                    &question.id,
+                    Some(&question.fingerprint()),
+                    pick,
+                    question.options[pick].correct,
+                );
                 // The explanation comes last: scroll it into view.
                 self.quiz.scroll = self.question_max_scroll();
                 return vec![Effect::SaveProgress];

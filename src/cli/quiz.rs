@@ -100,7 +100,7 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
             let option = &question.options[pick];
             // Saved at once: a quiz stopped by Ctrl-C keeps every answer.
             progress = super::commands::update_progress(course, |p| {
-                p.record_pick(part, &question.id, pick, option.correct);
+                p.record_pick_to(part, &question.id, Some(&question.fingerprint()), pick, option.correct);
                 p.quizzes.entry(part.to_string()).or_default().seed.get_or_insert(seed);
             })?;
             let mark = if option.correct { "✓ Right." } else { "✗ Not quite." };

@@ -68,11 +68,17 @@ fn content_rules(course: &Course) -> Option<u8> {
         check::checkers::of(ex).map_or_else(Vec::new, |c| c.cases.iter().map(|c| (c.name, c.rules)).collect())
     });
     problems.extend(against_sections.problems);
+    let quizzes = crate::content::quiz_rules::check(course);
+    problems.extend(quizzes.problems.iter().cloned());
     println!(
         "content rules ... {}",
         if problems.is_empty() { "ok" } else { "failed" }
     );
     if let Some(line) = against_sections.pending.line() {
+        println!("{line}");
+    }
+    println!("{}", quizzes.share_line());
+    if let Some(line) = quizzes.pending_line() {
         println!("{line}");
     }
     if problems.is_empty() {
