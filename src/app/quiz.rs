@@ -25,6 +25,9 @@ pub struct QuizView {
     /// First line of the summary shown (it scrolls when taller than the
     /// screen).
     pub scroll: usize,
+    /// On the summary: the missed question chosen (an index into the
+    /// questions missed at the first try), whose section enter opens.
+    pub missed: usize,
 }
 
 impl QuizView {
@@ -37,6 +40,7 @@ impl QuizView {
             finished: false,
             seed,
             scroll: 0,
+            missed: 0,
         }
     }
 
@@ -77,6 +81,24 @@ pub enum QuizLook {
     Option(Option<bool>),
     /// The explanation of the last pick: right or not.
     Explanation(bool),
+    /// The rule a wrong pick breaks, or the bug that shipped it.
+    Misconception,
+    /// A line of the question's frames (laid out as code, never wrapped
+    /// into the prompt).
+    Frame,
+    /// The label above the frames: their revision and what the arrows say.
+    FrameLabel,
+    /// On the summary: a question's line, right at the first try or not.
+    Mark(bool),
+    /// On the summary: a missed question, chosen (enter opens its section)
+    /// or not.
+    Missed(bool),
+    /// On the summary: the keyed answer of a missed question.
+    Keyed,
+    /// On the summary: a missed question's section.
+    Section,
+    /// Dim help text.
+    Dim,
     /// An empty line.
     Blank,
 }
@@ -95,7 +117,148 @@ struct QuizBlock {
     pub look: QuizLook,
 }
 
+/// The line under a wrong pick's explanation: the rule it breaks (a
+/// citation or a course rule) or the real bug that shipped it.
+pub fn misconception_line(m: &str) -> String {
+    if crate::content::quiz_rules::is_issue_ref(m) {
+        format!("The mistake {m} shipped.")
+    } else {
+        format!("The rule it breaks: {m}.")
+    }
+}
+
+/// The questions of part `part`'s quiz missed at the first try (answered
+/// wrong first, or not answered), as indexes, in quiz order.
+pub fn missed(course: &Course, progress: &Progress, part: u8) -> Vec<usize> {
+    let Some(quiz) = course.part(part).and_then(|p| p.quiz.as_ref()) else {
+        return Vec::new();
+    };
+    let record = progress.quiz(part);
+    (0..quiz.questions.len())
+        .filter(|&i| {
+            !record
+                .and_then(|r| r.answers.get(&quiz.questions[i].id))
+                .is_some_and(|a| a.first_try)
+        })
+        .collect()
+}
+
 impl App {
+    /// The summary's list, below its title and legend, laid out to the
+    /// body's width: each question with its mark; then each question
+    /// missed at the first try with the keyed answer, its explanation and
+    /// its section (the chosen one marked `▸`: enter opens its section);
+    /// then what next. Returns the lines and, per missed question, the
+    /// index of its first line.
+    pub fn summary_lines(&self) -> (Vec<(QuizLook, crate::text::Line)>, Vec<usize>) {
+        use crate::text::{Piece, Tone, paragraphs, shorten};
+        let width = usize::from(self.size.0).saturating_sub(2);
+        let part = self.quiz.part;
+        let Some(quiz) = self.course.part(part).and_then(|p| p.quiz.as_ref()) else {
+            return (Vec::new(), Vec::new());
+        };
+        let one_line = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut out: Vec<(QuizLook, crate::text::Line)> = Vec::new();
+        let push = |out: &mut Vec<(QuizLook, crate::text::Line)>, look, lines: Vec<crate::text::Line>| {
+            out.extend(lines.into_iter().map(|l| (look, l)));
+        };
+        let missed = missed(&self.course, &self.progress, part);
+        for (i, q) in quiz.questions.iter().enumerate() {
+            let first_try = !missed.contains(&i);
+            let mark = if first_try { " ✓ " } else { " ↻ " };
+            let text = shorten(&format!("{}. {}", i + 1, one_line(&q.prompt)), width.saturating_sub(3));
+            let mut line = vec![Piece::new(mark, Tone::Plain)];
+            line.extend(crate::text::inline_code(&text, Tone::Plain));
+            push(&mut out, QuizLook::Mark(first_try), vec![line]);
+        }
+        let mut starts = Vec::new();
+        if !missed.is_empty() {
+            push(&mut out, QuizLook::Blank, vec![Vec::new()]);
+            let head = "Missed at the first try (↑↓ choose; o reads the section that teaches it):";
+            push(
+                &mut out,
+                QuizLook::Dim,
+                paragraphs(head, width, Tone::Plain, " ", "   "),
+            );
+            for (n, &i) in missed.iter().enumerate() {
+                let q = &quiz.questions[i];
+                let chosen = n == self.quiz.missed;
+                starts.push(out.len());
+                let lead = if chosen { " ▸ " } else { "   " };
+                let title = format!("{}. {}", i + 1, one_line(&q.prompt));
+                push(
+                    &mut out,
+                    QuizLook::Missed(chosen),
+                    paragraphs(&title, width, Tone::Strong, lead, "   "),
+                );
+                let keyed = &q.options[q.correct()];
+                push(
+                    &mut out,
+                    QuizLook::Keyed,
+                    paragraphs(&format!("Answer: {}", keyed.text), width, Tone::Plain, "   ", "   "),
+                );
+                push(
+                    &mut out,
+                    QuizLook::Explanation(true),
+                    paragraphs(&keyed.explanation, width, Tone::Plain, "   ", "   "),
+                );
+                if let Some(section) = &q.section {
+                    push(
+                        &mut out,
+                        QuizLook::Section,
+                        paragraphs(
+                            &format!("Read: Part {}", section.name()),
+                            width,
+                            Tone::Plain,
+                            "   ",
+                            "   ",
+                        ),
+                    );
+                }
+                push(&mut out, QuizLook::Blank, vec![Vec::new()]);
+            }
+        } else {
+            push(&mut out, QuizLook::Blank, vec![Vec::new()]);
+        }
+        push(
+            &mut out,
+            QuizLook::Dim,
+            paragraphs(
+                "p reviews the questions; r takes the quiz again.",
+                width,
+                Tone::Plain,
+                " ",
+                " ",
+            ),
+        );
+        (out, starts)
+    }
+
+    /// Opens the lesson at the section that teaches the chosen missed
+    /// question; esc comes back to the summary.
+    fn read_missed_section(&mut self) -> Vec<Effect> {
+        let part = self.quiz.part;
+        let missed = missed(&self.course, &self.progress, part);
+        let Some(need) = missed.get(self.quiz.missed).and_then(|&i| {
+            self.course
+                .part(part)
+                .and_then(|p| p.quiz.as_ref())
+                .and_then(|q| q.questions.get(i))
+                .and_then(|q| q.section.clone())
+        }) else {
+            self.notice = Some("This question names no section yet.".into());
+            return Vec::new();
+        };
+        let back = self.back.clone();
+        let effects = self.open_lesson(need.part);
+        if self.screen == Screen::Lesson {
+            self.back = back;
+            self.back.push(Screen::Quiz);
+            self.lesson.jump_to_section(need.section);
+        }
+        effects
+    }
+
     /// The question on screen as blocks, top to bottom: the prompt, the
     /// options in this run's order, the explanation of the last pick.
     fn question_blocks(&self) -> Vec<QuizBlock> {
@@ -120,6 +283,20 @@ impl App {
         };
         let blank = || block(String::new(), "", "", QuizLook::Blank);
         let mut blocks = vec![block(question.prompt.clone(), " ", " ", QuizLook::Prompt), blank()];
+        if let Some(frames) = &question.frames {
+            let arrows = frames.split_lines().iter().any(|(a, _)| a.is_some());
+            let label = if arrows {
+                format!("{} · ▶ the client sends · ◀ the server sends", frames.revision)
+            } else {
+                frames.revision.clone()
+            };
+            blocks.push(block(label, " ", " ", QuizLook::FrameLabel));
+            for (arrow, line) in frames.split_lines() {
+                let first = format!(" {} ", arrow.unwrap_or(' '));
+                blocks.push(block(line.to_string(), &first, "   ┆ ", QuizLook::Frame));
+            }
+            blocks.push(blank());
+        }
         for (i, &index) in self.quiz.order(question).iter().enumerate() {
             let option = &question.options[index];
             let letter = LETTERS.get(i).copied().unwrap_or('?');
@@ -142,6 +319,9 @@ impl App {
                 format!("✗ Not quite. {} Try another answer.", option.explanation)
             };
             blocks.push(block(text, " ", "   ", QuizLook::Explanation(option.correct)));
+            if let Some(m) = option.misconception.as_deref().filter(|_| !option.correct) {
+                blocks.push(block(misconception_line(m), "   ", "   ", QuizLook::Misconception));
+            }
         }
         blocks
     }
@@ -161,6 +341,21 @@ impl App {
                 };
                 let lines = match b.look {
                     QuizLook::Blank => vec![Vec::new()],
+                    QuizLook::Frame => {
+                        use crate::text::{Piece, Show, lay_out_frame};
+                        let json = b.text.starts_with(['{', '[']);
+                        lay_out_frame(
+                            &b.text,
+                            width,
+                            Show::Code { json },
+                            Piece::new(b.first.clone(), Tone::Marker),
+                            Piece::new(b.rest.clone(), Tone::Marker),
+                        )
+                    }
+                    QuizLook::FrameLabel => vec![vec![
+                        crate::text::Piece::new(b.first.clone(), Tone::Plain),
+                        crate::text::Piece::new(b.text.clone(), Tone::Label),
+                    ]],
                     _ => crate::text::paragraphs(&b.text, width, tone, &b.first, &b.rest),
                 };
                 lines.into_iter().map(move |l| (b.look, l))
@@ -213,19 +408,45 @@ impl App {
         let count = quiz.questions.len();
         let action = keys::action(Screen::Quiz, key);
         if self.quiz.finished {
+            // Under the title, legend and a blank: the list.
+            let (lines, starts) = self.summary_lines();
+            let rows = self.body_rows().saturating_sub(3);
+            let max = lines.len().saturating_sub(rows);
             match action {
                 Some(Action::Previous) => {
                     self.quiz.scroll = 0;
                     self.quiz.finished = false;
                     self.quiz.question = count.saturating_sub(1);
                 }
-                Some(Action::Down) => {
-                    // Under the title, legend and a blank: the questions,
-                    // a blank, what next.
-                    let max = (count + 2).saturating_sub(self.body_rows().saturating_sub(3));
-                    self.quiz.scroll = (self.quiz.scroll + 1).min(max);
+                // With missed questions, ↑↓ bring the chosen one wholly
+                // into view, then choose the next or the one before.
+                Some(Action::Down) if !starts.is_empty() => {
+                    let block = |m: usize| (starts[m], starts.get(m + 1).copied().unwrap_or(lines.len()));
+                    let (start, end) = block(self.quiz.missed);
+                    if end > self.quiz.scroll + rows && self.quiz.scroll < start.min(max) {
+                        self.quiz.scroll = end.saturating_sub(rows).min(start).min(max);
+                    } else if self.quiz.missed + 1 < starts.len() {
+                        self.quiz.missed += 1;
+                        let (start, end) = block(self.quiz.missed);
+                        self.quiz.scroll = end.saturating_sub(rows).max(self.quiz.scroll).min(start).min(max);
+                    } else {
+                        self.quiz.scroll = (self.quiz.scroll + 1).min(max);
+                    }
                 }
+                Some(Action::Up) if !starts.is_empty() => {
+                    let start = starts[self.quiz.missed];
+                    if start < self.quiz.scroll {
+                        self.quiz.scroll = start;
+                    } else if self.quiz.missed > 0 {
+                        self.quiz.missed -= 1;
+                        self.quiz.scroll = self.quiz.scroll.min(starts[self.quiz.missed]);
+                    } else {
+                        self.quiz.scroll = self.quiz.scroll.saturating_sub(1);
+                    }
+                }
+                Some(Action::Down) => self.quiz.scroll = (self.quiz.scroll + 1).min(max),
                 Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
+                Some(Action::Open) => return self.read_missed_section(),
                 Some(Action::Retake) => self.confirm = Some(super::Confirm::RetakeQuiz(part)),
                 _ => {}
             }
