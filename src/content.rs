@@ -11,7 +11,6 @@ pub mod lesson;
 pub mod manifest;
 pub mod needs;
 pub mod quiz;
-pub mod quiz_rules;
 pub mod workspace;
 
 use std::collections::HashMap;

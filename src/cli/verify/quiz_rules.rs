@@ -1,4 +1,5 @@
-//! The quiz rules of issue 33, checked by `mcplings verify` for the parts in
+//! The quiz rules of issue 33, a content rule of `mcplings verify` (in the
+//! CLI, as it reads citations with `text::cite`), checked for the parts in
 //! [`QUIZ_RULE_PARTS`] (the others get one line of how far they are):
 //!
 //! - **diagnose and predict**: at least [`MIN_DIAGNOSE_SHARE`] of a part's
@@ -8,9 +9,9 @@
 //! - **sections**: every question names the section that teaches it
 //!   (resolved on load, so a name that resolves to nothing already fails).
 
-use super::error::ContentError;
-use super::quiz::{Question, Quiz, split_arrow};
-use super::{Course, Part};
+use crate::content::error::ContentError;
+use crate::content::quiz::{Question, Quiz, is_issue_ref, split_arrow};
+use crate::content::{Course, Part};
 use crate::text::cite;
 
 /// The quizzes held to these rules: Part 1's, the model. A part joins when
@@ -54,18 +55,6 @@ pub fn valid_misconception(m: &str) -> bool {
         || m.strip_prefix(cite::COURSE_RULE)
             .is_some_and(|id| !id.trim().is_empty())
         || is_issue_ref(m)
-}
-
-/// `owner/repo#N` (the repository names GitHub allows, a number after `#`).
-pub fn is_issue_ref(m: &str) -> bool {
-    let Some((repo, number)) = m.split_once('#') else {
-        return false;
-    };
-    let Some((owner, name)) = repo.split_once('/') else {
-        return false;
-    };
-    let name_ok = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    name_ok(owner) && name_ok(name) && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
 }
 
 /// How one part's quiz stands against the rules.
