@@ -64,7 +64,7 @@ impl App {
         let mut starts = Vec::new();
         if !missed.is_empty() {
             push(&mut out, QuizLook::Blank, vec![Vec::new()]);
-            let head = "Missed at the first try (↑↓ choose; o reads the section that teaches it):";
+            let head = "Missed at the first try (o reads the chosen one's section):";
             push(
                 &mut out,
                 QuizLook::Dim,
