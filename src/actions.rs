@@ -104,7 +104,13 @@ pub fn course_shape(course: &Course) -> Shape {
         }),
         course.parts.iter().filter_map(|p| {
             let quiz = p.quiz.as_ref()?;
-            Some((p.number, quiz.questions.iter().map(|q| q.id.as_str()).collect()))
+            Some((
+                p.number,
+                quiz.questions
+                    .iter()
+                    .map(|q| (q.id.as_str(), q.fingerprint()))
+                    .collect(),
+            ))
         }),
     )
     .with_lessons(course.parts.iter().filter_map(|p| {

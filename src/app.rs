@@ -26,7 +26,7 @@ pub use lesson::LessonView;
 pub use map::{MapView, NextStep};
 pub use message::{Effect, Msg};
 pub use pane::{LIST_WIDTH, Look, PaneLine, Run, Solution, entry_lines, transcript_title};
-pub use quiz::{QuizLook, QuizView};
+pub use quiz::{QuizLook, QuizView, misconception_line as quiz_misconception_line, missed as quiz_missed};
 
 /// Smallest terminal the workbook draws in; below it a message says so.
 pub const MIN_SIZE: (u16, u16) = (70, 20);

@@ -318,6 +318,7 @@ impl Loader<'_> {
             parts.push(part);
         }
         self.resolve_needs(&parts, &mut exercises);
+        self.errors.extend(quiz::resolve_sections(&mut parts));
         let glossary = self.glossary();
         if self.errors.is_empty() {
             Ok(Course {

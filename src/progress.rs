@@ -92,6 +92,12 @@ pub struct Answer {
     /// The first pick was right.
     #[serde(default)]
     pub first_try: bool,
+    /// What the picks were given to: the question's options fingerprint
+    /// (`content::quiz::Question::fingerprint`) when the first pick was
+    /// made. Absent in files written before it was kept; `migrate` drops
+    /// an answer whose question's options have changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
 }
 
 /// Where the learner was.
@@ -154,6 +160,13 @@ impl Progress {
 
     /// Records a pick on question `question` of part `part`'s quiz.
     pub fn record_pick(&mut self, part: u8, question: &str, pick: usize, correct: bool) {
+        self.record_pick_to(part, question, None, pick, correct);
+    }
+
+    /// Records a pick on question `question`, whose options have the
+    /// fingerprint `to` (kept with the answer's first pick; see
+    /// [`Answer::to`]).
+    pub fn record_pick_to(&mut self, part: u8, question: &str, to: Option<&str>, pick: usize, correct: bool) {
         let answer = self
             .quizzes
             .entry(part.to_string())
@@ -166,6 +179,7 @@ impl Progress {
         }
         if answer.picks.is_empty() {
             answer.first_try = correct;
+            answer.to = to.map(str::to_string);
         }
         answer.picks.push(pick);
         answer.solved = correct;

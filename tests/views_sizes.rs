@@ -150,16 +150,81 @@ fn quiz() {
         press(app, &letter);
     });
     at_both_sizes("quiz_help", "z?", |_| {});
-    // Every question answered: the summary, scrolled to its end.
-    at_both_sizes("quiz_summary", "z", |app| {
+    // A transcript question (two frames, ▶ and ◀) after a wrong pick: the
+    // frames as code under the prompt, the explanation, the misconception.
+    at_both_sizes("quiz_transcript_question", "z", |app| {
         let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
-        for q in &questions {
+        let q = questions
+            .iter()
+            .position(|q| q.frames.as_ref().is_some_and(|f| f.lines.len() == 2))
+            .expect("Part 1 has a question with a two-line transcript");
+        for q in &questions[..q] {
             let letter = app.quiz_letter(q.correct()).unwrap().to_string();
             press(app, &letter);
             press(app, "\n");
         }
-        press(app, &"j".repeat(30));
+        let q = &questions[q];
+        let wrong = (q.correct() + 1) % q.options.len();
+        let letter = app.quiz_letter(wrong).unwrap().to_string();
+        press(app, &letter);
+        press(app, &"k".repeat(30));
     });
+    // Every question answered, the second and fifth after a wrong pick:
+    // the summary lists them with the keyed answer, its explanation and
+    // the section o opens.
+    let answer_all = |app: &mut App| {
+        let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+        for (i, q) in questions.iter().enumerate() {
+            if i == 1 || i == 4 {
+                let wrong = (q.correct() + 1) % q.options.len();
+                let letter = app.quiz_letter(wrong).unwrap().to_string();
+                press(app, &letter);
+            }
+            let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+            press(app, &letter);
+            press(app, "\n");
+        }
+    };
+    at_both_sizes("quiz_summary", "z", answer_all);
+    // j shows the first missed question whole, the next j chooses the second.
+    at_both_sizes("quiz_summary_first_missed", "z", |app| {
+        answer_all(app);
+        press(app, "j");
+    });
+    at_both_sizes("quiz_summary_second_missed", "z", |app| {
+        answer_all(app);
+        press(app, "jj");
+    });
+}
+
+#[test]
+fn quiz_summary_opens_the_section_of_a_missed_question() {
+    let mut app = app((80, 24));
+    press(&mut app, "z");
+    let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+    for (i, q) in questions.iter().enumerate() {
+        if i == 4 {
+            let wrong = (q.correct() + 1) % q.options.len();
+            let letter = app.quiz_letter(wrong).unwrap().to_string();
+            press(&mut app, &letter);
+        }
+        let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+        press(&mut app, &letter);
+        press(&mut app, "\n");
+    }
+    press(&mut app, "o");
+    let shown = screen(&app);
+    let section = questions[4]
+        .section
+        .as_ref()
+        .expect("Part 1's questions name their section");
+    let title = &app.course().part(1).unwrap().lesson.as_ref().unwrap().sections[section.section].title;
+    assert!(
+        shown.lines().take(4).any(|l| l.contains(title.as_str())),
+        "the lesson opens at `{title}`:\n{shown}"
+    );
+    press(&mut app, "\x1b");
+    assert!(screen(&app).contains("Quiz complete"), "esc comes back to the summary");
 }
 
 #[test]
@@ -202,7 +267,7 @@ fn wide_frames() {
 
 #[test]
 fn quiz_long_explanation_scrolls() {
-    // Part 1's question 10 holds a frame; a wrong pick's explanation is
+    // Part 1's question 10 holds frames; a wrong pick's explanation is
     // scrolled into view, and k scrolls back up a line.
     at_both_sizes("quiz_long_explanation", "z", |app| {
         let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();

@@ -406,8 +406,14 @@ const QUIZ: &[Binding] = &[
             (K::Down, A::Down),
             (K::Char('j'), A::Down),
         ],
-        "scroll the question or the summary",
-        "↑↓ scroll",
+        "scroll; on the summary, choose a missed question",
+        "↑↓ choose",
+        W::Summary,
+    ),
+    b(
+        &[(K::Char('o'), A::Open)],
+        "read the chosen missed question's section",
+        "o read its section",
         W::Summary,
     ),
     b(

@@ -10,6 +10,10 @@ use crate::content::Course;
 use crate::content::quiz::{LETTERS, Question, option_of, shuffled_order};
 use crate::progress::Progress;
 
+mod summary;
+
+pub use summary::{misconception_line, missed};
+
 /// Quiz state. The picks themselves live in [`Progress`], so a quiz can be
 /// left and resumed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +29,9 @@ pub struct QuizView {
     /// First line of the summary shown (it scrolls when taller than the
     /// screen).
     pub scroll: usize,
+    /// On the summary: the missed question chosen (an index into the
+    /// questions missed at the first try), whose section enter opens.
+    pub missed: usize,
 }
 
 impl QuizView {
@@ -37,6 +44,7 @@ impl QuizView {
             finished: false,
             seed,
             scroll: 0,
+            missed: 0,
         }
     }
 
@@ -77,6 +85,24 @@ pub enum QuizLook {
     Option(Option<bool>),
     /// The explanation of the last pick: right or not.
     Explanation(bool),
+    /// The rule a wrong pick breaks, or the bug that shipped it.
+    Misconception,
+    /// A line of the question's frames (laid out as code, never wrapped
+    /// into the prompt).
+    Frame,
+    /// The label above the frames: their revision and what the arrows say.
+    FrameLabel,
+    /// On the summary: a question's line, right at the first try or not.
+    Mark(bool),
+    /// On the summary: a missed question, chosen (enter opens its section)
+    /// or not.
+    Missed(bool),
+    /// On the summary: the keyed answer of a missed question.
+    Keyed,
+    /// On the summary: a missed question's section.
+    Section,
+    /// Dim help text.
+    Dim,
     /// An empty line.
     Blank,
 }
@@ -120,6 +146,20 @@ impl App {
         };
         let blank = || block(String::new(), "", "", QuizLook::Blank);
         let mut blocks = vec![block(question.prompt.clone(), " ", " ", QuizLook::Prompt), blank()];
+        if let Some(frames) = &question.frames {
+            let arrows = frames.split_lines().iter().any(|(a, _)| a.is_some());
+            let label = if arrows {
+                format!("{} · ▶ the client sends · ◀ the server sends", frames.revision)
+            } else {
+                frames.revision.clone()
+            };
+            blocks.push(block(label, " ", " ", QuizLook::FrameLabel));
+            for (arrow, line) in frames.split_lines() {
+                let first = format!(" {} ", arrow.unwrap_or(' '));
+                blocks.push(block(line.to_string(), &first, "   ┆ ", QuizLook::Frame));
+            }
+            blocks.push(blank());
+        }
         for (i, &index) in self.quiz.order(question).iter().enumerate() {
             let option = &question.options[index];
             let letter = LETTERS.get(i).copied().unwrap_or('?');
@@ -142,6 +182,9 @@ impl App {
                 format!("✗ Not quite. {} Try another answer.", option.explanation)
             };
             blocks.push(block(text, " ", "   ", QuizLook::Explanation(option.correct)));
+            if let Some(m) = option.misconception.as_deref().filter(|_| !option.correct) {
+                blocks.push(block(misconception_line(m), "   ", "   ", QuizLook::Misconception));
+            }
         }
         blocks
     }
@@ -161,6 +204,21 @@ impl App {
                 };
                 let lines = match b.look {
                     QuizLook::Blank => vec![Vec::new()],
+                    QuizLook::Frame => {
+                        use crate::text::{Piece, Show, lay_out_frame};
+                        let json = b.text.starts_with(['{', '[']);
+                        lay_out_frame(
+                            &b.text,
+                            width,
+                            Show::Code { json },
+                            Piece::new(b.first.clone(), Tone::Marker),
+                            Piece::new(b.rest.clone(), Tone::Marker),
+                        )
+                    }
+                    QuizLook::FrameLabel => vec![vec![
+                        crate::text::Piece::new(b.first.clone(), Tone::Plain),
+                        crate::text::Piece::new(b.text.clone(), Tone::Label),
+                    ]],
                     _ => crate::text::paragraphs(&b.text, width, tone, &b.first, &b.rest),
                 };
                 lines.into_iter().map(move |l| (b.look, l))
@@ -213,19 +271,45 @@ impl App {
         let count = quiz.questions.len();
         let action = keys::action(Screen::Quiz, key);
         if self.quiz.finished {
+            // Under the title, legend and a blank: the list.
+            let (lines, starts) = self.summary_lines();
+            let rows = self.body_rows().saturating_sub(3);
+            let max = lines.len().saturating_sub(rows);
             match action {
                 Some(Action::Previous) => {
                     self.quiz.scroll = 0;
                     self.quiz.finished = false;
                     self.quiz.question = count.saturating_sub(1);
                 }
-                Some(Action::Down) => {
-                    // Under the title, legend and a blank: the questions,
-                    // a blank, what next.
-                    let max = (count + 2).saturating_sub(self.body_rows().saturating_sub(3));
-                    self.quiz.scroll = (self.quiz.scroll + 1).min(max);
+                // With missed questions, ↑↓ bring the chosen one wholly
+                // into view, then choose the next or the one before.
+                Some(Action::Down) if !starts.is_empty() => {
+                    let block = |m: usize| (starts[m], starts.get(m + 1).copied().unwrap_or(lines.len()));
+                    let (start, end) = block(self.quiz.missed);
+                    if end > self.quiz.scroll + rows && self.quiz.scroll < start.min(max) {
+                        self.quiz.scroll = end.saturating_sub(rows).min(start).min(max);
+                    } else if self.quiz.missed + 1 < starts.len() {
+                        self.quiz.missed += 1;
+                        let (start, end) = block(self.quiz.missed);
+                        self.quiz.scroll = end.saturating_sub(rows).max(self.quiz.scroll).min(start).min(max);
+                    } else {
+                        self.quiz.scroll = (self.quiz.scroll + 1).min(max);
+                    }
                 }
+                Some(Action::Up) if !starts.is_empty() => {
+                    let start = starts[self.quiz.missed];
+                    if start < self.quiz.scroll {
+                        self.quiz.scroll = start;
+                    } else if self.quiz.missed > 0 {
+                        self.quiz.missed -= 1;
+                        self.quiz.scroll = self.quiz.scroll.min(starts[self.quiz.missed]);
+                    } else {
+                        self.quiz.scroll = self.quiz.scroll.saturating_sub(1);
+                    }
+                }
+                Some(Action::Down) => self.quiz.scroll = (self.quiz.scroll + 1).min(max),
                 Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
+                Some(Action::Open) => return self.read_missed_section(),
                 Some(Action::Retake) => self.confirm = Some(super::Confirm::RetakeQuiz(part)),
                 _ => {}
             }
@@ -252,8 +336,13 @@ impl App {
                 && !answer.solved
                 && !answer.picks.contains(&pick) =>
             {
-                self.progress
-                    .record_pick(part, &question.id, pick, question.options[pick].correct);
+                self.progress.record_pick_to(
+                    part,
+                    &question.id,
+                    Some(&question.fingerprint()),
+                    pick,
+                    question.options[pick].correct,
+                );
                 // The explanation comes last: scroll it into view.
                 self.quiz.scroll = self.question_max_scroll();
                 return vec![Effect::SaveProgress];

@@ -61,6 +61,13 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
                 println!("{l}");
             }
         }
+        if let Some(frames) = &question.frames {
+            println!();
+            println!("  {} (▶ the client sends, ◀ the server sends)", frames.revision);
+            for line in &frames.lines {
+                println!("  {line}");
+            }
+        }
         println!();
         let order = shuffled_order(seed, &question.id, question.options.len());
         for (i, option) in order.iter().map(|&o| &question.options[o]).enumerate() {
@@ -100,7 +107,7 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
             let option = &question.options[pick];
             // Saved at once: a quiz stopped by Ctrl-C keeps every answer.
             progress = super::commands::update_progress(course, |p| {
-                p.record_pick(part, &question.id, pick, option.correct);
+                p.record_pick_to(part, &question.id, Some(&question.fingerprint()), pick, option.correct);
                 p.quizzes.entry(part.to_string()).or_default().seed.get_or_insert(seed);
             })?;
             let mark = if option.correct { "✓ Right." } else { "✗ Not quite." };
@@ -111,10 +118,43 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
             if option.correct {
                 break;
             }
+            if let Some(m) = &option.misconception {
+                for l in wrap_plain(&crate::app::quiz_misconception_line(m), 76) {
+                    println!("  {l}");
+                }
+            }
             println!("  Try another answer.");
         }
     }
     let (first, _) = progress.quiz_score(part);
     println!("\nDone: {first} of {total} right at the first try.");
+    let missed = crate::app::quiz_missed(course, &progress, part);
+    if !missed.is_empty() {
+        println!("\nMissed at the first try:");
+    }
+    for i in missed {
+        let q = &quiz.questions[i];
+        let keyed = &q.options[q.correct()];
+        println!();
+        for (n, text) in [
+            format!(
+                "{}. {}",
+                i + 1,
+                q.prompt.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
+            format!("Answer: {}", keyed.text),
+            keyed.explanation.clone(),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for l in wrap_plain(text, if n == 0 { 78 } else { 76 }) {
+                println!("{}{l}", if n == 0 { "" } else { "  " });
+            }
+        }
+        if let Some(section) = &q.section {
+            println!("  Read: mcplings lesson {} (Part {})", section.part, section.name());
+        }
+    }
     Ok(0)
 }

@@ -22,6 +22,7 @@ use crate::actions;
 use crate::check::{self, CheckReport, Options, Source, Status};
 use crate::content::{Course, Exercise, WORKSPACE};
 
+pub(super) mod quiz_rules;
 pub(super) mod rules;
 
 /// Runs every proof and prints one line per exercise.
@@ -68,11 +69,17 @@ fn content_rules(course: &Course) -> Option<u8> {
         check::checkers::of(ex).map_or_else(Vec::new, |c| c.cases.iter().map(|c| (c.name, c.rules)).collect())
     });
     problems.extend(against_sections.problems);
+    let quizzes = quiz_rules::check(course);
+    problems.extend(quizzes.problems.iter().cloned());
     println!(
         "content rules ... {}",
         if problems.is_empty() { "ok" } else { "failed" }
     );
     if let Some(line) = against_sections.pending.line() {
+        println!("{line}");
+    }
+    println!("{}", quizzes.share_line());
+    if let Some(line) = quizzes.pending_line() {
         println!("{line}");
     }
     if problems.is_empty() {

@@ -4,8 +4,8 @@
 //!
 //! - **length rank**: per part, no rank by length (the longest option, the
 //!   second longest, …, the shortest) holds the keyed option in more than
-//!   [`MAX_RANK_SHARE`] of the questions; a tie counts against the keyed
-//!   option (it holds every rank it ties for);
+//!   [`MAX_RANK_SHARE`] of the questions; a keyed option that ties in
+//!   length with another option holds no rank (its length says nothing);
 //! - **concept**: no two questions of the course test the same `concept`;
 //! - **give-aways**: no wrong option's explanation contains one of the
 //!   question's `answer_tokens` or the keyed option's text;
@@ -52,15 +52,16 @@ pub fn problems(course: &Course) -> Vec<ContentError> {
     errors
 }
 
-/// The ranks from the longest (1 = longest) that the keyed option of `q`
-/// holds: one, or several when it ties with other options.
-pub fn keyed_ranks(q: &Question) -> std::ops::RangeInclusive<usize> {
+/// The rank from the longest (1 = longest) that the keyed option of `q`
+/// holds, or `None` when it ties in length with another option: a reader
+/// who picks by length cannot tell it from its twin, so it holds no rank.
+pub fn keyed_rank(q: &Question) -> Option<usize> {
     let len = |s: &str| s.chars().count();
     let keyed = len(&q.options[q.correct()].text);
     let others = q.options.iter().enumerate().filter(|(i, _)| *i != q.correct());
     let longer = others.clone().filter(|(_, o)| len(&o.text) > keyed).count();
     let ties = others.filter(|(_, o)| len(&o.text) == keyed).count();
-    1 + longer..=1 + longer + ties
+    (ties == 0).then_some(1 + longer)
 }
 
 /// For each length rank (as a label), the questions whose keyed option
@@ -75,14 +76,14 @@ pub fn rank_counts(quiz: &Quiz) -> Vec<(String, Vec<&Question>)> {
         k => format!("{k}th {end}"),
     };
     for k in 1..=most.div_ceil(2) {
-        let holding = quiz.questions.iter().filter(|q| keyed_ranks(q).contains(&k)).collect();
+        let holding = quiz.questions.iter().filter(|q| keyed_rank(q) == Some(k)).collect();
         out.push((name(k, "longest"), holding));
     }
     for k in 1..=most / 2 {
         let holding = quiz
             .questions
             .iter()
-            .filter(|q| keyed_ranks(q).contains(&(q.options.len() + 1 - k)))
+            .filter(|q| keyed_rank(q) == Some(q.options.len() + 1 - k))
             .collect();
         out.push((name(k, "shortest"), holding));
     }
@@ -101,7 +102,7 @@ fn length_ranks(quiz: &Quiz) -> Vec<ContentError> {
                 &quiz.path,
                 holding[0].line,
                 format!(
-                    "the keyed option is the {rank} in {} of {total} questions ({} %), above the 40 % a quiz allows (ties count against the keyed option); vary the options' lengths in: {}",
+                    "the keyed option is the {rank} in {} of {total} questions ({} %), above the 40 % a quiz allows (a keyed option tied in length holds no rank); vary the options' lengths in: {}",
                     holding.len(),
                     holding.len() * 100 / total,
                     ids.join(", ")
@@ -276,10 +277,15 @@ mod tests {
                     text: "x".repeat(*n),
                     correct: i == keyed,
                     explanation: String::new(),
+                    misconception: None,
                     line: 0,
                 })
                 .collect(),
+            frames: None,
+            section_name: None,
+            section: None,
             line: 0,
+            section_line: 0,
         }
     }
 
@@ -292,10 +298,25 @@ mod tests {
     }
 
     #[test]
-    fn ties_count_against_the_keyed_option() {
-        assert_eq!(keyed_ranks(&question(&[5, 9, 3, 7], 1)), 1..=1);
-        assert_eq!(keyed_ranks(&question(&[5, 9, 3, 7], 2)), 4..=4);
-        assert_eq!(keyed_ranks(&question(&[9, 9, 3, 7], 1)), 1..=2);
-        assert_eq!(keyed_ranks(&question(&[7, 9, 3, 7], 3)), 2..=3);
+    fn a_keyed_option_tied_in_length_holds_no_rank() {
+        assert_eq!(keyed_rank(&question(&[5, 9, 3, 7], 1)), Some(1));
+        assert_eq!(keyed_rank(&question(&[5, 9, 3, 7], 2)), Some(4));
+        assert_eq!(keyed_rank(&question(&[9, 9, 3, 7], 1)), None);
+        assert_eq!(keyed_rank(&question(&[7, 9, 3, 7], 3)), None);
+        // A tie between two wrong options leaves the keyed option's rank.
+        assert_eq!(keyed_rank(&question(&[7, 7, 3, 5], 3)), Some(3));
+        // Three questions whose keyed option is longest, two of them tied:
+        // one counts, 1 of 3 (33 %), under the limit.
+        let quiz = Quiz {
+            path: "quiz.toml".into(),
+            questions: vec![
+                question(&[9, 5, 3, 7], 0),
+                question(&[9, 9, 3, 7], 0),
+                question(&[9, 9, 3, 7], 1),
+            ],
+        };
+        assert_eq!(length_ranks(&quiz), Vec::new());
+        let longest = &rank_counts(&quiz)[0];
+        assert_eq!((longest.0.as_str(), longest.1.len()), ("longest", 1));
     }
 }

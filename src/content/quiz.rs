@@ -8,7 +8,12 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::error::{ContentError, parse_toml};
-use super::manifest::FORMAT_VERSION;
+use super::needs::Need;
+
+/// The quiz format this build reads. Version 2 added, to every question,
+/// its teaching `section` and its `frames`, and to every wrong option its
+/// `misconception`.
+pub const QUIZ_FORMAT_VERSION: u32 = 2;
 
 /// A validated quiz.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,11 +37,56 @@ pub struct Question {
     pub answer_tokens: Vec<String>,
     /// The question text (may span lines).
     pub prompt: String,
+    /// The frames or transcript the question shows under its prompt, if any.
+    pub frames: Option<Frames>,
+    /// The section that teaches what it tests, as written (`"1 › Three
+    /// shapes, one id"`), resolved in [`Question::section`] on load.
+    pub section_name: Option<String>,
+    /// That section, resolved in its part's lesson like an exercise's
+    /// `needs` (`None` until loaded with the lessons, or when not named).
+    pub section: Option<Need>,
     /// The options in file order (shown shuffled: see [`shuffled_order`]);
     /// progress stores picks as indexes into this list.
     pub options: Vec<Choice>,
     /// 1-based line of its `[[questions]]` header in the quiz file.
     pub line: usize,
+    /// 1-based line of its `section` (its header's when it names none).
+    pub section_line: usize,
+}
+
+/// The frames a question shows: one JSON frame a line, each optionally
+/// after a direction arrow (`▶` the client sends it, `◀` the server does),
+/// or other transcript lines (an HTTP request line) after an arrow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frames {
+    /// The revision the frames speak, `YYYY-MM-DD` (their schema).
+    pub revision: String,
+    /// The frames break a rule on purpose (shown as a mistake, never held
+    /// to the schema), as a lesson's `wrong` block.
+    pub wrong: bool,
+    /// The lines, as written (trimmed, none empty).
+    pub lines: Vec<String>,
+}
+
+/// The arrow of a line the client sends.
+pub const SENT: char = '▶';
+/// The arrow of a line the server sends.
+pub const RECEIVED: char = '◀';
+
+impl Frames {
+    /// Each line split into its arrow (if any) and the rest.
+    pub fn split_lines(&self) -> Vec<(Option<char>, &str)> {
+        self.lines.iter().map(|l| split_arrow(l)).collect()
+    }
+}
+
+/// A line's leading arrow (`▶`/`◀`) and the text after it.
+pub fn split_arrow(line: &str) -> (Option<char>, &str) {
+    let line = line.trim();
+    match line.chars().next() {
+        Some(c @ (SENT | RECEIVED)) => (Some(c), line[c.len_utf8()..].trim_start()),
+        _ => (None, line),
+    }
 }
 
 /// The letters options are shown and answered with: a) b) c)… (a question
@@ -53,6 +103,20 @@ impl Question {
     pub fn correct(&self) -> usize {
         self.options.iter().position(|o| o.correct).unwrap_or(0)
     }
+
+    /// What a saved answer was given to: FNV-1a 64 of each option's text
+    /// and key, in file order, in hex. Progress records it with the first
+    /// pick, so a pick is never scored against options it was not given
+    /// (`progress::Progress::migrate` drops an answer whose options changed).
+    pub fn fingerprint(&self) -> String {
+        let mut h = 0xcbf2_9ce4_8422_2325_u64;
+        for o in &self.options {
+            for b in o.text.bytes().chain([u8::from(o.correct), 0]) {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        format!("{h:016x}")
+    }
 }
 
 /// One option of a question.
@@ -64,6 +128,11 @@ pub struct Choice {
     pub correct: bool,
     /// Why it is right or wrong, shown after it is picked.
     pub explanation: String,
+    /// For a wrong option: the rule it breaks (a citation, `REVISION page ›
+    /// Heading`, or `course rule: ID`) or the real bug that shipped it
+    /// (`owner/repo#N`); shown under the explanation. `verify` requires a
+    /// valid one on every wrong option of the quizzes it enforces.
+    pub misconception: Option<String>,
     /// 1-based line of its `[[questions.options]]` header.
     pub line: usize,
 }
@@ -123,8 +192,21 @@ struct QuestionEntry {
     id: Spanned<String>,
     concept: Spanned<String>,
     answer_tokens: Spanned<Vec<String>>,
+    #[serde(default)]
+    section: Option<Spanned<String>>,
     prompt: String,
+    #[serde(default)]
+    frames: Option<Spanned<FramesEntry>>,
     options: Vec<Spanned<ChoiceEntry>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FramesEntry {
+    revision: String,
+    #[serde(default)]
+    wrong: bool,
+    text: String,
 }
 
 #[derive(Deserialize)]
@@ -134,6 +216,8 @@ struct ChoiceEntry {
     correct: bool,
     #[serde(default)]
     explanation: String,
+    #[serde(default)]
+    misconception: Option<String>,
 }
 
 /// Parses and validates a quiz; every problem is returned with its line.
@@ -142,11 +226,11 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
     let lines = super::error::LineIndex::new(source);
     let at = |offset: usize, reason: String| ContentError::at(file, lines.line(offset), reason);
     let mut errors = Vec::new();
-    if *raw.format_version.get_ref() != FORMAT_VERSION {
+    if *raw.format_version.get_ref() != QUIZ_FORMAT_VERSION {
         errors.push(at(
             raw.format_version.span().start,
             format!(
-                "format_version {} is not supported; this mcplings reads {FORMAT_VERSION}",
+                "format_version {} is not supported; this mcplings reads quizzes of version {QUIZ_FORMAT_VERSION}",
                 raw.format_version.get_ref()
             ),
         ));
@@ -204,6 +288,40 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
                 format!("question `{id}` has {correct} correct options; exactly one must have `correct = true`"),
             ));
         }
+        let frames = q.frames.map(|f| {
+            let offset = f.span().start;
+            let f = f.into_inner();
+            let lines: Vec<String> = f
+                .text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect();
+            if lines.is_empty() {
+                errors.push(at(offset, format!("question `{id}`: its frames hold no line")));
+            }
+            if !crate::mcp::REVISIONS.contains(&f.revision.as_str()) {
+                errors.push(at(
+                    offset,
+                    format!(
+                        "question `{id}`: frames of revision `{}`; name one of {}",
+                        f.revision,
+                        crate::mcp::REVISIONS.join(", ")
+                    ),
+                ));
+            }
+            Frames {
+                revision: f.revision,
+                wrong: f.wrong,
+                lines,
+            }
+        });
+        let section_line = q
+            .section
+            .as_ref()
+            .map_or(lines.line(start), |s| lines.line(s.span().start));
+        let section_name = q.section.map(|s| s.into_inner().trim().to_string());
         let mut options = Vec::new();
         for o in q.options {
             let offset = o.span().start;
@@ -223,6 +341,7 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
                 text: o.text.trim().to_string(),
                 correct: o.correct,
                 explanation: o.explanation.trim().to_string(),
+                misconception: o.misconception.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()),
                 line: lines.line(offset),
             });
         }
@@ -231,8 +350,12 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
             concept,
             answer_tokens: q.answer_tokens.get_ref().iter().map(|t| t.trim().to_string()).collect(),
             prompt: q.prompt.trim().to_string(),
+            frames,
+            section_name,
+            section: None,
             options,
             line: lines.line(start),
+            section_line,
         });
     }
     if errors.is_empty() {
@@ -245,6 +368,61 @@ pub fn parse(file: &Path, source: &str) -> Result<Quiz, Vec<ContentError>> {
     }
 }
 
+/// `owner/repo#N` (the repository names GitHub allows, a number after `#`).
+pub fn is_issue_ref(m: &str) -> bool {
+    let Some((repo, number)) = m.split_once('#') else {
+        return false;
+    };
+    let Some((owner, name)) = repo.split_once('/') else {
+        return false;
+    };
+    let name_ok = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    name_ok(owner) && name_ok(name) && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Resolves each question's `section` in the lessons, as an exercise's
+/// `needs`: a `##` section or a unique `###` heading of the quiz's own part
+/// or an earlier one. Returns a problem at the `section` line for each name
+/// that does not resolve.
+pub(super) fn resolve_sections(parts: &mut [super::Part]) -> Vec<ContentError> {
+    let mut errors = Vec::new();
+    let mut resolved: Vec<(usize, usize, Need)> = Vec::new();
+    for (pi, part) in parts.iter().enumerate() {
+        let Some(quiz) = &part.quiz else { continue };
+        for (qi, q) in quiz.questions.iter().enumerate() {
+            let Some(name) = &q.section_name else { continue };
+            let found = super::needs::split(name).and_then(|(number, heading)| {
+                if number > part.number {
+                    return Err(format!(
+                        "`{name}`: the quiz of Part {} may name a section of its own part or an earlier one",
+                        part.number
+                    ));
+                }
+                let lesson = parts
+                    .iter()
+                    .find(|p| p.number == number)
+                    .and_then(|p| p.lesson.as_ref())
+                    .ok_or_else(|| format!("`{name}`: Part {number} has no lesson"))?;
+                super::needs::resolve(number, heading, lesson)
+            });
+            match found {
+                Ok(need) => resolved.push((pi, qi, need)),
+                Err(reason) => errors.push(ContentError::at(
+                    &quiz.path,
+                    q.section_line,
+                    format!("question `{}`: section {reason}", q.id),
+                )),
+            }
+        }
+    }
+    for (pi, qi, need) in resolved {
+        if let Some(q) = parts[pi].quiz.as_mut().and_then(|quiz| quiz.questions.get_mut(qi)) {
+            q.section = Some(need);
+        }
+    }
+    errors
+}
+
 fn is_kebab(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
@@ -252,89 +430,5 @@ fn is_kebab(s: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const GOOD: &str = r#"format_version = 1
-
-[[questions]]
-id = "q-one"
-concept = "one"
-answer_tokens = ["B"]
-prompt = "Which?"
-
-[[questions.options]]
-text = "A"
-correct = false
-explanation = "Because."
-
-[[questions.options]]
-text = "B"
-correct = true
-explanation = "Because too."
-"#;
-
-    fn errors(src: &str) -> Vec<String> {
-        parse(Path::new("quiz.toml"), src)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
-    }
-
-    #[test]
-    fn parses_a_valid_quiz() {
-        let q = parse(Path::new("quiz.toml"), GOOD).unwrap();
-        assert_eq!(q.questions[0].correct(), 1);
-        assert_eq!(q.questions[0].options[0].explanation, "Because.");
-    }
-
-    #[test]
-    fn no_correct_answer_names_the_question_line() {
-        let e = errors(&GOOD.replace("correct = true", "correct = false"));
-        assert_eq!(
-            e,
-            vec!["quiz.toml:3: question `q-one` has 0 correct options; exactly one must have `correct = true`"]
-        );
-    }
-
-    #[test]
-    fn missing_explanation_names_the_option_line() {
-        let e = errors(&GOOD.replace("explanation = \"Because too.\"", ""));
-        assert_eq!(
-            e,
-            vec![
-                "quiz.toml:14: an option of question `q-one` has no explanation; every option says why it is right or wrong"
-            ]
-        );
-    }
-
-    #[test]
-    fn an_order_is_a_permutation_fixed_by_its_seed() {
-        let mut seen = HashSet::new();
-        for seed in 0..40 {
-            let order = shuffled_order(seed, "q-one", 4);
-            assert_eq!(order, shuffled_order(seed, "q-one", 4));
-            let mut sorted = order.clone();
-            sorted.sort_unstable();
-            assert_eq!(sorted, vec![0, 1, 2, 3]);
-            seen.insert(order);
-        }
-        assert!(seen.len() > 10, "seeds should give many orders: {seen:?}");
-    }
-
-    #[test]
-    fn toml_syntax_error_names_its_line() {
-        let e = errors("format_version = 1\n\n[[questions]]\nid = \"x\nprompt = 1\n");
-        assert!(e[0].starts_with("quiz.toml:4:"), "{e:?}");
-    }
-
-    #[test]
-    fn unknown_field_is_an_error() {
-        let e = errors(&GOOD.replace("prompt = \"Which?\"", "prompt = \"Which?\"\nanswer = 2"));
-        assert!(
-            e[0].starts_with("quiz.toml:8:") && e[0].contains("unknown field `answer`"),
-            "{e:?}"
-        );
-    }
-}
+#[path = "quiz_tests.rs"]
+mod tests;

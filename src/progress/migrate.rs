@@ -4,7 +4,10 @@
 //! exists (a quiz question, an exercise) and says so, once.
 //!
 //! The version is a hash of what progress refers to ([`Shape`]): each
-//! exercise's id and its checker's case names, each quiz's question ids.
+//! exercise's id and its checker's case names, each quiz's question ids
+//! and what their options are (a fingerprint, so an answer is never
+//! scored against options it was not given: one whose question's options
+//! changed is dropped with a note).
 //! A change of prose leaves it alone; a new case or a moved question
 //! changes it. An exercise solved before its checker gained cases is kept
 //! done and reported by [`Progress::has_new_cases`].
@@ -16,7 +19,7 @@
 //! kept by section index (a file written before titles) is upgraded by
 //! [`Progress::migrate`] whatever the version ([`Progress::needs_migration`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::Progress;
 
@@ -28,8 +31,9 @@ pub struct Shape {
     pub version: String,
     /// Exercise id → how many cases its checker has now.
     pub exercises: BTreeMap<String, usize>,
-    /// Part number → its quiz's question ids.
-    pub quizzes: BTreeMap<u8, BTreeSet<String>>,
+    /// Part number → its quiz's question ids, each with its options'
+    /// fingerprint.
+    pub quizzes: BTreeMap<u8, BTreeMap<String, String>>,
     /// Part number → its lesson's sections, in order, as (title as
     /// written, number of blocks); not part of the version.
     pub lessons: BTreeMap<u8, Vec<(String, usize)>>,
@@ -37,10 +41,10 @@ pub struct Shape {
 
 impl Shape {
     /// The shape of a course given as (exercise id, case names) in course
-    /// order and (part, question ids) per quiz.
+    /// order and (part, [(question id, options fingerprint)]) per quiz.
     pub fn new<'a>(
         exercises: impl IntoIterator<Item = (&'a str, Vec<&'a str>)>,
-        quizzes: impl IntoIterator<Item = (u8, Vec<&'a str>)>,
+        quizzes: impl IntoIterator<Item = (u8, Vec<(&'a str, String)>)>,
     ) -> Shape {
         let mut hash = Fnv::default();
         let mut shape = Shape::default();
@@ -53,10 +57,12 @@ impl Shape {
         }
         for (part, ids) in quizzes {
             hash.write(&format!("quiz {part}\n"));
-            for id in &ids {
-                hash.write(&format!("question {id}\n"));
+            for (id, options) in &ids {
+                hash.write(&format!("question {id} {options}\n"));
             }
-            shape.quizzes.insert(part, ids.iter().map(|s| s.to_string()).collect());
+            shape
+                .quizzes
+                .insert(part, ids.into_iter().map(|(id, o)| (id.to_string(), o)).collect());
         }
         shape.version = format!("{:016x}", hash.0);
         shape
@@ -131,7 +137,7 @@ impl Progress {
             let gone: Vec<String> = quiz
                 .answers
                 .keys()
-                .filter(|id| !known.is_some_and(|k| k.contains(*id)))
+                .filter(|id| !known.is_some_and(|k| k.contains_key(*id)))
                 .cloned()
                 .collect();
             for id in gone {
@@ -139,6 +145,28 @@ impl Progress {
                 notes.push(format!(
                     "Part {part}'s quiz no longer asks `{id}`; your answer to it was dropped."
                 ));
+            }
+            // An answer given to other options than the question has now.
+            let changed: Vec<String> = quiz
+                .answers
+                .iter()
+                .filter(|(id, a)| {
+                    let now = known.and_then(|k| k.get(*id));
+                    a.to.is_some() && a.to.as_ref() != now
+                })
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in changed {
+                quiz.answers.remove(&id);
+                notes.push(format!(
+                    "Part {part}'s quiz changed the options of `{id}`; your answer to it was dropped."
+                ));
+            }
+            // An answer from before fingerprints was given to the options
+            // its id names now (a question whose options change gets a new
+            // id): record them, so a later change is caught.
+            for (id, answer) in quiz.answers.iter_mut().filter(|(_, a)| a.to.is_none()) {
+                answer.to = known.and_then(|k| k.get(id)).cloned();
             }
         }
         self.quizzes.retain(|_, q| !q.answers.is_empty() || q.seed.is_some());
@@ -178,10 +206,14 @@ impl Progress {
 mod tests {
     use super::*;
 
+    fn q(id: &str) -> (&str, String) {
+        (id, format!("options-of-{id}"))
+    }
+
     fn shape() -> Shape {
         Shape::new(
             [("01-a", vec!["one", "two", "three"]), ("02-b", vec!["x"])],
-            [(1, vec!["q1", "q2"]), (2, vec!["q3"])],
+            [(1, vec![q("q1"), q("q2")]), (2, vec![q("q3")])],
         )
     }
 
@@ -191,9 +223,14 @@ mod tests {
         assert_eq!(a.version, shape().version);
         let moved = Shape::new(
             [("01-a", vec!["one", "two", "three"]), ("02-b", vec!["x"])],
-            [(1, vec!["q1"]), (2, vec!["q2", "q3"])],
+            [(1, vec![q("q1")]), (2, vec![q("q2"), q("q3")])],
         );
         assert_ne!(a.version, moved.version);
+        let reworded = Shape::new(
+            [("01-a", vec!["one", "two", "three"]), ("02-b", vec!["x"])],
+            [(1, vec![("q1", "other".into()), q("q2")]), (2, vec![q("q3")])],
+        );
+        assert_ne!(a.version, reworded.version, "new options, new version");
         assert_eq!(a.version.len(), 16);
     }
 
@@ -210,6 +247,22 @@ mod tests {
         assert!(p.quiz(3).is_none());
         assert!(!p.exercises.contains_key("00-old"));
         assert_eq!(p.migrate(&shape()), Vec::<String>::new(), "once");
+    }
+
+    #[test]
+    fn an_answer_to_other_options_is_dropped_and_an_old_one_is_stamped() {
+        let mut p = Progress::default();
+        p.record_pick_to(1, "q1", Some("options-of-q1"), 0, true);
+        p.record_pick_to(1, "q2", Some("what q2 offered before"), 2, true);
+        // An answer from a file written before fingerprints.
+        p.record_pick(2, "q3", 1, true);
+        let notes = p.migrate(&shape());
+        assert_eq!(
+            notes,
+            ["Part 1's quiz changed the options of `q2`; your answer to it was dropped."]
+        );
+        assert_eq!(p.quiz_score(1), (1, 1));
+        assert_eq!(p.quiz(2).unwrap().answers["q3"].to.as_deref(), Some("options-of-q3"));
     }
 
     #[test]

@@ -9,7 +9,6 @@ use ratatui::widgets::Paragraph;
 use super::theme::Theme;
 use crate::app::App;
 use crate::app::keys::When;
-use crate::text::{Tone, inline_code};
 
 pub(super) fn header(app: &App) -> (String, String) {
     let part = app.course.part(app.quiz.part);
@@ -24,7 +23,6 @@ pub(super) fn header(app: &App) -> (String, String) {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let width = area.width.saturating_sub(2) as usize;
     let Some(quiz) = app.course.part(app.quiz.part).and_then(|p| p.quiz.as_ref()) else {
         return;
     };
@@ -52,28 +50,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         lines.push(Line::from(Span::styled(legend, theme.dim)));
         lines.push(Line::default());
-        for (i, q) in quiz.questions.iter().enumerate() {
-            let first_try = record.and_then(|r| r.answers.get(&q.id)).is_some_and(|a| a.first_try);
-            let (mark, style) = if first_try {
-                ("✓", theme.ok)
-            } else {
-                ("↻", theme.warn)
-            };
-            let prompt = q.prompt.split_whitespace().collect::<Vec<_>>().join(" ");
-            let text = super::fit(&format!("{}. {prompt}", i + 1), width.saturating_sub(3));
-            let mut spans = vec![Span::styled(format!(" {mark} "), style)];
-            spans.extend(
-                inline_code(&text, Tone::Plain)
-                    .into_iter()
-                    .map(|p| Span::styled(p.text, theme.tone(p.tone))),
-            );
-            lines.push(Line::from(spans));
-        }
-        lines.push(Line::default());
-        lines.push(Line::from(Span::styled(
-            " p reviews the questions; r takes the quiz again.",
-            theme.dim,
-        )));
+        let (list, _) = app.summary_lines();
+        lines.extend(list.iter().map(|(look, line)| styled_line(*look, line, theme)));
         // The title and the legend stay; the list below them scrolls.
         let list = lines.split_off(3.min(lines.len()));
         let [top, rest] = ratatui::layout::Layout::vertical([
@@ -88,22 +66,34 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     // Laid out by the app (it scrolls by the same lines), styled here.
-    use crate::app::QuizLook;
     let shown: Vec<Line> = app
         .question_lines()
         .iter()
-        .map(|(look, line)| {
-            let style = match look {
-                QuizLook::Option(Some(true)) | QuizLook::Explanation(true) => theme.ok,
-                QuizLook::Option(Some(false)) | QuizLook::Explanation(false) => theme.fail,
-                QuizLook::Prompt | QuizLook::Option(None) | QuizLook::Blank => ratatui::style::Style::new(),
-            };
-            super::styled(line, theme).patch_style(style)
-        })
+        .map(|(look, line)| styled_line(*look, line, theme))
         .collect();
     let max = shown.len().saturating_sub(usize::from(area.height));
     let scroll = u16::try_from(app.quiz.scroll.min(max)).unwrap_or(u16::MAX);
     frame.render_widget(Paragraph::new(shown).scroll((scroll, 0)), area);
+}
+
+/// A laid-out quiz line, styled by its look.
+fn styled_line(look: crate::app::QuizLook, line: &crate::text::Line, theme: &Theme) -> Line<'static> {
+    use crate::app::QuizLook;
+    let style = match look {
+        QuizLook::Option(Some(true)) | QuizLook::Explanation(true) | QuizLook::Mark(true) => theme.ok,
+        QuizLook::Option(Some(false)) | QuizLook::Explanation(false) => theme.fail,
+        QuizLook::Mark(false) => theme.warn,
+        QuizLook::Misconception | QuizLook::Dim | QuizLook::Section => theme.dim,
+        QuizLook::Missed(true) => theme.title,
+        QuizLook::Prompt
+        | QuizLook::Option(None)
+        | QuizLook::Blank
+        | QuizLook::Frame
+        | QuizLook::FrameLabel
+        | QuizLook::Missed(false)
+        | QuizLook::Keyed => ratatui::style::Style::new(),
+    };
+    super::styled(line, theme).patch_style(style)
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {

@@ -2,6 +2,9 @@
 //! update and never leave a torn file; a writer killed at a random moment
 //! loses at most the update it was writing.
 //!
+//! A progress file written before issue 33 is brought to the course: an
+//! answer is never scored against options it was not given.
+//!
 //! The writers are this test binary run again with `PROGRESS_CHILD` set
 //! (each `*_child` test does nothing without it).
 
@@ -10,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common;
 use mcplings::progress::{self, Progress};
 
 const CHILD: &str = "PROGRESS_CHILD";
@@ -168,4 +172,62 @@ fn a_writer_killed_mid_write_loses_at_most_that_update() {
         progress::read(&file).map(|p: Progress| p.hints_shown("count")),
         Some(last)
     );
+}
+
+/// A progress file from before issue 33 (format 1, no `to` on answers,
+/// Part 1's quiz as it was, whose questions all changed id): on load, the
+/// answers to Part 1's old questions and to Part 5's removed twin are
+/// dropped with a note each; an answer to a question whose options did not
+/// change (Part 2's first) is kept and records what it was given to; a
+/// later answer recorded against other options is dropped.
+#[test]
+fn an_old_progress_file_keeps_only_answers_to_the_options_they_were_given() {
+    let course_dir = common::course_copy();
+    let root = course_dir.path();
+    let course = mcplings::content::Course::load(root, &mcplings::check::checkers::names()).unwrap();
+    let old = r#"{"format_version":1,"course_version":"00000000000000aa",
+        "quizzes":{
+          "1":{"answers":{"null-id-request":{"picks":[1],"solved":true,"first_try":true},
+                          "structured-content-mirror":{"picks":[0,2],"solved":true,"first_try":false}}},
+          "2":{"answers":{"ping-before-initialize":{"picks":[0],"solved":true,"first_try":true}}},
+          "5":{"answers":{"never-cancelled":{"picks":[2],"solved":true,"first_try":true}}}}}"#;
+    let file = progress::path(root);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, old).unwrap();
+    let mut notes = mcplings::actions::migrate_file(&course).unwrap();
+    notes.sort();
+    assert_eq!(
+        notes,
+        [
+            "Part 1's quiz no longer asks `null-id-request`; your answer to it was dropped.",
+            "Part 1's quiz no longer asks `structured-content-mirror`; your answer to it was dropped.",
+            "Part 5's quiz no longer asks `never-cancelled`; your answer to it was dropped.",
+        ]
+    );
+    let p: Progress = progress::read(&file).unwrap();
+    assert!(p.quiz(1).is_none() && p.quiz(5).is_none(), "{p:?}");
+    let ping = &course.part(2).unwrap().quiz.as_ref().unwrap().questions[0];
+    assert_eq!(ping.id, "ping-before-initialize");
+    let kept = &p.quiz(2).unwrap().answers["ping-before-initialize"];
+    assert_eq!((kept.picks.as_slice(), kept.first_try), (&[0][..], true));
+    assert_eq!(kept.to.as_deref(), Some(ping.fingerprint().as_str()));
+    // Later the question's options change under the same id (here: its
+    // record says it was given other options): the answer goes.
+    let mut changed = p.clone();
+    changed
+        .quizzes
+        .get_mut("2")
+        .unwrap()
+        .answers
+        .get_mut("ping-before-initialize")
+        .unwrap()
+        .to = Some("0123456789abcdef".into());
+    changed.course_version = Some("00000000000000bb".into());
+    std::fs::write(&file, serde_json::to_string(&changed).unwrap()).unwrap();
+    let notes = mcplings::actions::migrate_file(&course).unwrap();
+    assert_eq!(
+        notes,
+        ["Part 2's quiz changed the options of `ping-before-initialize`; your answer to it was dropped."]
+    );
+    assert!(progress::read(&file).unwrap().quiz(2).is_none());
 }

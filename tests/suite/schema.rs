@@ -616,3 +616,87 @@ fn collect_strings(doc: &toml::Value, keys: &[&str], at: &str, out: &mut Vec<(St
         _ => {}
     }
 }
+
+/// The frames each quiz question shows (its `frames`), as blocks: one per
+/// question, `wrong` as the question marks it, each line's arrow left off;
+/// a response is paired with the request before it that has its id. A
+/// line that is not JSON is returned apart, with where it is.
+fn quiz_blocks() -> (Vec<JsonBlock>, Vec<String>) {
+    let course = common::course();
+    let (mut blocks, mut not_json) = (Vec::new(), Vec::new());
+    for quiz in course.parts.iter().filter_map(|p| p.quiz.as_ref()) {
+        for q in &quiz.questions {
+            let Some(f) = &q.frames else { continue };
+            let at = format!("{}:{} ({})", quiz.path.display(), q.line, q.id);
+            let mut frames: Vec<Shown> = Vec::new();
+            for (_, line) in f.split_lines() {
+                let Ok(frame) = serde_json::from_str::<Value>(line) else {
+                    not_json.push(format!("{at}: {line}"));
+                    continue;
+                };
+                let answers = frame.get("method").is_none().then(|| {
+                    frames
+                        .iter()
+                        .rev()
+                        .map(|s| &s.frame)
+                        .find(|r| r.get("method").is_some() && r.get("id").is_some() && r.get("id") == frame.get("id"))
+                        .cloned()
+                });
+                frames.push(Shown {
+                    at: at.clone(),
+                    revision: f.revision.clone(),
+                    frame,
+                    answers: answers.flatten(),
+                });
+            }
+            blocks.push(JsonBlock {
+                at,
+                wrong: f.wrong,
+                in_aside: false,
+                frames,
+            });
+        }
+    }
+    (blocks, not_json)
+}
+
+/// Every frame a quiz question shows is valid in its revision, against its
+/// method's definition, unless the question marks its frames `wrong` (they
+/// break a rule on purpose); a line that is not JSON stands only in frames
+/// marked wrong. Part 1's quiz, the model, shows frames of both kinds.
+#[test]
+fn every_frame_the_quiz_questions_show_is_valid_unless_marked_wrong() {
+    let Some(dir) = schema_dir() else {
+        eprintln!("skipped: no mcp-schema folder");
+        return;
+    };
+    let (blocks, not_json) = quiz_blocks();
+    let wrong_at: Vec<&str> = blocks.iter().filter(|b| b.wrong).map(|b| b.at.as_str()).collect();
+    let unmarked: Vec<&String> = not_json
+        .iter()
+        .filter(|l| !wrong_at.iter().any(|w| l.starts_with(&format!("{w}:"))))
+        .collect();
+    assert!(
+        unmarked.is_empty(),
+        "lines that are not JSON in frames not marked wrong: {unmarked:#?}"
+    );
+    let part1 = |b: &&JsonBlock| b.at.starts_with("lessons/01-");
+    assert!(
+        blocks.iter().filter(part1).any(|b| b.wrong),
+        "Part 1 shows frames that break a rule"
+    );
+    assert!(
+        blocks.iter().filter(part1).any(|b| !b.wrong),
+        "Part 1 shows valid frames"
+    );
+    let v = validate(&dir, &blocks);
+    eprintln!(
+        "quiz questions: {} blocks of frames, {} validated ({} frames), {} marked wrong",
+        blocks.len(),
+        v.blocks,
+        v.frames,
+        wrong_at.len()
+    );
+    assert!(v.frames >= 5, "too few quiz frames validated: {}", v.frames);
+    assert!(v.problems.is_empty(), "{}", v.problems.join("\n"));
+}

@@ -1,7 +1,9 @@
 //! `mcplings verify` on planted violations of issue 29's rules, end to
 //! end on a scratch copy of the course: an unknown aside kind, an unknown
 //! `needs` section, a rule key that none of an exercise's named sections
-//! states, a glossary term taught only in an aside. Each must fail with the
+//! states, a glossary term taught only in an aside; and issue 33's quiz
+//! rules: a wrong option without a valid misconception, a quiz under the
+//! diagnose share, a question section that does not resolve. Each must fail with the
 //! `file:line` of the defect (worked out here from the text the test
 //! edited) before anything is built.
 
@@ -305,4 +307,121 @@ fn lesson_dir(n: u8) -> String {
         .find(|d| d.starts_with(&format!("{n:02}-")))
         .map(|d| format!("lessons/{d}"))
         .unwrap()
+}
+
+/// The 1-based line of the first line at or after `from` (0-based index)
+/// that `pick` accepts.
+fn find_from(lines: &[String], from: usize, pick: impl Fn(&str) -> bool) -> usize {
+    from + lines[from..]
+        .iter()
+        .position(|l| pick(l))
+        .unwrap_or_else(|| panic!("no such line below {from}"))
+        + 1
+}
+
+/// Issue 33: a wrong option of an enforced quiz (Part 1's) without a
+/// misconception, and one whose misconception is no citation, are each
+/// reported at their option's line; the quizzes not enforced yet get their
+/// one pending line.
+#[test]
+fn a_wrong_option_without_a_valid_misconception_names_its_line() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    let mut text = lines(root, &file);
+    // The first two wrong options of the quiz: the first loses its
+    // misconception, the second gets one that is no citation.
+    let wrong: Vec<usize> = (0..text.len())
+        .filter(|&i| text[i] == "[[questions.options]]" && text.get(i + 2).is_some_and(|l| l == "correct = false"))
+        .take(2)
+        .collect();
+    let first = find_from(&text, wrong[0], |l| l.starts_with("misconception = ")) - 1;
+    let second = find_from(&text, wrong[1], |l| l.starts_with("misconception = ")) - 1;
+    text[second] = "misconception = \"a learner's guess\"".into();
+    text.remove(first);
+    write_lines(root, &file, &text);
+    // The second option's header moved up by the line removed above it.
+    let stdout = assert_verify_reports(root, &file, wrong[0] + 1, "this wrong option names no misconception");
+    assert_verify_reports(
+        root,
+        &file,
+        wrong[1],
+        "misconception `a learner's guess` is neither a citation",
+    );
+    assert!(
+        stdout.contains("quiz rules ... not enforced yet for Parts 2–5:"),
+        "the pending line: {stdout}"
+    );
+}
+
+/// Issue 33: Part 1's quiz stripped of its frames shows frames or a
+/// transcript in none of its questions, under the 40 % it needs: reported
+/// at its first question, with the share verify prints for every part.
+#[test]
+fn a_quiz_under_the_diagnose_share_is_reported() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    let text = lines(root, &file);
+    let questions = text.iter().filter(|l| *l == "[[questions]]").count();
+    // Drop every [questions.frames] table: its header to its closing '''.
+    let mut kept = Vec::new();
+    let mut skipping = false;
+    let mut quotes = 0;
+    for line in text {
+        if line == "[questions.frames]" {
+            skipping = true;
+            quotes = 0;
+        }
+        if skipping {
+            quotes += line.matches("'''").count();
+            if quotes == 2 {
+                skipping = false;
+            }
+            continue;
+        }
+        kept.push(line);
+    }
+    write_lines(root, &file, &kept);
+    let first = index_of(&kept, "[[questions]]") + 1;
+    let stdout = assert_verify_reports(
+        root,
+        &file,
+        first,
+        &format!("shows frames or a transcript in 0 of {questions} questions (0 %), under the 40 %"),
+    );
+    assert!(
+        stdout.contains(&format!(
+            "quiz diagnose/predict share ... Part 1 0/{questions} (0 %) · Part 2 "
+        )),
+        "{stdout}"
+    );
+}
+
+/// Issue 33: a question's `section` is resolved like an exercise's needs;
+/// a heading the lesson does not have fails loading at the section's line.
+#[test]
+fn a_question_section_that_does_not_resolve_names_its_line() {
+    let course = common::course_copy();
+    let root = course.path();
+    let file = format!("{PART1}/quiz.toml");
+    let mut text = lines(root, &file);
+    let at = find_from(&text, 0, |l| l.starts_with("section = ")) - 1;
+    text[at] = "section = \"1 › No such heading\"".into();
+    write_lines(root, &file, &text);
+    let verify = at_verify(root);
+    let place = format!("{file}:{}:", at + 1);
+    assert!(
+        verify
+            .lines()
+            .any(|l| l.starts_with(&place) && l.contains("Part 1 has no `##` or `###` section `No such heading`")),
+        "{verify}"
+    );
+}
+
+/// `verify`'s stdout and stderr together, on a copy that fails to load.
+fn at_verify(root: &Path) -> String {
+    let out = at(root, &["verify"]);
+    assert_ne!(out.code, 0, "{out:?}");
+    format!("{}{}", out.stdout, out.stderr)
 }
