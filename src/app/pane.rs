@@ -227,9 +227,8 @@ pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
 
 /// The task's "Read first" line: the lesson sections the exercise needs
 /// and has not read yet (`○`, strong), on one line when they fit the pane,
-/// else one per line under "Read first:", at most [`READ_FIRST_SHOWN`]
-/// of them; then the key that opens the first unread, and how many are
-/// read already. When every one is read, one line says so. Nothing for an
+/// else one per line under "Read first:", every one of them; then the
+/// key that opens the first unread, and how many are read already. When every one is read, one line says so. Nothing for an
 /// exercise that names none.
 fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<PaneLine> {
     use crate::text::Piece;
@@ -253,7 +252,6 @@ fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<Pan
     let label = Piece::new("Read first:", Tone::Strong);
     let names: Vec<Piece> = unread
         .iter()
-        .take(READ_FIRST_SHOWN)
         .map(|need| Piece::new(format!("○ {}", need.name()), Tone::Strong))
         .collect();
     let one_line = names.iter().map(|p| p.text.width() + 3).sum::<usize>() + label.text.width() - 2;
@@ -274,12 +272,7 @@ fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<Pan
             lines.extend(wrapped.into_iter().map(|l| PaneLine::of(toned(l))));
         }
     }
-    let more = unread.len().saturating_sub(READ_FIRST_SHOWN);
-    let mut key = String::new();
-    if more > 0 {
-        key.push_str(&format!("… and {more} more. "));
-    }
-    key.push_str("L opens the first.");
+    let mut key = String::from("L opens the first.");
     if read > 0 {
         key.push_str(&format!(" ({read} read already.)"));
     }
@@ -287,9 +280,6 @@ fn read_first(app: &App, ex: &crate::content::Exercise, width: usize) -> Vec<Pan
     lines.push(PaneLine::blank());
     lines
 }
-
-/// The most unread sections the task's "Read first" lists by name.
-const READ_FIRST_SHOWN: usize = 4;
 
 /// The title line of hint `n` (from 1) of `of` in the hints pane.
 pub(super) fn hint_title(n: usize, of: usize) -> String {

@@ -309,6 +309,17 @@ pub fn task(course: &Course, query: &str) -> Result<u8, String> {
     use crate::text::{Tone, paragraphs, plain};
     let ex = exercise(course, query)?;
     report::say(&format!("Exercise {} · {}", ex.id, ex.title));
+    if !ex.needs.is_empty() {
+        let progress = load_progress(course);
+        println!();
+        println!("Read first (✓ read, ○ not yet; `mcplings lesson N` prints part N):");
+        for need in &ex.needs {
+            let read = need
+                .section_title(course)
+                .is_some_and(|title| progress.lesson(need.part).seen.iter().any(|s| s == title));
+            println!("  {} {}", if read { "✓" } else { "○" }, need.name());
+        }
+    }
     for paragraph in ex.task.split("\n\n") {
         println!();
         for line in paragraphs(paragraph.trim(), WIDTH, Tone::Plain, "", "") {

@@ -29,6 +29,14 @@ impl Need {
         format!("{} {SEPARATOR} {}", self.part, self.heading)
     }
 
+    /// The title of the `##` section it lies in, in `course` (the key a
+    /// learner's progress records as seen); `None` when that part has no
+    /// lesson.
+    pub fn section_title<'a>(&self, course: &'a super::Course) -> Option<&'a str> {
+        let lesson = course.part(self.part)?.lesson.as_ref()?;
+        lesson.sections.get(self.section).map(|s| s.title.as_str())
+    }
+
     /// The core blocks it covers in `section`: the whole section, or from
     /// its `###` heading to the next `###` heading (asides included; a
     /// caller that counts core text skips them).

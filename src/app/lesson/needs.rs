@@ -68,15 +68,8 @@ impl App {
     /// Whether `need` counts as read: its `##` section (for a `###` one,
     /// the section that holds it) has been seen.
     pub(crate) fn need_is_read(&self, need: &Need) -> bool {
-        let Some(section) = self
-            .course
-            .part(need.part)
-            .and_then(|p| p.lesson.as_ref())
-            .and_then(|l| l.sections.get(need.section))
-        else {
-            return false;
-        };
-        self.progress.lesson(need.part).seen.contains(&section.title)
+        need.section_title(&self.course)
+            .is_some_and(|title| self.progress.lesson(need.part).seen.iter().any(|s| s == title))
     }
 
     /// `L` on an exercise: opens the lesson at the first section it needs
