@@ -17,6 +17,7 @@ mod init;
 mod quiz;
 mod relay;
 mod report;
+mod signals;
 mod stats;
 mod verify;
 mod wire;
@@ -216,12 +217,30 @@ pub enum Command {
 
 /// Parses the command line and runs it.
 pub fn run() -> ExitCode {
+    let mut args = std::env::args_os();
+    if args
+        .nth(1)
+        .is_some_and(|a| a == crate::check::session::children::EXEC_STEP)
+    {
+        // A child's first step (`children.rs`): no parsing, no handlers.
+        return ExitCode::from(crate::check::session::children::exec_step(args));
+    }
     let cli = Cli::parse();
+    if signals::owns_children(cli.command.as_ref()) {
+        crate::check::session::children::guard();
+    }
+    if signals::ends_on_signals(cli.command.as_ref())
+        && let Err(e) = signals::end_on_signals()
+    {
+        report::warn(&format!("mcplings: {e}"));
+    }
     let json = matches!(
         cli.command,
         Some(Command::List { json: true } | Command::Check { json: true, .. } | Command::Doctor { json: true, .. })
     );
-    let code = match execute(cli) {
+    let executed = execute(cli);
+    signals::hold_if_ending();
+    let code = match executed {
         Ok(code) => code,
         Err(message) => {
             if json {
