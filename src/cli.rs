@@ -8,7 +8,9 @@
 //! 2 for a usage error (an unknown part or exercise, `reset` without
 //! `--yes` off a terminal, a bad flag) or an internal error. Usage errors
 //! share one wording: "there is no part 9; parts are 1 to 5". With `--json` the report is printed in
-//! every case.
+//! every case. SIGINT, SIGTERM and SIGHUP end any command (but `wire`, which
+//! forwards them) with 130, 143 and 129, every child killed first
+//! (`signals.rs`).
 
 mod commands;
 mod doctor;
