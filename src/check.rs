@@ -132,8 +132,23 @@ pub fn path_target_dir(root: &Path, dir: &Path) -> PathBuf {
 
 /// Checks `source` against `exercise`'s checker, calling `on_event` as it
 /// goes. Never fails; see [`CheckReport::error`] for checks that could not
-/// be carried out.
+/// be carried out. Whatever the learner's programs left behind outside
+/// their process groups is killed before it returns
+/// ([`session::children::reap_orphans`]).
 pub fn check(
+    course: &Course,
+    exercise: &Exercise,
+    source: &Source,
+    options: &Options,
+    on_event: &mut dyn FnMut(Event),
+) -> CheckReport {
+    let report = check_cases(course, exercise, source, options, on_event);
+    session::children::reap_orphans();
+    report
+}
+
+/// [`check`], before the orphans are reaped.
+fn check_cases(
     course: &Course,
     exercise: &Exercise,
     source: &Source,

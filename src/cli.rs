@@ -8,7 +8,9 @@
 //! 2 for a usage error (an unknown part or exercise, `reset` without
 //! `--yes` off a terminal, a bad flag) or an internal error. Usage errors
 //! share one wording: "there is no part 9; parts are 1 to 5". With `--json` the report is printed in
-//! every case.
+//! every case. SIGINT, SIGTERM and SIGHUP end any command (but `wire`, which
+//! forwards them) with 130, 143 and 129, every child killed first
+//! (`signals.rs`).
 
 mod commands;
 mod doctor;
@@ -17,6 +19,7 @@ mod init;
 mod quiz;
 mod relay;
 mod report;
+mod signals;
 mod stats;
 mod verify;
 mod wire;
@@ -219,12 +222,30 @@ pub enum Command {
 
 /// Parses the command line and runs it.
 pub fn run() -> ExitCode {
+    let mut args = std::env::args_os();
+    if args
+        .nth(1)
+        .is_some_and(|a| a == crate::check::session::children::EXEC_STEP)
+    {
+        // A child's first step (`children.rs`): no parsing, no handlers.
+        return ExitCode::from(crate::check::session::children::exec_step(args));
+    }
     let cli = Cli::parse();
+    if signals::owns_children(cli.command.as_ref()) {
+        crate::check::session::children::guard();
+    }
+    if signals::ends_on_signals(cli.command.as_ref())
+        && let Err(e) = signals::end_on_signals()
+    {
+        report::warn(&format!("mcplings: {e}"));
+    }
     let json = matches!(
         cli.command,
         Some(Command::List { json: true } | Command::Check { json: true, .. } | Command::Doctor { json: true, .. })
     );
-    let code = match execute(cli) {
+    let executed = execute(cli);
+    signals::hold_if_ending();
+    let code = match executed {
         Ok(code) => code,
         Err(message) => {
             if json {

@@ -19,6 +19,7 @@ use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event};
 
 use crate::app::{App, CheckState, Effect, Msg, Solution};
+use crate::check::session::children;
 use crate::check::{self, Options, Source};
 use crate::content::Course;
 use crate::progress;
@@ -28,6 +29,27 @@ use crate::watch::Change;
 /// after its first frame: how tests/terminal.rs proves that a panic gives
 /// the terminal back (raw mode off, main screen, cursor shown).
 pub const PANIC_ENV: &str = "MCPLINGS_TEST_PANIC";
+
+/// Whether the workbook or a viewer holds the terminal (raw mode, the
+/// alternate screen): what [`give_back_terminal`] undoes.
+static TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// Takes the terminal for a full-screen view, as [`give_back_terminal`]
+/// will know.
+pub(crate) fn take_terminal() -> Result<DefaultTerminal, String> {
+    let terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    TAKEN.store(true, Ordering::SeqCst);
+    Ok(terminal)
+}
+
+/// Gives the terminal back (cooked mode, the main screen, the cursor) if a
+/// view holds it; nothing otherwise. Safe from any thread: how a signal
+/// that ends mcplings leaves the learner's shell usable.
+pub fn give_back_terminal() {
+    if TAKEN.swap(false, Ordering::SeqCst) {
+        ratatui::restore();
+    }
+}
 
 /// How often the spinner moves while a check runs.
 const TICK: Duration = Duration::from_millis(100);
@@ -68,7 +90,7 @@ pub fn run(course: Course) -> Result<(), String> {
     // what the course no longer has; the notes show as the first notice.
     let migrated = crate::actions::migrate_file(&course).unwrap_or_else(|e| vec![e]);
     let loaded = progress::load(&progress_file);
-    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let mut terminal = take_terminal()?;
     let result = (|| {
         let size = terminal.size().map_err(|e| e.to_string())?;
         let (tx, rx) = channel();
@@ -121,7 +143,7 @@ pub fn run(course: Course) -> Result<(), String> {
         runtime.dispatch(Msg::Prebuilding, &mut app, &mut terminal);
         run_loop(&mut terminal, &mut app, &rx, &mut runtime)
     })();
-    ratatui::restore();
+    give_back_terminal();
     result
 }
 
@@ -350,15 +372,20 @@ impl Runtime {
             }
             thread::sleep(Duration::from_millis(5));
         }
-        ratatui::restore();
-        // Through the shell, so that EDITOR="code --wait" works.
-        let status = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(format!("{editor} \"$@\""))
-            .arg("sh")
-            .args(paths)
-            .status();
-        *terminal = ratatui::init();
+        give_back_terminal();
+        // Through the shell, so that EDITOR="code --wait" works; registered
+        // (in our own group, for the terminal), so a signal that ends the
+        // workbook ends the editor too.
+        let editor_command = format!("{editor} \"$@\"");
+        let status = children::spawn("sh".as_ref(), children::Kind::Single, |c| {
+            c.arg("-c").arg(&editor_command).arg("sh").args(paths);
+        })
+        .and_then(|mut child| {
+            let status = child.wait();
+            children::release(child.id());
+            status
+        });
+        *terminal = take_terminal().unwrap_or_else(|_| ratatui::init());
         let _ = terminal.clear();
         self.input.store(INPUT_RUNNING, Ordering::Release);
         match status {

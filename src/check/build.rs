@@ -8,7 +8,7 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, JoinHandle};
@@ -73,17 +73,18 @@ fn cargo() -> OsString {
 /// error properly. Stops (killing cargo and its rustc processes) as soon as
 /// `cancel` is set.
 pub fn prebuild(root: &Path, packages: &[String], target_dir: &Path, cancel: Option<&AtomicBool>) -> bool {
-    let mut command = Command::new(cargo());
-    command
-        .current_dir(root)
-        .args(["build", "--quiet", "--keep-going", "--manifest-path"])
-        .arg(root.join(WORKSPACE))
-        .args(packages.iter().flat_map(|p| ["-p", p.as_str()]))
-        .env("CARGO_TARGET_DIR", target_dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    let Ok(mut process) = Process::start(command) else {
+    let started = Process::start(cargo(), |command| {
+        command
+            .current_dir(root)
+            .args(["build", "--quiet", "--keep-going", "--manifest-path"])
+            .arg(root.join(WORKSPACE))
+            .args(packages.iter().flat_map(|p| ["-p", p.as_str()]))
+            .env("CARGO_TARGET_DIR", target_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+    });
+    let Ok(mut process) = started else {
         return false;
     };
     matches!(process.wait_or_cancel(cancel), Waited::Exited(_))
@@ -182,23 +183,24 @@ pub fn build(root: &Path, target: &Target, target_dir: &Path, color: bool, cance
     } else {
         "--message-format=json"
     };
-    let mut command = Command::new(cargo());
-    command.current_dir(root).arg("build").arg("--quiet").arg(format);
-    match target {
-        Target::Package(p) => command
-            .arg("--manifest-path")
-            .arg(root.join(WORKSPACE))
-            .arg("-p")
-            .arg(p),
-        Target::Dir(dir) => command.arg("--manifest-path").arg(dir.join("Cargo.toml")),
-    };
-    command
-        .env("CARGO_TARGET_DIR", target_dir)
-        .env("CARGO_TERM_COLOR", if color { "always" } else { "never" })
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut process = match Process::start(command) {
+    let spawned = Process::start(cargo(), |command| {
+        command.current_dir(root).arg("build").arg("--quiet").arg(format);
+        match target {
+            Target::Package(p) => command
+                .arg("--manifest-path")
+                .arg(root.join(WORKSPACE))
+                .arg("-p")
+                .arg(p),
+            Target::Dir(dir) => command.arg("--manifest-path").arg(dir.join("Cargo.toml")),
+        };
+        command
+            .env("CARGO_TARGET_DIR", target_dir)
+            .env("CARGO_TERM_COLOR", if color { "always" } else { "never" })
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+    });
+    let mut process = match spawned {
         Ok(p) => p,
         Err(e) => {
             let error = if e.kind() == std::io::ErrorKind::NotFound {

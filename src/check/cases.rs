@@ -136,7 +136,6 @@ impl Cases<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Instant;
 
     /// Events as `s0`, `f0` (started, finished) and the reports' reasons.
     fn run_cases(cases: &Cases, run: &(dyn Fn(usize) -> (CaseReport, bool) + Sync)) -> (Vec<String>, Vec<String>) {
@@ -159,19 +158,47 @@ mod tests {
 
     #[test]
     fn cases_at_once_are_reported_in_course_order() {
+        use std::sync::atomic::AtomicUsize;
+        use std::sync::{Condvar, Mutex};
         let cases = Cases {
             count: 6,
             at_once: 3,
             cancel: None,
         };
-        // Later cases end first; the report and the events keep course order.
-        let started = Instant::now();
-        let (events, reasons) = run_cases(&cases, &|i| ran(i, 60 - 10 * i as u64));
-        assert!(
-            started.elapsed().as_millis() < 60 + 50 + 40 + 100,
-            "{:?}",
-            started.elapsed()
-        );
+        // No clock decides anything here: the first three cases wait until
+        // all three run at once (which only a pool of three allows), then
+        // end last first (case 2, 1, 0); the report and the events still
+        // keep course order. A wait that never ends fails after 10 s.
+        let running = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        let ended = Mutex::new([false; 6]);
+        let changed = Condvar::new();
+        let wait_for = |done: &dyn Fn(&[bool; 6]) -> bool| {
+            let guard = ended.lock().unwrap();
+            let (guard, timeout) = changed
+                .wait_timeout_while(guard, std::time::Duration::from_secs(10), |e| !done(e))
+                .unwrap();
+            drop(guard);
+            assert!(!timeout.timed_out(), "the pool did not run three cases at once");
+        };
+        let run = |i: usize| {
+            {
+                // Under the lock, so a waiter cannot miss the change.
+                let _guard = ended.lock().unwrap();
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+            }
+            changed.notify_all();
+            if i < 3 {
+                wait_for(&|e| most.load(Ordering::SeqCst) >= 3 && (i + 1..3).all(|later| e[later]));
+            }
+            running.fetch_sub(1, Ordering::SeqCst);
+            ended.lock().unwrap()[i] = true;
+            changed.notify_all();
+            (CaseReport::not_run(&i.to_string(), "", &format!("ran {i}")), false)
+        };
+        let (events, reasons) = run_cases(&cases, &run);
+        assert_eq!(most.load(Ordering::SeqCst), 3);
         assert_eq!(
             events,
             ["s0", "f0", "s1", "f1", "s2", "f2", "s3", "f3", "s4", "f4", "s5", "f5"]

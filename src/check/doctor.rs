@@ -250,8 +250,15 @@ fn checks() -> Vec<&'static Check> {
 }
 
 /// Runs doctor against `target`; never fails: a server that cannot be
-/// started ends with [`DoctorReport::error`] set.
+/// started ends with [`DoctorReport::error`] set. What the server left
+/// behind outside its process groups is killed before it returns.
 pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
+    let report = doctor_stdio(target, options);
+    super::session::children::reap_orphans();
+    report
+}
+
+fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
     let started = Instant::now();
     let mut command = vec![target.program.display().to_string()];
     command.extend(target.args.iter().cloned());

@@ -22,6 +22,10 @@
 //!   capped line reader ([`read_lines`]) and a capped [`Capture`].
 //! - `process.rs`: [`Process`], a child in a process group of its own, so a
 //!   timeout, a cancel or a drop kills the whole tree.
+//! - `children.rs`: the register of every child mcplings owns: what a
+//!   signal kills ([`children::kill_all`]), the orphans reaped at the end of
+//!   a run ([`children::reap_orphans`]), and, in the binary, the
+//!   parent-death signal and the subreaper ([`children::guard`]).
 //!
 //! Output is capped: a line at [`MAX_LINE`] bytes, the whole stdout at
 //! [`MAX_STDOUT`], stderr at [`MAX_STDERR`] (its first and last halves, the
@@ -36,6 +40,7 @@
 //! shares nothing with another but the cancel flag both may watch: a
 //! check's cases can run side by side, each on a thread of its own.
 
+pub mod children;
 mod conversation;
 mod pipes;
 mod process;

@@ -271,6 +271,8 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
         let _ = std::io::stderr().flush();
     }
     let report = check::check(course, ex, &source, &options, &mut on_event);
+    // A signal killed the cases under it: no report, the signal's exit.
+    super::signals::hold_if_ending();
     if source == Source::Exercise && report.error.is_none() {
         update_progress(course, |p| {
             actions::record_check(p, &report);

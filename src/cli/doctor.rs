@@ -102,6 +102,8 @@ pub fn run(args: &Args) -> Result<u8, String> {
             return Err("doctor needs a server command after `--` (mcplings doctor -- python server.py) or --url http://127.0.0.1:8000/mcp".into());
         }
     };
+    // A signal killed the servers under it: no report, the signal's exit.
+    super::signals::hold_if_ending();
     let as_json = args.json;
     if as_json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);

@@ -9,8 +9,12 @@
 //! is logged (`log.rs`) with its time, direction, id, method and schema
 //! verdict. SIGINT, SIGTERM and SIGHUP are forwarded to the server (which
 //! runs in a process group of its own, so a terminal's Ctrl-C reaches it
-//! once, through the tap); the tap exits with the server's status, 128+n
-//! when it died of signal n.
+//! once, through the tap); a server still running [`SIGNAL_GRACE`] after a
+//! forwarded signal is killed (SIGKILL, its whole group). The tap exits
+//! with the server's status, 128+n when it died of signal n. Whatever the
+//! server left behind outside its group (a `setsid` grandchild, which the
+//! tap adopts as a subreaper) is killed when the tap ends; a tap killed
+//! with SIGKILL takes the server along (its parent-death signal).
 //!
 //! `mcplings wire --view FILE` opens a log in the transcript view
 //! (`tui::log_view`), or prints it as text when not on a terminal.
@@ -20,10 +24,10 @@ mod log;
 use std::fs::File;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -31,13 +35,17 @@ use signal_hook::iterator::Signals;
 pub use log::{Entry, Log, Way};
 
 use super::EXIT_ERROR;
-use crate::check::session::Process;
+use crate::check::session::{Process, children};
 use crate::check::{Direction, EntryKind, TranscriptEntry};
 use crate::tui::log_view::LogLine;
 
 /// How long the tap waits, once the server has exited, for the rest of
 /// its stdout (a process it started may hold it open).
 const DRAIN: Duration = Duration::from_millis(500);
+
+/// How long a server may take to exit after a forwarded signal before the
+/// tap kills it.
+pub const SIGNAL_GRACE: Duration = Duration::from_secs(3);
 
 /// Copies `from` to `to` read by read, flushing each, and feeds the log;
 /// ends at end of input or when `to` is closed.
@@ -71,13 +79,14 @@ pub fn run(command: &[String], log_path: Option<&Path>) -> Result<u8, String> {
     };
     let log = Arc::new(Mutex::new(Log::new(file)));
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).map_err(|e| format!("cannot listen for signals: {e}"))?;
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    let mut process = Process::start(command).map_err(|e| format!("cannot start {program}: {e}"))?;
+    let mut process = Process::start(program, |command| {
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+    })
+    .map_err(|e| format!("cannot start {program}: {e}"))?;
     let (Some(server_in), Some(server_out)) = (process.take_stdin(), process.take_stdout()) else {
         return Err("the server's pipes could not be opened".into());
     };
@@ -91,15 +100,26 @@ pub fn run(command: &[String], log_path: Option<&Path>) -> Result<u8, String> {
         pump(server_out, std::io::stdout().lock(), Way::FromServer, &down);
         let _ = done_tx.send(());
     });
+    // When the first forwarded signal went out.
+    let mut signalled: Option<Instant> = None;
     let status = loop {
         for signal in signals.pending() {
             let _ = process.signal(signal);
+            signalled.get_or_insert_with(Instant::now);
         }
         if let Some(status) = process.wait_within(Duration::from_millis(20)) {
             break status;
         }
+        if signalled.is_some_and(|at| at.elapsed() >= SIGNAL_GRACE) {
+            process.kill();
+            if let Some(status) = process.exited() {
+                break status;
+            }
+        }
     };
     let _ = done_rx.recv_timeout(DRAIN);
+    process.kill();
+    children::reap_orphans();
     Ok(exit_code(status))
 }
 

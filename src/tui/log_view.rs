@@ -70,7 +70,7 @@ pub fn draw(frame: &mut Frame, title: &str, laid: &[PaneLine], top: usize, theme
 /// Errors: the terminal could not be set up, read or drawn to.
 pub fn run(title: &str, lines: &[LogLine]) -> Result<(), String> {
     let theme = Theme::new(std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()));
-    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    let mut terminal = super::take_terminal()?;
     let mut top = 0usize;
     let mut raw = false;
     let result = loop {
@@ -100,7 +100,7 @@ pub fn run(title: &str, lines: &[LogLine]) -> Result<(), String> {
             Err(e) => break Err(e.to_string()),
         }
     };
-    ratatui::restore();
+    super::give_back_terminal();
     result
 }
 

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use mcplings::check::session::{Session, Stop};
+use mcplings::check::session::{Session, Stop, slack};
 use mcplings::check::{Direction, EntryKind};
 use serde_json::json;
 
@@ -74,7 +74,8 @@ fn a_client_that_never_launches_its_server_is_reported_at_once() {
         .expect("no stop")
         .expect("its report");
     assert_eq!(printed.value, json!({"said": "no server for me"}));
-    assert!(started.elapsed() < Duration::from_secs(2));
+    // The relay's grace stretches with the load: so does the bound.
+    assert!(started.elapsed() < slack::stretch(Duration::from_secs(2), slack::scale()));
 }
 
 #[test]
@@ -90,5 +91,6 @@ fn a_client_that_hangs_before_launching_is_stopped_at_the_timeout() {
     .err()
     .expect("no session");
     assert!(matches!(stop, Stop::Timeout(_)), "{stop:?}");
-    assert!(started.elapsed() < Duration::from_secs(2));
+    // The 300 ms timeout stretches with the load (up to ×8): so does the bound.
+    assert!(started.elapsed() < slack::stretch(Duration::from_secs(2), slack::scale()));
 }

@@ -27,6 +27,7 @@ mod hostile;
 mod layers;
 mod links;
 mod progress;
+mod reaping;
 mod schema;
 mod terminal;
 mod verify;

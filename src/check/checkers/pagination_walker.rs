@@ -381,16 +381,21 @@ fn fresh_cache(s: &mut Session) -> CaseResult {
 }
 
 fn stale_cache(s: &mut Session) -> CaseResult {
-    // The list is fresh as long as its stalest page: 200 ms here.
-    serve_pages(s, [Some(60_000), Some(200), Some(60_000)])?;
+    // The list is fresh as long as its stalest page: 200 ms here. That is a
+    // timer given to the program, as `--wait-ms 400` is: both stretch with
+    // the machine's load (`slack`), so a loaded machine cannot let the
+    // page go stale before the listing right after the first walk.
+    let ttl = s.slack(Duration::from_millis(200)).as_millis() as u64;
+    let wait = s.slack(Duration::from_millis(400)).as_millis();
+    serve_pages(s, [Some(60_000), Some(ttl), Some(60_000)])?;
     all_listed(s, 1)?;
     from_cache(
         s,
         2,
-        "the pages said ttlMs 60000, 200 and 60000: a listing right after the first comes from the cache",
+        &format!("the pages said ttlMs 60000, {ttl} and 60000: a listing right after the first comes from the cache"),
     )?;
-    serve_walk(s, Some(200)).map_err(|f| Failure {
-        reason: format!("{} (400 ms later the list is stale: one of its pages said ttlMs 200, and a list is only as fresh as its stalest page, so the listing must walk the pages again)", f.reason),
+    serve_walk(s, Some(ttl)).map_err(|f| Failure {
+        reason: format!("{} ({wait} ms later the list is stale: one of its pages said ttlMs {ttl}, and a list is only as fresh as its stalest page, so the listing must walk the pages again)", f.reason),
         ..f
     })?;
     all_listed(s, 3)

@@ -6,7 +6,7 @@
 //! client in `relay.rs`.
 
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -98,14 +98,15 @@ impl Finished {
 /// Starts a learner's `program` with `args` in a process group of its own,
 /// stdout and stderr piped.
 pub(super) fn start(program: &Path, args: &[String], stdin: Stdio) -> Result<Process, Stop> {
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("RUST_BACKTRACE", "0");
-    Process::start(command).map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
+    Process::start(program, |command| {
+        command
+            .args(args)
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("RUST_BACKTRACE", "0");
+    })
+    .map_err(|e| Stop::Io(format!("cannot start {}: {e}", program.display())))
 }
 
 /// The loopback ports [`fresh_listener`] handed out lately: to a peer

@@ -2,17 +2,25 @@
 //! starts anything (a learner's program, `cargo build`, the prebuild), so
 //! that a timeout, a cancel or a drop kills the whole tree, grandchildren
 //! included (rustc under cargo, a server a learner's client launched).
+//! Every process is registered while it lives (`children.rs`), so a signal
+//! that ends mcplings kills it too.
 //!
 //! A [`Process`] is owned by one caller and shares nothing: two of them can
-//! run side by side on separate threads.
+//! run side by side on separate threads. It is killed and reaped by the
+//! thread that started it (the parent-death signal `children.rs` sets
+//! fires when that thread ends).
 
+use std::ffi::OsStr;
 use std::io;
-use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use process_wrap::std::{ChildWrapper, CommandWrap, ProcessGroup};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+
+use super::children::{self, Kind};
 
 /// How often a waiting loop looks at the process and the cancel flag.
 const POLL: Duration = Duration::from_millis(2);
@@ -20,7 +28,7 @@ const POLL: Duration = Duration::from_millis(2);
 /// A running child, leader of its own process group. Dropping it kills the
 /// group and reaps the child.
 pub struct Process {
-    child: Box<dyn ChildWrapper>,
+    child: Child,
     exited: Option<ExitStatus>,
     killed: bool,
 }
@@ -37,33 +45,38 @@ pub enum Waited {
 }
 
 impl Process {
-    /// Starts `command` (its pipes, directory and environment as the caller
-    /// set them) as the leader of a new process group.
+    /// Starts `program` as the leader of a new process group, registered
+    /// until it is killed; `configure` sets its arguments, pipes, directory
+    /// and environment on the command.
     ///
-    /// Errors: the program could not be started (not found, not executable).
-    pub fn start(command: Command) -> io::Result<Process> {
-        let mut command = CommandWrap::from(command);
-        command.wrap(ProcessGroup::leader());
+    /// Errors: the program could not be started (not found, not
+    /// executable), or mcplings is stopping.
+    pub fn start(program: impl AsRef<OsStr>, configure: impl FnOnce(&mut Command)) -> io::Result<Process> {
         Ok(Process {
-            child: command.spawn()?,
+            child: children::spawn(program.as_ref(), Kind::Group, configure)?,
             exited: None,
             killed: false,
         })
     }
 
+    /// Its process id, which is also its group's id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The child's stdin pipe, once (when it was piped).
     pub fn take_stdin(&mut self) -> Option<ChildStdin> {
-        self.child.stdin().take()
+        self.child.stdin.take()
     }
 
     /// The child's stdout pipe, once (when it was piped).
     pub fn take_stdout(&mut self) -> Option<ChildStdout> {
-        self.child.stdout().take()
+        self.child.stdout.take()
     }
 
     /// The child's stderr pipe, once (when it was piped).
     pub fn take_stderr(&mut self) -> Option<ChildStderr> {
-        self.child.stderr().take()
+        self.child.stderr.take()
     }
 
     /// Its exit status, if it was seen to exit (does not look again).
@@ -117,17 +130,23 @@ impl Process {
     /// Errors: the signal number is not one the platform knows, or the
     /// group is gone.
     pub fn signal(&self, sig: i32) -> io::Result<()> {
-        self.child.signal(sig)
+        let sig = Signal::try_from(sig).map_err(io::Error::from)?;
+        killpg(Pid::from_raw(self.child.id() as i32), sig).map_err(io::Error::from)
     }
 
     /// Kills the whole process group (even after the leader exited: the
-    /// processes it started may linger) and reaps the leader.
+    /// processes it started may linger), forgets it in the register and
+    /// reaps the leader. Members of the group that were reparented to
+    /// mcplings are reaped by the next `children::reap_orphans`.
     pub fn kill(&mut self) {
         if self.killed {
             return;
         }
         self.killed = true;
-        let _ = self.child.start_kill();
+        let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        // Forgotten before the leader is reaped: once reaped, its pid (the
+        // group's id) may be handed to another process.
+        children::release(self.child.id());
         if let Ok(status) = self.child.wait() {
             self.exited.get_or_insert(status);
         }
@@ -147,13 +166,13 @@ mod tests {
 
     #[test]
     fn a_cancel_kills_the_whole_group() {
-        let mut command = Command::new("sh");
         // The grandchild holds stdout open: it must die with the group.
-        command
-            .args(["-c", "sleep 30 & sleep 30"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut process = Process::start(command).unwrap();
+        let mut process = Process::start("sh", |c| {
+            c.args(["-c", "sleep 30 & sleep 30"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null());
+        })
+        .unwrap();
         let mut stdout = process.take_stdout().unwrap();
         let cancel = AtomicBool::new(true);
         let started = Instant::now();

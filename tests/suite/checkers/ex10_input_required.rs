@@ -142,9 +142,11 @@ fn m10_no_round_limit() {
         ],
     );
     let case = report.cases.iter().find(|c| c.name == "rounds are bounded").unwrap();
+    // Both the case's timeout and this bound stretch with the load.
+    let scale = mcplings::check::session::slack::scale();
     assert!(
-        case.duration_ms < 3000,
-        "the case took {} ms (the case timeout is 4 s)",
+        (case.duration_ms as f64) < 3000.0 * scale,
+        "the case took {} ms (the case timeout is 4 s, ×{scale} for the load)",
         case.duration_ms
     );
 }
