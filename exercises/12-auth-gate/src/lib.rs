@@ -11,7 +11,8 @@
 //! 1. `GET /.well-known/oauth-protected-resource/mcp` gets the Protected
 //!    Resource Metadata (RFC 9728 § 3): `resource` (the canonical URI),
 //!    `authorization_servers`, `scopes_supported`, `bearer_methods_supported`.
-//! 2. A foreign `Origin` gets 403; another path 404; anything but POST 405.
+//! 2. A foreign `Origin` gets 403; another path 404; anything but POST 405
+//!    with `Allow: POST` (RFC 9110 § 15.5.6).
 //! 3. The token, from the `Authorization: Bearer` header only:
 //!    - none (another scheme such as Basic, or a token only in the query
 //!      string, which does not count): 401, `Bearer resource_metadata="…"`

@@ -39,7 +39,10 @@
 //!   error field with a code and message" → every error case; "The result
 //!   MUST include a resultType" → `POST answered with JSON`, `server/discover
 //!   and cache hints`; › _meta: a request missing a required field "MUST"
-//!   get -32602, on HTTP 400 → `_meta fields required`.
+//!   get -32602, on HTTP 400 → `_meta fields required`. The spec orders
+//!   this and -32020 nowhere; a missing `_meta` version also disagrees with
+//!   the header, so that case expects `_meta` checked first (course rule:
+//!   meta-before-headers).
 //! - basic/versioning: "Servers MUST implement server/discover";
 //!   server/utilities/caching: "MUST include caching hints", "ttlMs … >= 0"
 //!   → `server/discover and cache hints`.
@@ -127,7 +130,7 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "_meta fields required",
             about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params",
-            rules: &["2026-07-28 basic/index › _meta"],
+            rules: &["2026-07-28 basic/index › _meta", "course rule: meta-before-headers"],
             args: &[],
             run: meta_required,
         },
