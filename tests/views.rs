@@ -318,7 +318,7 @@ fn too_small_terminal() {
 fn failing_probe_report() -> CheckReport {
     let mut failing = case("-32602: fall back", Status::Failed);
     failing.about = "an Invalid params answer also means legacy: the fallback is not keyed to one error code".into();
-    failing.reason = Some("the client gave up (`no protocol version in common: the server offers `) where the fallback to initialize was due".into());
+    failing.reason = Some("the client gave up (`protocol error: server/discover refused: {\"code\":-32602,\"message\":\"Invalid request parameters\"}`) where the fallback to initialize was due: after -32602 the server is legacy (only a modern error, -32020 to -32099, or a DiscoverResult would mean modern)".into());
     failing.transcript = vec![
         entry(
             Direction::FromLearner,
@@ -334,7 +334,7 @@ fn failing_probe_report() -> CheckReport {
         ),
         entry(
             Direction::FromLearner,
-            r#"{"harness":"failed","error":"no protocol version in common: the server offers ","incompatible":true,"offered":[]}"#,
+            r#"{"harness":"failed","error":"protocol error: server/discover refused: {\"code\":-32602,\"message\":\"Invalid request parameters\"}","incompatible":false,"offered":null}"#,
             EntryKind::Harness,
             6,
         ),
@@ -345,6 +345,7 @@ fn failing_probe_report() -> CheckReport {
         "modern server: stay modern",
         "-32022: retry at shared",
         "-32022: nothing shared",
+        "-32021: modern, no fallback",
         "-32022: legacy version",
         "-32601: fall back",
     ] {

@@ -21,7 +21,8 @@
 //!   at shared, slow modern server.
 //! - 2026-07-28 stdio › Backward Compatibility: "Do not fall back to
 //!   initialize" on a recognised modern error → -32022: retry at shared,
-//!   -32022: nothing shared, slow modern server; "The fallback MUST NOT be
+//!   -32022: nothing shared, slow modern server, -32021: modern, no
+//!   fallback; "The fallback MUST NOT be
 //!   keyed to one specific error code" → -32601 / -32602 / any other error:
 //!   fall back; silence → silence: fall back in time.
 //! - 2025-11-25 basic/lifecycle › Initialization: "The client MUST initiate
@@ -40,6 +41,10 @@
 //!   checks in every case that sends two requests.
 //! - 2025-11-25 basic/index › Notifications: "Notifications MUST NOT include
 //!   an ID" → initialized with an id fails every fallback case.
+//! - 2026-07-28 basic/index › Error Codes: -32020 to -32099 "defined
+//!   exclusively by the MCP specification" → -32021: modern, no fallback;
+//!   course rule: other-modern-error-stops (a modern code other than
+//!   -32022 ends `connect` with an error naming it) → the same.
 //! - course rule: listed-legacy-retry (a -32022 that shares only a legacy
 //!   version: `initialize` at it is the retry, Part 2 › The probe on
 //!   stdio) → -32022: legacy version; course rule: reprobe-after-32022 (a
@@ -78,7 +83,7 @@ use crate::mcp::meta::{
 };
 use legacy::{
     counter_offer_accepted, counter_offer_refused, fallback_invalid_params, fallback_method_not_found,
-    fallback_other_error, log_before_result, silence, slow_modern, unsupported_but_legacy,
+    fallback_other_error, log_before_result, other_modern_error, silence, slow_modern, unsupported_but_legacy,
 };
 
 /// The checker named `era-probe`.
@@ -127,6 +132,17 @@ pub static CHECKER: Checker = Checker {
             ],
             args: &[],
             run: nothing_shared,
+        },
+        Case {
+            name: "-32021: modern, no fallback",
+            about: "any code from -32020 to -32099 is a modern error: a probe refused with -32021 gets no initialize, and connect returns ConnectError::Protocol naming the code",
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Backward Compatibility",
+                "2026-07-28 basic/index › Error Codes",
+                "course rule: other-modern-error-stops",
+            ],
+            args: &[],
+            run: other_modern_error,
         },
         Case {
             name: "-32022: legacy version",

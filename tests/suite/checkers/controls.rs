@@ -51,7 +51,7 @@ solutions_pass! {
     unmutated_01_encode_frames_passes: ENCODE, "mutant-01-none", 11, true;
     unmutated_02_id_router_passes: ROUTER, "mutant-02-none", 9, false;
     unmutated_03_handshake_gate_passes: GATE, "mutant-03-none", 12, true;
-    unmutated_04_era_probe_passes: PROBE, "mutant-04-none", 15, true;
+    unmutated_04_era_probe_passes: PROBE, "mutant-04-none", 16, true;
     unmutated_05_stdio_codec_passes: CODEC, "mutant-05-none", 8, false;
     unmutated_06_http_front_door_passes: HTTP, "mutant-06-none", 15, false;
     unmutated_07_tool_server_passes: TOOLS, "mutant-07-none", 16, true;

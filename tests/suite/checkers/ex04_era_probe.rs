@@ -8,15 +8,14 @@ use mcplings::check::Status;
 use crate::common::{check_dir, mutant, summary};
 use crate::helpers::{PROBE, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
-const FALLBACK_TEST: &str = "if error_code(&answer) != Some(UNSUPPORTED_PROTOCOL_VERSION) {";
+const FALLBACK_TEST: &str = "if !error_code(&answer).is_some_and(|code| MODERN_ERRORS.contains(&code)) {";
 
 const LEGACY_ARM: &str = "            Era::Legacy => params,\n";
 
 const MODERN_ARM: &str = "            Era::Modern => Some(with_meta(params, &self.version, &self.client_info)),\n";
 
-/// The fallback keyed to -32601 alone: every other error is taken for
-/// -32022 (a modern server) and, with nothing in `data.supported`, ends in
-/// an incompatibility error.
+/// The fallback keyed to -32601 alone: every other error is taken for a
+/// modern one, and connect gives up with a protocol error.
 #[test]
 fn m04_fallback_keyed_to_method_not_found() {
     let replace = "if error_code(&answer) == Some(-32601) {";
@@ -31,9 +30,9 @@ fn m04_fallback_keyed_to_method_not_found() {
             &report,
             name,
             &[
-                "the client gave up (`no protocol version in common",
+                "the client gave up (`protocol error: server/discover refused",
                 "where the fallback to initialize was due",
-                "the server is legacy (only -32022 or a DiscoverResult would mean modern)",
+                "the server is legacy (only a modern error, -32020 to -32099, or a DiscoverResult would mean modern)",
             ],
         );
     }
@@ -71,6 +70,34 @@ fn m04_falls_back_on_unsupported_version() {
         "-32022: nothing shared",
         &["fell back to initialize after -32022"],
     );
+}
+
+/// Only -32022 taken for a modern error: a probe refused with -32021 falls
+/// back to initialize, though only a modern server sends that code.
+#[test]
+fn m04_only_32022_is_modern() {
+    let replace = "if error_code(&answer) != Some(UNSUPPORTED_PROTOCOL_VERSION) {";
+    let report = check_mutant_on(
+        PROBE,
+        "mutant-04-only-32022-modern",
+        &[("src/lib.rs", FALLBACK_TEST, replace)],
+        &["-32021: modern, no fallback", "-32022: retry at shared"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "-32021: modern, no fallback",
+        &[
+            "fell back to initialize after -32021",
+            "2026-07-28 basic/index › Error Codes",
+        ],
+    );
+    let shared = report
+        .cases
+        .iter()
+        .find(|c| c.name == "-32022: retry at shared")
+        .unwrap();
+    assert_eq!(shared.status, Status::Passed, "{}", summary(&report));
 }
 
 const PROBE_WAIT: &str = "wait_for(peer, id, config.probe_timeout)";

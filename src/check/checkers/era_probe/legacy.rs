@@ -1,6 +1,7 @@
 //! The probe's fallback: a server that answers the probe as a legacy one
 //! gets `initialize` (with a fresh id), `notifications/initialized`, and
-//! requests without the modern `_meta`; and the counter-offer cases.
+//! requests without the modern `_meta`; the counter-offer cases; and a
+//! modern error other than -32022, which gets no fallback.
 
 use std::time::{Duration, Instant};
 
@@ -29,7 +30,9 @@ pub(super) fn fallback_initialize(s: &mut Session, after: &str, probe_id: &Value
 /// Reads an `initialize` at `version` and checks it; returns its id.
 pub(super) fn initialize_at(s: &mut Session, after: &str, probe_id: &Value, version: &str) -> Result<Value, Failure> {
     let next = frame_or(s, "the fallback to initialize", |reason| {
-        format!("{reason}: {after} the server is legacy (only -32022 or a DiscoverResult would mean modern)")
+        format!(
+            "{reason}: {after} the server is legacy (only a modern error, -32020 to -32099, or a DiscoverResult would mean modern)"
+        )
     })?;
     check_initialize(next, after, probe_id, version)
 }
@@ -295,6 +298,45 @@ pub(super) fn slow_modern(s: &mut Session) -> CaseResult {
         _ => Err(Failure::showing(
             "initialize was refused with -32022, a modern error: the server is modern after all, only slow to answer the probe. Probe again with server/discover at a version from error.data.supported, once",
             next,
+        )),
+    }
+}
+
+/// A modern error other than -32022 answers the probe: the client sends
+/// nothing more and returns `ConnectError::Protocol` naming the code.
+pub(super) fn other_modern_error(s: &mut Session) -> CaseResult {
+    let id = probe(s, mcp::MODERN)?;
+    let error = json!({"code": -32021, "message": "Missing required client capability", "data": {"requiredCapabilities": {"elicitation": {}}}});
+    respond_error(s, &id, error)?;
+    let got = s.recv_output(s.slack(Duration::from_secs(2)))?;
+    if let Some(frame) = s.recv_within(Duration::from_millis(100))? {
+        let reason = match frame.value.get("method") == Some(&json!("initialize")) {
+            true => {
+                "the client fell back to initialize after -32021. Every code from -32020 to -32099 is defined only by the MCP specification, so only a modern server sends one (2026-07-28 basic/index › Error Codes): never fall back on it"
+            }
+            false => {
+                "after -32021 the client sent more. The server is modern but refused the probe: stop with ConnectError::Protocol naming the code"
+            }
+        };
+        return Err(Failure::showing(reason, frame.value));
+    }
+    match got {
+        Some(r) if harness_kind(&r.value) == Some("panic") => Err(panic_failure(&r.value)),
+        Some(r)
+            if r.value["incompatible"] == json!(false)
+                && r.value["error"]
+                    .as_str()
+                    .is_some_and(|e| e.starts_with("protocol error") && e.contains("-32021")) =>
+        {
+            Ok(())
+        }
+        Some(r) => Err(Failure::mismatch(
+            "a probe refused with a modern error other than -32022 ends connect with ConnectError::Protocol, its message naming the code (-32021)",
+            json!({"harness": "failed", "error": "protocol error: … -32021 …", "incompatible": false, "offered": null}),
+            r.value,
+        )),
+        None => Err(Failure::new(
+            "the client neither sent anything nor reported after -32021: connect should return ConnectError::Protocol",
         )),
     }
 }
