@@ -266,8 +266,10 @@ fn a_harness_on_a_terminal_says_what_it_is() {
 
 /// A progress file as `main` wrote it before course versions: Part 1's
 /// quiz still held `batches-removed` (since dropped) and
-/// `before-initialized` (since moved to Part 2), exercise 01 was solved
-/// against 9 cases, and an exercise since removed had progress.
+/// `before-initialized` (since moved to Part 2) and `notification-vs-request`
+/// (since Part 1's quiz was rewritten), Part 2's an answer to a question
+/// that stayed, exercise 01 was solved against 9 cases, and an exercise
+/// since removed had progress.
 const OLD_PROGRESS: &str = r#"{
   "format_version": 1,
   "exercises": {
@@ -281,6 +283,9 @@ const OLD_PROGRESS: &str = r#"{
       "notification-vs-request": {"picks": [1], "solved": true, "first_try": true},
       "batches-removed": {"picks": [0, 2], "solved": true, "first_try": false},
       "before-initialized": {"picks": [3], "solved": true, "first_try": true}
+    }},
+    "2": {"answers": {
+      "client-counter-offer": {"picks": [1], "solved": true, "first_try": true}
     }}
   },
   "position": {"part": 1, "exercise": "01-encode-frames"}
@@ -297,7 +302,9 @@ fn an_old_progress_file_is_brought_to_the_course_version() {
     let r = at(root, &["list"]);
     assert_eq!(r.code, 0, "{r:?}");
     let notes = r.stderr.replace('\n', " ");
+    // Part 1's quiz was rewritten (quiz format 2): every old id is gone.
     for text in [
+        "Part 1's quiz no longer asks `notification-vs-request`",
         "Part 1's quiz no longer asks `batches-removed`",
         "Part 1's quiz no longer asks `before-initialized`",
         "exercise 99-retired is no longer in the course",
@@ -318,7 +325,10 @@ fn an_old_progress_file_is_brought_to_the_course_version() {
     assert!(r.stderr.is_empty(), "{r:?}");
     let list = r.json();
     let part1 = &list["parts"][0];
-    assert_eq!(part1["quiz"]["answered"], 1, "{part1:#}");
+    assert_eq!(part1["quiz"]["answered"], 0, "{part1:#}");
+    // An answer without a record of its options, to a question that still
+    // exists, is kept (and given that record).
+    assert_eq!(list["parts"][1]["quiz"]["answered"], 1, "{:#}", list["parts"][1]);
     assert_eq!(part1["lesson_read"], true, "{part1:#}");
     let first = &part1["exercises"][0];
     assert_eq!(
