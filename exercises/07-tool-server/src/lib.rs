@@ -111,9 +111,10 @@ fn tool_error(message: impl Into<String>) -> Value {
     json!({"content": [text(message)], "isError": true})
 }
 
-/// Runs `tools/call`. An unknown tool is a protocol error (-32602); bad
-/// input is a tool error (`isError: true`, 2025-11-25 server/tools › Error
-/// Handling, SEP-1303), so the model sees what to fix.
+/// Runs `tools/call`. An unknown tool, or `arguments` that is not an object
+/// (a malformed request), is a protocol error (-32602); bad input is a tool
+/// error (`isError: true`, 2025-11-25 server/tools › Error Handling,
+/// SEP-1303), so the model sees what to fix.
 pub fn call_tool(name: &str, arguments: &Value) -> Result<Value, RpcError> {
     let _ = (name, arguments);
     todo!("run greet, describe, add and set_volume")

@@ -27,8 +27,10 @@
 //!   pages and fetch from the beginning → -32602: walk again once; `course
 //!   rule: one-fresh-walk` (one fresh walk, then the error is reported: a
 //!   walk that never ends is the C25 bug) → the same, -32602 twice: give up.
-//! - caching: fresh for ttlMs, absent ttlMs means 0 (SHOULDs) → fresh cache
-//!   serves, stale cache refetches, absent ttlMs means 0.
+//! - caching: fresh for ttlMs, absent ttlMs means 0 (SHOULDs; the second
+//!   also lets a client use its own heuristics, so taking 0 is `course
+//!   rule: absent-ttl-stale`) → fresh cache serves, stale cache refetches,
+//!   absent ttlMs means 0.
 //! - subscriptions: the acknowledgement comes first; "clients MUST use this
 //!   field [subscriptionId] to correlate notifications" → listen: ours
 //!   invalidates.
@@ -119,7 +121,10 @@ pub static CHECKER: Checker = Checker {
         Case {
             name: "absent ttlMs means 0",
             about: "pages without ttlMs may not be reused: the next listing walks again",
-            rules: &["2026-07-28 server/utilities/caching › Cacheable Model"],
+            rules: &[
+                "2026-07-28 server/utilities/caching › Cacheable Model",
+                "course rule: absent-ttl-stale",
+            ],
             args: &[],
             run: no_ttl,
         },
