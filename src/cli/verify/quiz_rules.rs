@@ -9,6 +9,7 @@
 //! - **sections**: every question names the section that teaches it
 //!   (resolved on load, so a name that resolves to nothing already fails).
 
+use super::rules::parts_phrase;
 use crate::content::error::ContentError;
 use crate::content::quiz::{Question, Quiz, is_issue_ref, split_arrow};
 use crate::content::{Course, Part};
@@ -143,18 +144,6 @@ impl Outcome {
             sum(|s| s.without_section),
             sum(|s| s.questions),
         ))
-    }
-}
-
-/// `Part 2`, `Parts 2–5`, `Parts 2, 4`.
-fn parts_phrase(parts: &[u8]) -> String {
-    match parts {
-        [one] => format!("Part {one}"),
-        [first, .., last] if usize::from(last - first) + 1 == parts.len() => format!("Parts {first}–{last}"),
-        _ => format!(
-            "Parts {}",
-            parts.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
-        ),
     }
 }
 
