@@ -12,10 +12,11 @@
 //!    incompatibility error when there is none. Don't fall back blindly:
 //!    only when the shared version is a legacy one (a dual-era server) is
 //!    `initialize` at that version the retry.
-//!    Any other code from -32020 to -32099 is a modern error too, since
-//!    only the spec defines codes there (2026-07-28 basic/index › Error
-//!    Codes): the server is modern, yet refused the probe. Stop with
-//!    `ConnectError::Protocol` naming it; never fall back.
+//!    Any other code from -32020 to -32099 (but -32042) is a modern error
+//!    too, since the spec keeps that range for itself (2026-07-28
+//!    basic/index › Error Codes; `MODERN_ERRORS`): the server is modern,
+//!    yet refused the probe. Stop with `ConnectError::Protocol` naming it;
+//!    never fall back.
 //! 4. Any other error, or no answer within `probe_timeout`: the server is
 //!    legacy. Fall back to `initialize` (2025-11-25 basic/lifecycle), then
 //!    `notifications/initialized`.
@@ -44,9 +45,16 @@ pub const LEGACY_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 /// basic/versioning › Protocol Version Negotiation).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
-/// The error codes only the MCP specification defines, so only a modern
-/// server sends (2026-07-28 basic/index › Error Codes).
+/// The error codes the MCP specification keeps for itself, so a modern
+/// server's (2026-07-28 basic/index › Error Codes), all but
+/// [`URL_ELICITATION_REQUIRED`]; reading the whole range as modern is this
+/// course's rule (course rule: modern-error-range).
 pub const MODERN_ERRORS: std::ops::RangeInclusive<i64> = -32099..=-32020;
+
+/// -32042, URL elicitation required: inside [`MODERN_ERRORS`] but defined
+/// by 2025-11-25 only (2026-07-28 keeps it reserved), so a legacy server
+/// may send it: no evidence of a modern one.
+pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 
 /// The `_meta` keys every modern request carries (2026-07-28 basic/index › _meta).
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";

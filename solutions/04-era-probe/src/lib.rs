@@ -37,9 +37,16 @@ pub const LEGACY_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 /// basic/versioning › Protocol Version Negotiation).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
-/// The error codes only the MCP specification defines, so only a modern
-/// server sends (2026-07-28 basic/index › Error Codes).
+/// The error codes the MCP specification keeps for itself, so a modern
+/// server's (2026-07-28 basic/index › Error Codes), all but
+/// [`URL_ELICITATION_REQUIRED`]; reading the whole range as modern is this
+/// course's rule (course rule: modern-error-range).
 pub const MODERN_ERRORS: std::ops::RangeInclusive<i64> = -32099..=-32020;
+
+/// -32042, URL elicitation required: inside [`MODERN_ERRORS`] but defined
+/// by 2025-11-25 only (2026-07-28 keeps it reserved), so a legacy server
+/// may send it: no evidence of a modern one.
+pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 
 /// The `_meta` keys every modern request carries (2026-07-28 basic/index › _meta).
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -185,7 +192,7 @@ pub fn connect(peer: &mut impl Peer, config: &Config) -> Result<Connection, Conn
                         next_id,
                     });
                 }
-                if !error_code(&answer).is_some_and(|code| MODERN_ERRORS.contains(&code)) {
+                if !error_code(&answer).is_some_and(|code| MODERN_ERRORS.contains(&code) && code != URL_ELICITATION_REQUIRED) {
                     // Any other error means legacy; never key this on one code.
                     step = Step::Initialize(LEGACY_VERSIONS[0].to_string());
                     continue;

@@ -8,7 +8,8 @@ use mcplings::check::Status;
 use crate::common::{check_dir, mutant, summary};
 use crate::helpers::{PROBE, assert_caught, assert_failed, check_mutant, check_mutant_on};
 
-const FALLBACK_TEST: &str = "if !error_code(&answer).is_some_and(|code| MODERN_ERRORS.contains(&code)) {";
+const FALLBACK_TEST: &str =
+    "if !error_code(&answer).is_some_and(|code| MODERN_ERRORS.contains(&code) && code != URL_ELICITATION_REQUIRED) {";
 
 const LEGACY_ARM: &str = "            Era::Legacy => params,\n";
 
