@@ -318,7 +318,7 @@ pub fn task(course: &Course, query: &str) -> Result<u8, String> {
         for need in &ex.needs {
             let read = need
                 .section_title(course)
-                .is_some_and(|title| progress.lesson(need.part).seen.iter().any(|s| s == title));
+                .is_some_and(|title| progress.lesson(need.part).has_seen(title));
             println!("  {} {}", if read { "✓" } else { "○" }, need.name());
         }
     }

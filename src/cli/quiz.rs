@@ -63,12 +63,16 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
         }
         if let Some(frames) = &question.frames {
             println!();
-            println!("  {} (▶ the client sends, ◀ the server sends)", frames.revision);
-            for line in &frames.lines {
-                // `▶ {…}`: the glyph leads, a long frame continues under its text.
-                let (glyph, text) = line.split_at(line.find(' ').map_or(0, |i| i + 1));
+            let lines = frames.split_lines();
+            if lines.iter().any(|(arrow, _)| arrow.is_some()) {
+                println!("  {} (▶ the client sends, ◀ the server sends)", frames.revision);
+            } else {
+                println!("  {}", frames.revision);
+            }
+            for (arrow, text) in lines {
+                // The arrow leads; a long frame continues under its text.
                 let json = text.starts_with(['{', '[']);
-                let first = crate::text::Piece::new(format!("  {glyph}"), crate::text::Tone::Plain);
+                let first = crate::text::Piece::new(format!("  {} ", arrow.unwrap_or(' ')), crate::text::Tone::Plain);
                 let rest = crate::text::Piece::new("    ", crate::text::Tone::Plain);
                 for l in crate::text::lay_out_frame(text, 78, crate::text::Show::Code { json }, first, rest) {
                     println!("{}", crate::text::plain(&l).trim_end());

@@ -108,6 +108,13 @@ fn only_layered_parts_hold_reading_to_the_limit() {
     assert_eq!(readings[1].over(), None);
 }
 
+/// Each row as (what, core, aside, limit, measure).
+fn figures(rows: &[WordCount]) -> Vec<(&str, usize, usize, usize, Measure)> {
+    rows.iter()
+        .map(|r| (r.what.as_str(), r.core, r.aside, r.limit, r.of))
+        .collect()
+}
+
 fn part(number: u8, lesson: Lesson) -> Part {
     Part {
         number,
@@ -137,10 +144,7 @@ fn part_1_is_held_to_core_words_and_other_parts_to_prose() {
     )
     .unwrap();
     let rows = word_counts(&[part(1, one), part(3, three)], &[1]);
-    let got: Vec<(&str, usize, usize, usize, Measure)> = rows
-        .iter()
-        .map(|r| (r.what.as_str(), r.core, r.aside, r.limit, r.of))
-        .collect();
+    let got = figures(&rows);
     assert_eq!(
         got,
         [
@@ -184,10 +188,7 @@ fn layered_parts_are_held_to_core_words_authorization_counted_in() {
     let three = parse(Path::new("l.md"), &with_auth).unwrap();
     let four = parse(Path::new("l.md"), &with_auth).unwrap();
     let rows = word_counts(&[part(2, two), part(3, three), part(4, four)], &[1, 2, 3]);
-    let got: Vec<(&str, usize, usize, usize, Measure)> = rows
-        .iter()
-        .map(|r| (r.what.as_str(), r.core, r.aside, r.limit, r.of))
-        .collect();
+    let got = figures(&rows);
     assert_eq!(
         got,
         [

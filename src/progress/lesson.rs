@@ -69,9 +69,14 @@ impl LessonProgress {
                 .is_some_and(|l| !l.seen.is_empty() || l.section > 0)
     }
 
+    /// Whether section `title` has been seen.
+    pub fn has_seen(&self, title: &str) -> bool {
+        self.seen.iter().any(|t| t == title)
+    }
+
     /// Records section `title` as seen (once).
     pub fn see(&mut self, title: &str) {
-        if !self.seen.iter().any(|t| t == title) {
+        if !self.has_seen(title) {
             self.seen.push(title.to_string());
         }
     }

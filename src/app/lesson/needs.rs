@@ -69,7 +69,7 @@ impl App {
     /// the section that holds it) has been seen.
     pub(crate) fn need_is_read(&self, need: &Need) -> bool {
         need.section_title(&self.course)
-            .is_some_and(|title| self.progress.lesson(need.part).seen.iter().any(|s| s == title))
+            .is_some_and(|title| self.progress.lesson(need.part).has_seen(title))
     }
 
     /// `L` on an exercise: opens the lesson at the first section it needs
