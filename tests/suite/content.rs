@@ -235,6 +235,26 @@ fn assert_verify_reports(root: &Path, file: &str, line: usize, reason: &str) {
         !verify.stdout.contains("solution passes"),
         "nothing is built: {verify:?}"
     );
+    let content = at(root, &["verify", "--content"]);
+    assert_eq!(content.code, 1, "verify --content must fail too: {content:?}");
+    assert!(
+        content
+            .stdout
+            .lines()
+            .any(|l| l.starts_with(&place) && l.contains(reason)),
+        "verify --content should report `{place} …{reason}…`: {content:?}"
+    );
+}
+
+#[test]
+fn verify_content_passes_the_shipped_course_and_builds_nothing() {
+    let content = at(&common::root(), &["verify", "--content"]);
+    assert_eq!(content.code, 0, "{content:?}");
+    assert!(content.stdout.contains("content rules ... ok"), "{content:?}");
+    assert!(
+        !content.stdout.contains("stub fails") && !content.stdout.contains("verify:"),
+        "--content stops before the exercises: {content:?}"
+    );
 }
 
 /// The line of the first `[[questions.options]]` of the question whose
