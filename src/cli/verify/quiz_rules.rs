@@ -9,7 +9,6 @@
 //! - **sections**: every question names the section that teaches it
 //!   (resolved on load, so a name that resolves to nothing already fails).
 
-use super::rules::parts_phrase;
 use crate::content::error::ContentError;
 use crate::content::quiz::{Question, Quiz, is_issue_ref, split_arrow};
 use crate::content::{Course, Part};
@@ -134,16 +133,21 @@ impl Outcome {
         if pending.is_empty() {
             return None;
         }
-        let numbers: Vec<u8> = pending.iter().map(|s| s.part).collect();
-        let sum = |f: fn(&Standing) -> usize| pending.iter().map(|s| f(s)).sum::<usize>();
-        Some(format!(
-            "quiz rules ... not enforced yet for {}: {} below the 40 % diagnose share, {} wrong options without a misconception, {} of {} questions name no section",
-            parts_phrase(&numbers),
-            pending.iter().filter(|s| !s.share_ok()).count(),
-            sum(|s| s.without_misconception),
-            sum(|s| s.without_section),
-            sum(|s| s.questions),
-        ))
+        let each: Vec<String> = pending
+            .iter()
+            .map(|s| {
+                format!(
+                    "Part {}: {} % diagnose{}, {} wrong options without a misconception, {} of {} questions name no section",
+                    s.part,
+                    s.percent(),
+                    if s.share_ok() { "" } else { " (under 40 %)" },
+                    s.without_misconception,
+                    s.without_section,
+                    s.questions,
+                )
+            })
+            .collect();
+        Some(format!("quiz rules ... not enforced yet: {}", each.join(" · ")))
     }
 }
 
