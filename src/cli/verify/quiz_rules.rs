@@ -14,9 +14,9 @@ use crate::content::quiz::{Question, Quiz, is_issue_ref, split_arrow};
 use crate::content::{Course, Part};
 use crate::text::cite;
 
-/// The quizzes held to these rules: Part 1's, the model. A part joins when
-/// its quiz is rewritten; widening this list is how.
-pub const QUIZ_RULE_PARTS: &[u8] = &[1];
+/// The quizzes held to these rules: Part 1's, the model, and each part's
+/// once its quiz is rewritten (Part 4's); widening this list is how.
+pub const QUIZ_RULE_PARTS: &[u8] = &[1, 4];
 
 /// The least share of a part's questions that show frames or a transcript:
 /// 40 %.
