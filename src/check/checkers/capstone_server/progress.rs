@@ -143,7 +143,7 @@ pub(super) fn countdown(c: &mut Client, s: &mut Session, steps: u64, token: Opti
 }
 
 pub(super) fn progress_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let token = json!("tok-legacy");
     let id = countdown(&mut c, s, 3, Some(token.clone()))?;
     let (before, response) = until_response(s, &id, "tools/call")?;
@@ -154,7 +154,7 @@ pub(super) fn progress_legacy(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn progress_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let token = json!(77);
     let id = countdown(&mut c, s, 3, Some(token.clone()))?;
     let first = s.recv()?.value;
@@ -202,7 +202,7 @@ pub(super) fn progress_modern(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn no_token(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let id = countdown(&mut c, s, 2, None)?;
     let (before, response) = until_response(s, &id, "tools/call")?;
     if let Some(progress) = before.iter().find(|f| is_progress(f)) {
@@ -214,10 +214,12 @@ pub(super) fn no_token(s: &mut Session) -> CaseResult {
     liftoff(response, 2, true)
 }
 
-/// Starts countdown 4 with a token, waits for its first progress, cancels
-/// it, and checks that neither progress nor a response follows for it.
-/// The cancellation rules of the era in play, `rules` citing them.
-pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseResult {
+/// Starts countdown 4 with a token, its request's id `id` (a string, so a
+/// server that looks cancellations up by integer fails), waits for its
+/// first progress, cancels it, and checks that neither progress nor a
+/// response follows for it. The cancellation rules of the era in play,
+/// `rules` citing them.
+pub(super) fn cancelled(c: &mut Client, s: &mut Session, id: Value, rules: &str) -> CaseResult {
     let token = json!("tok-cancel");
     // The cancel must land while the countdown runs: 4 steps on a quiet
     // machine, more (up to the tool's 10) as the load stretches the time
@@ -227,7 +229,9 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
     let steps = (s.slack(Duration::from_millis(4 * STEP_MS)).as_millis() as u64)
         .div_ceil(STEP_MS)
         .clamp(4, 10);
-    let id = countdown(c, s, steps, Some(token.clone()))?;
+    let mut params = json!({"name": "countdown", "arguments": {"steps": steps}});
+    params["_meta"] = json!({"progressToken": token});
+    let id = c.send_as(s, id, "tools/call", params)?;
     let first = s.recv()?.value;
     if !is_progress(&first) {
         return Err(Failure::partial(
@@ -266,7 +270,11 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
         };
         let Some(got) = s.recv_until(until)? else { break };
         let frame = got.value;
-        ids::unchanged(&quick, &frame, "the tools/call sent right after the cancel")?;
+        // The quick call's id may look like the countdown's ("0" and 0):
+        // only a frame that is not the countdown's can be the quick one's.
+        if frame.get("id") != Some(&id) {
+            ids::unchanged(&quick, &frame, "the tools/call sent right after the cancel")?;
+        }
         if frame.get("id") == Some(&quick) && frame.get("method").is_none() {
             let text = frame.pointer("/result/content/0/text").cloned().unwrap_or(Value::Null);
             if text != json!("no") {
@@ -296,6 +304,11 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
             let why = if code_0 {
                 format!(
                     "the cancelled request {id} got an error response with code 0. A cancelled request gets no response at all ({rules}; python-sdk#2480, where a client reconnected on every cancel), and code 0 means nothing in JSON-RPC"
+                )
+            } else if frame.get("id").is_some_and(|got| ids::changed(&id, got).is_some()) {
+                format!(
+                    "the cancelled request {id} got a response, with its id changed on the way ({}): a cancelled request gets no response at all ({rules})",
+                    frame["id"]
                 )
             } else {
                 "after notifications/cancelled nothing was due: a notification is never answered".to_string()
@@ -346,20 +359,127 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
     )
 }
 
+/// The legacy cancel: the countdown's id is a plain string.
 pub(super) fn cancel_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     cancelled(
         &mut c,
         s,
+        json!("req-countdown"),
         "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
     )
 }
 
+/// The modern cancel: the countdown's id is the string "0", and the call
+/// sent right behind the cancel has the integer 0 (the client's first id).
 pub(super) fn cancel_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     cancelled(
         &mut c,
         s,
+        json!("0"),
         "2026-07-28 basic/patterns/cancellation › Behavior Requirements",
     )
+}
+
+/// Two countdowns at once whose ids and tokens look alike, crossed: A has
+/// id "5" and token 5, B id 5 and token "5". B is cancelled after its first
+/// progress; A runs on to its result, its id and its token echoed exactly,
+/// and nothing more comes for B. A server that keys its running calls, or
+/// reads a cancellation's `requestId`, by the id's text without its type
+/// stops both or neither.
+pub(super) fn cancel_one_of_two(s: &mut Session) -> CaseResult {
+    let mut c = Client::modern().varied();
+    let rules = "2026-07-28 basic/patterns/cancellation › Behavior Requirements";
+    let (a_token, b_token) = (json!(5), json!("5"));
+    let steps = (s.slack(Duration::from_millis(4 * STEP_MS)).as_millis() as u64)
+        .div_ceil(STEP_MS)
+        .clamp(4, 10);
+    let start = |c: &mut Client, s: &mut Session, id: Value, steps: u64, token: &Value| {
+        let params = json!({"name": "countdown", "arguments": {"steps": steps}, "_meta": {"progressToken": token}});
+        c.send_as(s, id, "tools/call", params)
+    };
+    let b_steps = (steps + 3).min(10);
+    let a = start(&mut c, s, json!("5"), 3, &a_token)?;
+    let b = start(&mut c, s, json!(5), b_steps, &b_token)?;
+    // A's frames, and B's after the cancel (past the in-flight allowance).
+    // A progress is A's or B's by its total (3 or b_steps), so a token
+    // changed on the way is named as such.
+    let mut a_frames = Vec::new();
+    let mut cancelled_at: Option<Instant> = None;
+    let until = Instant::now() + s.slack(Duration::from_millis(3 * STEP_MS + 1500));
+    let in_flight = s.slack(Duration::from_millis(STEP_MS / 2));
+    let response = loop {
+        let Some(got) = s.recv_until(until)? else {
+            return Err(Failure::new(match cancelled_at {
+                Some(_) => format!(
+                    "countdown 3 with id \"5\" (a string) never answered after notifications/cancelled named request 5 (an integer): the cancel stopped it too. The ids 5 and \"5\" are different ids (2025-11-25 basic/index › Requests: \"a string or integer ID\"); key running calls by the id as the JSON value it is, type included, and cancel only the one the requestId names ({rules})"
+                ),
+                None => format!(
+                    "countdown {b_steps} with id 5 and progressToken \"5\" sent no progress, so the checker could not cancel it"
+                ),
+            }));
+        };
+        let frame = got.value;
+        let of_b = frame.pointer("/params/total").and_then(Value::as_u64) == Some(b_steps);
+        if is_progress(&frame) && of_b {
+            let token = frame.pointer("/params/progressToken").cloned().unwrap_or(Value::Null);
+            if token != b_token {
+                return Err(Failure::partial(
+                    format!(
+                        "the progress of countdown {b_steps} (id 5) carries progressToken {token}, but its request asked with \"5\" (a string), while countdown 3 beside it asked with 5 (an integer): echo the token exactly, type included, or the client takes one call's progress for the other's (2025-11-25 basic/utilities/progress)"
+                    ),
+                    json!({"method": "notifications/progress", "params": {"progressToken": b_token}}),
+                    frame,
+                ));
+            }
+            match cancelled_at {
+                None => {
+                    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": b, "reason": "only this one"}}))?;
+                    cancelled_at = Some(Instant::now());
+                }
+                Some(at) if at.elapsed() < in_flight => {}
+                Some(_) => {
+                    return Err(Failure::showing(
+                        format!(
+                            "countdown {b_steps} with id 5 went on after notifications/cancelled named request 5 (an integer), while countdown 3 with id \"5\" ran beside it: look the requestId up as the JSON value it is, and stop that call between steps ({rules})"
+                        ),
+                        frame,
+                    ));
+                }
+            }
+            continue;
+        }
+        if frame.get("id") == Some(&b) && frame.get("method").is_none() {
+            // Countdown 3's result with its id "5" turned into 5?
+            if frame.pointer("/result/content/0/text") == Some(&json!("Liftoff after 3 steps.")) {
+                ids::unchanged(&a, &frame, "countdown 3 (id \"5\", sent from its thread)")?;
+            }
+            return Err(Failure::showing(
+                format!(
+                    "the cancelled request 5 (an integer) got a response: a cancelled request gets no response at all ({rules})"
+                ),
+                frame,
+            ));
+        }
+        if frame.get("id") == Some(&a) && frame.get("method").is_none() {
+            break frame;
+        }
+        ids::unchanged(&a, &frame, "countdown 3 (id \"5\")")?;
+        a_frames.push(frame);
+    };
+    if cancelled_at.is_none() {
+        return Err(Failure::new(
+            "countdown 3 with id \"5\" answered before the countdown with id 5 beside it sent any progress: with a progressToken in its _meta, each countdown sends progress after each 100 ms step",
+        ));
+    }
+    check_progress(&a_frames, &a_token, &a, 3)?;
+    liftoff(response_to(response, &a, "tools/call")?, 3, true)?;
+    nothing_after(s).map_err(|f| Failure {
+        reason: format!(
+            "{} (the countdown with id 5 was cancelled: nothing more may come for it)",
+            f.reason
+        ),
+        ..f
+    })
 }
