@@ -84,6 +84,7 @@
 
 mod lifecycle;
 mod modern;
+mod one_of_two;
 mod progress;
 
 use std::time::Duration;
@@ -100,7 +101,8 @@ use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
 use lifecycle::{counter_offer, gate, handshake};
 use modern::{discover, no_stale_meta, unsupported_version};
-use progress::{cancel_legacy, cancel_modern, cancel_one_of_two, no_token, progress_legacy, progress_modern};
+use one_of_two::cancel_one_of_two;
+use progress::{cancel_legacy, cancel_modern, no_token, progress_legacy, progress_modern};
 
 /// The checker named `capstone-server`.
 pub static CHECKER: Checker = Checker {
