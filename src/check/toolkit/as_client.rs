@@ -353,24 +353,8 @@ pub(crate) struct Client {
     /// Whether requests carry the modern `_meta`.
     pub modern: bool,
     next_id: u64,
-    /// Whether the ids turn through the shapes of [`varied_id`].
+    /// Whether the ids turn through the shapes of [`ids::varied`].
     varied: bool,
-}
-
-/// The id of request number `n` (from 0) of a [`Client::varied`] client:
-/// the legal shapes in turn, an integer (0 first), a plain string, a
-/// string of digits and a negative integer (0, "req-1", "2", -3, 4, …),
-/// so a server that keeps ids of one shape only, anywhere an id travels
-/// (the response, a running call's table, a cancellation's lookup), fails
-/// the case that sends the other (2025-11-25 basic/index › Requests: "a
-/// string or integer ID").
-pub(crate) fn varied_id(n: u64) -> Value {
-    match n % 4 {
-        0 => json!(n),
-        1 => json!(format!("req-{n}")),
-        2 => json!(n.to_string()),
-        _ => json!(-(n as i64)),
-    }
 }
 
 impl Client {
@@ -380,7 +364,7 @@ impl Client {
         Client::before_initialize().handshake(s)
     }
 
-    /// Like [`Client::legacy`], with [`varied_id`] ids, from 0.
+    /// Like [`Client::legacy`], with [`ids::varied`] ids, from 0.
     pub fn legacy_varied(s: &mut Session) -> Result<Client, Failure> {
         Client::before_initialize().varied().handshake(s)
     }
@@ -410,7 +394,7 @@ impl Client {
         }
     }
 
-    /// This client with [`varied_id`] ids, from 0.
+    /// This client with [`ids::varied`] ids, from 0.
     pub fn varied(self) -> Client {
         Client {
             next_id: 0,
@@ -429,7 +413,7 @@ impl Client {
     /// `params` already has (a progress token).
     pub fn send(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
         let id = match self.varied {
-            true => varied_id(self.next_id),
+            true => ids::varied(self.next_id),
             false => json!(self.next_id),
         };
         self.next_id += 1;

@@ -104,3 +104,30 @@ fn list_request_shown(
         false => f,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cursors_hold_each_member_once() {
+        let cursors: Vec<String> = opaque().into_iter().map(|(_, c)| c).collect();
+        assert_eq!(cursors[0].parse::<i64>(), Ok(0));
+        assert_eq!(serde_json::from_str::<Value>(&cursors[1]).unwrap(), Value::Null);
+        assert!(serde_json::from_str::<Value>(&cursors[2]).unwrap().is_object());
+        assert_eq!(cursors[3], cursors[2]);
+        assert_eq!(cursors[4].chars().count(), 4105);
+        assert!(!cursors[5].is_ascii());
+        let repeats = (1..cursors.len())
+            .filter(|&i| cursors[..i].contains(&cursors[i]))
+            .count();
+        assert_eq!(repeats, 1);
+    }
+
+    #[test]
+    fn a_long_cursor_is_shown_cut() {
+        assert_eq!(shown("0"), "\"0\"");
+        let long = format!("long-{}", "x".repeat(100));
+        assert_eq!(shown(&long), format!("\"long-{}…\" (105 characters)", "x".repeat(35)));
+    }
+}
