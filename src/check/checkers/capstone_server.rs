@@ -45,6 +45,22 @@
 //!   basic/utilities/cancellation (receivers SHOULD not respond; an
 //!   unknown id MAY be ignored; "MUST handle these race conditions
 //!   gracefully") → `cancel (legacy)`.
+//! - Ids of every legal shape wherever an id travels (basic/index ›
+//!   Requests: "a string or integer ID"; progress: "Progress tokens MUST be
+//!   a string or integer value"; a cancellation's `requestId` names the
+//!   request by its id). Every case's client turns through 0, "req-1",
+//!   "2", -3, … ([`Client::varied`]). Member → case (mutant in
+//!   `tests/suite/checkers/ex11_capstone_server.rs`): a response's id, any
+//!   shape → `request ids (legacy)`, `request ids (modern)` (f64, cut and
+//!   mangled ids); a countdown's id echoed from its thread, a digit string
+//!   → `cancel one of two` (`m11_countdown_id_echoed_as_a_number`); the
+//!   `requestId` of a cancel, a string → `cancel (legacy)` ("req-countdown"),
+//!   `cancel (modern)` ("0", with 0 in flight beside it)
+//!   (`m11_cancel_looked_up_by_integer`); 5 and "5" kept apart →
+//!   `cancel one of two` (`m11_running_calls_keyed_without_type`); a
+//!   progress token, string or integer → `progress (legacy)` ("tok-legacy"),
+//!   `progress (modern)` (77), `cancel one of two` (5 and "5")
+//!   (`m11_progress_token_read_as_a_number`).
 //! - 2026-07-28 basic/index: "The result MUST include a resultType" → the
 //!   modern cases; a request missing a required `_meta` field "MUST" get
 //!   -32602 → `no stale _meta`; basic/versioning: "MUST respond with an
@@ -68,6 +84,7 @@
 
 mod lifecycle;
 mod modern;
+mod one_of_two;
 mod progress;
 
 use std::time::Duration;
@@ -84,6 +101,7 @@ use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
 use lifecycle::{counter_offer, gate, handshake};
 use modern::{discover, no_stale_meta, unsupported_version};
+use one_of_two::cancel_one_of_two;
 use progress::{cancel_legacy, cancel_modern, no_token, progress_legacy, progress_modern};
 
 /// The checker named `capstone-server`.
@@ -246,6 +264,17 @@ pub static CHECKER: Checker = Checker {
             run: cancel_modern,
         },
         Case {
+            name: "cancel one of two",
+            about: "countdowns with ids \"5\" and 5 (tokens 5 and \"5\") run at once; a cancel naming 5 stops that one only, and the other ends with its id and token echoed exactly",
+            rules: &[
+                "2026-07-28 basic/transports/stdio › Cancellation",
+                "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/utilities/progress › Progress Flow",
+            ],
+            args: &[],
+            run: cancel_one_of_two,
+        },
+        Case {
             name: "gate before initialize",
             about: "before initialize every legacy request but ping (tools, resources, templates, prompts, completion, logging) gets an error with its id; ping is answered and initialize works after",
             rules: &[
@@ -358,7 +387,7 @@ fn word_count(c: &mut Client, s: &mut Session, text: &str, expected: Value) -> C
 }
 
 fn tools_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     list_tools(&mut c, s)?;
     let reversed = call_tool(&mut c, s, "reverse", json!({"text": "Ada"}))?;
     same(
@@ -370,7 +399,7 @@ fn tools_legacy(s: &mut Session) -> CaseResult {
 }
 
 fn tools_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     list_tools(&mut c, s)?;
     let reversed = call_tool(&mut c, s, "reverse", json!({"text": "stressed"}))?;
     same(
@@ -382,7 +411,7 @@ fn tools_modern(s: &mut Session) -> CaseResult {
 }
 
 fn bad_steps(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let response = c.call(s, "tools/call", json!({"name": "countdown", "arguments": {"steps": 0}}))?;
     let Some(result) = response.get("result").cloned() else {
         return Err(Failure::partial(
@@ -419,7 +448,7 @@ fn read_about(c: &mut Client, s: &mut Session) -> Result<Value, Failure> {
 }
 
 fn resource_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let listed = c.result(s, "resources/list", json!({}))?;
     same(
         compare::open(json!({"resources": [{"uri": ABOUT_URI, "name": "about", "mimeType": "text/plain"}]})),
@@ -431,7 +460,7 @@ fn resource_legacy(s: &mut Session) -> CaseResult {
 }
 
 fn resource_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let listed = c.result(s, "resources/list", json!({}))?;
     modern_fields(&listed, "resources/list", true)?;
     let read = read_about(&mut c, s)?;
@@ -446,7 +475,7 @@ fn resource_modern(s: &mut Session) -> CaseResult {
 }
 
 fn prompt(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let listed = c.result(s, "prompts/list", json!({}))?;
     same(
         compare::open(json!({"prompts": [{"name": "review_code", "arguments": [{"name": "code", "required": true}]}]})),

@@ -47,6 +47,19 @@
 //!   › Behavior Requirements) → orphan logged and dropped; invalid lines
 //!   dropped.
 //!
+//! - Ids of every legal shape wherever an id travels (› Requests: "a
+//!   string or integer ID"). The router picks its own ids (two calls, two
+//!   ids: either shape); the checker varies the ones it sends back. Member
+//!   → case (mutant in `tests/suite/checkers/ex02_id_router.rs`): a
+//!   response whose id is the call's retyped ("1" for 1) → orphan logged
+//!   and dropped (`m02_router_compares_ids_as_strings`); a server request
+//!   with the call's own id → server request is not a response
+//!   (`m02_server_ping_taken_for_a_response`); a ping whose id reads like
+//!   the call's in the other type, answered with it exactly → the same
+//!   (`m02_ping_answered_with_the_id_as_a_number`); a string id ("s-1") on
+//!   an unknown method's error → the same
+//!   (`m02_every_server_request_answered_like_ping`).
+//!
 //! Not tested here, with the reason: "Notifications MUST NOT include an ID"
 //! (the router sends no notifications; 01 holds encode_notification to it);
 //! "JSON-RPC messages MUST be UTF-8 encoded" (the harness reads lines as
@@ -119,9 +132,10 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "server request is not a response",
-            about: "a ping from the server with the same id as a call in flight is answered, and the call still waits for its response",
+            about: "a ping from the server with the same id as a call in flight is answered, so is one whose id reads like it in the other type (\"1\" for 1), each with its id exactly, and the call still waits for its response",
             rules: &[
                 "2025-11-25 basic/index › Requests",
+                "2025-11-25 basic/index › Result Responses",
                 "2025-11-25 basic/utilities/ping › Behavior Requirements",
                 "2026-07-28 basic/index › Error Codes",
             ],
@@ -356,6 +370,21 @@ fn server_request(s: &mut Session) -> CaseResult {
         expected,
         &got,
         "answer a ping with an empty result and the ping's own id (2025-11-25 basic/utilities/ping)",
+    )?;
+    // A second ping whose id reads like c1's in the other type ("1" for 1,
+    // 7 for "7"; "0" for an id that reads as no number): the answer
+    // carries it exactly, type included.
+    let alike = match &id {
+        Value::String(t) => t.parse::<i64>().map_or_else(|_| json!("0"), Value::from),
+        other => json!(other.to_string()),
+    };
+    let got = deliver(s, &json!({"jsonrpc": "2.0", "id": alike, "method": "ping"}).to_string())?;
+    same(
+        json!({"jsonrpc": "2.0", "id": alike, "result": {}}),
+        &got,
+        &format!(
+            "a ping with id {alike} gets an empty result with that id exactly, type included: a string and an integer are different ids, however alike they read (2025-11-25 basic/index › Result Responses: \"the same ID as the request\")"
+        ),
     )?;
     let unknown = json!({"jsonrpc": "2.0", "id": "s-1", "method": "demo/unknown", "params": {}});
     let got = deliver(s, &unknown.to_string())?;

@@ -31,6 +31,17 @@
 //! - 2025-11-25 basic/index › Responses: a response carries the id of the
 //!   request it answers → legacy: answer the server (the server's id, not
 //!   the call's).
+//! - Ids of every legal shape wherever an id travels (basic/index ›
+//!   Requests: "a string or integer ID"). The client picks its own ids; the
+//!   checker varies the server's. Member → case (mutant in
+//!   `tests/suite/checkers/ex10_input_required.rs`): a server request with
+//!   a string id ("srv-1"), with the call's own id, and with the call's id
+//!   retyped ("1" for 1), each answered with its id exactly → legacy:
+//!   answer the server (`m10_legacy_server_request_taken_for_the_response`,
+//!   `m10_server_id_read_as_a_number`); a response whose id is not the
+//!   call's (null, another call's) → malformed responses skipped
+//!   (`m10_any_id_is_the_answer`, `m10_duplicate_answers_the_retry`); the
+//!   retry's id, a new one → one round of input (`m10_retry_reuses_the_id`).
 //! - JSON-RPC 2.0 §5 and basic/index › Responses (exactly one of result and
 //!   error, jsonrpc "2.0", the request's id, an integer code and a string
 //!   message) → malformed responses skipped; a second response to the first
@@ -131,7 +142,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "legacy: answer the server",
-            about: "in the legacy era the server's elicitation/create request, in its own id space, is answered while the call waits",
+            about: "in the legacy era the server's requests, in its own id space (\"srv-1\", the call's id, the call's id retyped), are answered with their ids exactly while the call waits",
             rules: &[
                 "2025-11-25 basic/index › Requests",
                 "2025-11-25 basic/index › Responses",

@@ -9,7 +9,7 @@
 //! basic/patterns/subscriptions (`subscriptions/listen`, the
 //! acknowledgement first, notifications tagged with the subscription id).
 //! Mistakes it catches: stopping at an empty-string cursor, re-encoding or
-//! trimming a cursor, walking again without end after -32602, never
+//! trimming a cursor, deciding anything from a cursor's value (below), walking again without end after -32602, never
 //! reusing or never refreshing the cache, taking any list-changed
 //! notification as ours, and taking a malformed response for a page.
 //!
@@ -19,6 +19,28 @@
 //!   string is a valid cursor and thus MUST NOT be treated as the end of
 //!   results" → three pages, cursors verbatim; "clients MUST NOT assume a
 //!   fixed page size" → the same (pages of 3, 2 and 1).
+//!
+//!   Opaque cursors, the class (2026-07-28 › Implementation Guidelines:
+//!   "Don't make any determination based on cursor value other than
+//!   whether a non-null value was provided (e.g. an empty string is a valid
+//!   cursor and thus MUST NOT be treated as the end of results)"; 2025-11-25
+//!   has the first two lines, "Don't make assumptions about cursor format"
+//!   and "Don't attempt to parse or modify cursors", not this one). The
+//!   spec gives a client no leave to stop on a repeated cursor (a server
+//!   may hand out the same one twice), so stopping there is a determination
+//!   from the value too. Member → case (mutant):
+//!   - `""` → three pages, cursors verbatim (`m08_stops_at_an_empty_cursor`);
+//!   - characters a client re-encodes or trims (`"b/+=c== "`) → the same
+//!     (`m08_cursor_url_encoded`, `m08_cursor_trimmed`);
+//!   - one that looks like a number (`"0"`) → opaque cursors, any value
+//!     (`m08_numeric_cursor_sent_as_a_number`);
+//!   - one that looks like JSON null (`"null"`) → the same
+//!     (`m08_null_text_ends_the_list`);
+//!   - a JSON object's text → the same (`m08_json_cursor_parsed`);
+//!   - a repeat of the cursor before it → the same
+//!     (`m08_repeated_cursor_ends_the_list`);
+//!   - a long one (4 KiB) → the same (`m08_long_cursor_cut`);
+//!   - a non-ASCII one → the same (`m08_non_ascii_cursor_ends_the_list`).
 //! - pagination › Overview and basic/index › _meta: "Every request MUST
 //!   include" the protocol version and client capabilities → every
 //!   tools/list request, in every case.
@@ -46,19 +68,20 @@
 //! retry here; 10 has them); a negative ttlMs read as 0 (a SHOULD, and the
 //! server MUST NOT send one).
 
+mod listen;
 mod malformed;
+mod opaque;
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::check::session::Session;
-use crate::check::toolkit::as_server::{frame, frame_or, report, report_or, respond, respond_error};
+use crate::check::toolkit::as_server::{frame_or, report, report_or, respond, respond_error};
 use crate::check::toolkit::harness::{self, harness_kind};
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
-use crate::mcp::meta::SUBSCRIPTION_ID;
 
 /// The checker named `pagination-walker`.
 pub static CHECKER: Checker = Checker {
@@ -75,6 +98,13 @@ pub static CHECKER: Checker = Checker {
             ],
             args: &[],
             run: three_pages,
+        },
+        Case {
+            name: "opaque cursors, any value",
+            about: "seven pages whose cursors are \"0\", \"null\", a JSON object's text, that text again, a 4 KiB string and a non-ASCII one: each goes back exactly, and only the absent nextCursor ends the list",
+            rules: &["2026-07-28 server/utilities/pagination › Implementation Guidelines"],
+            args: &[],
+            run: opaque::cursors,
         },
         Case {
             name: "malformed pages skipped",
@@ -137,7 +167,7 @@ pub static CHECKER: Checker = Checker {
                 "2026-07-28 server/utilities/caching › Interaction with Notifications",
             ],
             args: &["--listen", "--wait-ms", "300"],
-            run: listen,
+            run: listen::listen,
         },
     ],
 };
@@ -157,7 +187,7 @@ fn tools(names: &[&str]) -> Value {
 }
 
 /// A `tools/list` page.
-fn page(names: &[&str], next: Option<&str>, ttl: Option<u64>) -> Value {
+pub(super) fn page(names: &[&str], next: Option<&str>, ttl: Option<u64>) -> Value {
     let mut result = json!({"resultType": "complete", "tools": tools(names), "cacheScope": "private"});
     if let Some(next) = next {
         result["nextCursor"] = json!(next);
@@ -170,12 +200,12 @@ fn page(names: &[&str], next: Option<&str>, ttl: Option<u64>) -> Value {
 
 /// Reads the next request, which must be a modern `tools/list` with
 /// exactly `cursor`; returns its id.
-fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure> {
+pub(super) fn list_request(s: &mut Session, cursor: Option<&str>) -> Result<Value, Failure> {
     list_request_or(s, cursor, |reason| reason)
 }
 
 /// Like [`list_request`], with `on_stall` as for [`frame_or`].
-fn list_request_or(
+pub(super) fn list_request_or(
     s: &mut Session,
     cursor: Option<&str>,
     on_stall: impl FnOnce(String) -> String,
@@ -224,7 +254,7 @@ fn list_request_or(
 }
 
 /// Serves one whole walk: three pages, with `ttl` on each.
-fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
+pub(super) fn serve_walk(s: &mut Session, ttl: Option<u64>) -> CaseResult {
     serve_pages(s, [ttl, ttl, ttl])
 }
 
@@ -242,7 +272,7 @@ fn serve_pages(s: &mut Session, ttls: [Option<u64>; 3]) -> CaseResult {
 }
 
 /// Reads the report of listing number `call`; returns the names.
-fn listed(s: &mut Session, call: u64) -> Result<Vec<String>, Failure> {
+pub(super) fn listed(s: &mut Session, call: u64) -> Result<Vec<String>, Failure> {
     let got = report(s)?;
     if harness_kind(&got) == Some("failed") {
         return Err(Failure::showing(
@@ -269,7 +299,7 @@ fn listed(s: &mut Session, call: u64) -> Result<Vec<String>, Failure> {
 }
 
 /// Listing `call` must hold every tool, in order.
-fn all_listed(s: &mut Session, call: u64) -> CaseResult {
+pub(super) fn all_listed(s: &mut Session, call: u64) -> CaseResult {
     let names = listed(s, call)?;
     if names == NAMES {
         return Ok(());
@@ -282,7 +312,7 @@ fn all_listed(s: &mut Session, call: u64) -> CaseResult {
 }
 
 /// Nothing may be requested for `window`.
-fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
+pub(super) fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
     match s.recv_within(window)? {
         None => Ok(()),
         Some(got) => Err(Failure::showing(why.to_string(), got.value)),
@@ -291,7 +321,7 @@ fn no_request(s: &mut Session, window: Duration, why: &str) -> CaseResult {
 
 /// Listing `call` must come from the cache: its report arrives, and no
 /// request comes before it. `why` says why the cache should serve.
-fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
+pub(super) fn from_cache(s: &mut Session, call: u64, why: &str) -> CaseResult {
     let until = Instant::now() + s.slack(Duration::from_secs(2));
     while Instant::now() < until {
         if let Some(request) = s.recv_within(Duration::from_millis(10))? {
@@ -414,61 +444,4 @@ fn no_ttl(s: &mut Session) -> CaseResult {
         ..f
     })?;
     all_listed(s, 2)
-}
-
-fn listen(s: &mut Session) -> CaseResult {
-    let request = frame(s, "a subscriptions/listen request")?;
-    let id = match classify(&request) {
-        Kind::Request { id, method } if method == "subscriptions/listen" => id.to_value(),
-        _ => {
-            return Err(Failure::showing(
-                "with --listen the walker opens a subscriptions/listen stream first",
-                request,
-            ));
-        }
-    };
-    if request.pointer("/params/notifications/toolsListChanged") != Some(&json!(true))
-        || request
-            .pointer("/params/_meta")
-            .and_then(|m| m.get(mcp::meta::PROTOCOL_VERSION))
-            .is_none()
-    {
-        return Err(Failure::showing(
-            "subscriptions/listen opts in to what it wants: params.notifications.toolsListChanged true, plus the modern _meta (SubscriptionsListenRequest, 2026-07-28)",
-            request,
-        ));
-    }
-    no_request(
-        s,
-        Duration::from_millis(150),
-        "the walker went on before the acknowledgement. Nothing arrives on a subscription before notifications/subscriptions/acknowledged: wait for it",
-    )?;
-    let tag = json!({SUBSCRIPTION_ID: id});
-    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {"notifications": {"toolsListChanged": true}, "_meta": tag}}))?;
-    let got = report_or(
-        s,
-        "listen() did not return after the acknowledgement. A listen request gets no response while its stream is open: the acknowledgement notification, tagged with the request's id, is the signal to go on (request() would wait for a response that never comes)",
-    )?;
-    if harness_kind(&got) != Some("listening") {
-        return Err(Failure::showing(
-            "the acknowledgement, tagged with the listen request's id, completes listen()",
-            got,
-        ));
-    }
-    serve_walk(s, Some(60_000))?;
-    all_listed(s, 1)?;
-    from_cache(s, 2, "the pages said ttlMs 60000")?;
-    let other = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": {SUBSCRIPTION_ID: "someone-else"}}});
-    s.send_json(&other)?;
-    from_cache(
-        s,
-        3,
-        "a list_changed tagged with another subscription id made the walker fetch again. Check the tag: only a notification carrying your listen request's id is about your stream",
-    )?;
-    s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": tag}}))?;
-    serve_walk(s, Some(60_000)).map_err(|f| Failure {
-        reason: format!("{} (a notifications/tools/list_changed tagged with this walker's subscription id makes the cached list stale: the next listing walks again)", f.reason),
-        ..f
-    })?;
-    all_listed(s, 4)
 }

@@ -44,6 +44,22 @@
 //!   call 1 does not end call 2 → the same.
 //! - basic/index › Notifications: "Notifications MUST NOT include an ID" →
 //!   every case that reads a cancel.
+//! - Ids of every legal shape wherever an id travels (basic/index ›
+//!   Requests: "a string or integer ID"; › Result Responses: "the same ID
+//!   as the request"; progress: "a string or integer value"). The client
+//!   picks its ids and tokens, so the checker cannot vary their shape; it
+//!   varies what comes back. Member → case (mutant in
+//!   `tests/suite/checkers/ex09_progress_cancel.rs`): a response whose id
+//!   reads like the call's but is of the other type ("1" for 1) → look-alike
+//!   ids are others (`m09_response_matched_by_id_text`); progress for a
+//!   look-alike token → the same (`m09_progress_token_matched_by_text`;
+//!   tokens like "progress-1" have no look-alike: a string token of another
+//!   call, "not-yours", is in bad progress not passed on,
+//!   `m09_progress_token_not_checked`); the cancel's
+//!   `requestId`, the call's id exactly, type included → timeout: one cancel
+//!   (`m09_cancel_names_the_id_as_a_string`, `m09_cancel_names_the_token`);
+//!   a response whose id has a forbidden type → malformed responses:
+//!   violations (`m09_forbidden_id_not_reported`).
 //!
 //! Not tested here, with the reason: "Progress notifications MUST stop after
 //! completion" and "Servers … MUST NOT send any further messages" for a
@@ -56,7 +72,7 @@ mod malformed;
 use serde_json::{Value, json};
 
 use crate::check::session::Session;
-use crate::check::toolkit::as_server::{frame, report, respond};
+use crate::check::toolkit::as_server::{frame, report, respond, respond_error};
 use crate::check::toolkit::harness::harness_kind;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::jsonrpc::{Kind, classify};
@@ -104,6 +120,17 @@ pub static CHECKER: Checker = Checker {
             ],
             args: &["--era", "modern", "--calls", "2"],
             run: finished_token,
+        },
+        Case {
+            name: "look-alike ids are others",
+            about: "an error response whose id looks like the call's but is of the other type (\"1\" for 1, 7 for \"7\") does not end the call, and progress for a look-alike token is a violation; the call's own response ends it",
+            rules: &[
+                "2025-11-25 basic/index › Result Responses",
+                "2025-11-25 basic/utilities/progress › Progress Flow",
+                "course rule: bad-progress-reported",
+            ],
+            args: &["--era", "modern"],
+            run: look_alikes,
         },
         Case {
             name: "malformed responses: violations",
@@ -335,6 +362,73 @@ fn finished_token(s: &mut Session) -> CaseResult {
             format!("progress for {token1}, a finished call's token, is a violation: report it through on_violation"),
             json!([{"harness": "violation", "call": 2, "…": "…"}]),
             Value::Array(seen),
+        ));
+    }
+    Ok(())
+}
+
+/// The id or token that reads like `v` and is not it: the string "n" for
+/// the integer n, the integer n for the string "n"; `None` for a string
+/// that reads as no integer.
+fn look_alike(v: &Value) -> Option<Value> {
+    match v {
+        Value::Number(n) => Some(json!(n.to_string())),
+        Value::String(t) => t.parse::<i64>().ok().map(Value::from),
+        _ => None,
+    }
+}
+
+/// Progress for the look-alike of the call's token, then good progress,
+/// an error response with the look-alike of the call's id, then the call's
+/// result. Only the good progress is passed on, and the result ends the
+/// call. The client picks its ids and tokens: a look-alike exists only for
+/// an integer or a string of digits (a token "progress-1" has none, and
+/// that part tests nothing).
+fn look_alikes(s: &mut Session) -> CaseResult {
+    let (id, token) = call_request(s, "tools/call", true)?;
+    let (other_id, other_token) = (look_alike(&id), look_alike(&token));
+    if let Some(other) = &other_token {
+        progress(s, other, 1.0)?;
+    }
+    progress(s, &token, 2.0)?;
+    if let Some(other) = &other_id {
+        respond_error(
+            s,
+            other,
+            json!({"code": -32603, "message": "an answer to another request"}),
+        )?;
+    }
+    respond(s, &id, tool_result())?;
+    let (seen, outcome) = reports_until_outcome(s, "tools/call")?;
+    if outcome["kind"] != json!("result") {
+        let why = match &other_id {
+            Some(other) if outcome["kind"] == json!("error") => format!(
+                "an error response with id {other} ended the call whose id is {id}: the two look alike, but a string and an integer are different ids. A response belongs to the request whose id it carries exactly, type included (2025-11-25 basic/index › Result Responses: \"the same ID as the request\"); compare the ids as JSON values"
+            ),
+            _ => "the call's own response ends it: Outcome::Result".to_string(),
+        };
+        return Err(Failure::mismatch(
+            why,
+            json!({"harness": "outcome", "kind": "result", "…": "…"}),
+            outcome,
+        ));
+    }
+    let passed: Vec<f64> = seen
+        .iter()
+        .filter(|r| harness_kind(r) == Some("progress"))
+        .filter_map(|r| r["progress"].as_f64())
+        .collect();
+    if passed != [2.0] {
+        let why = match &other_token {
+            Some(other) if passed.first() == Some(&1.0) => format!(
+                "progress for the token {other} reached on_progress, but the call's token is {token}: a string and an integer are different tokens, however alike they read. Compare the token as a JSON value, type included (2025-11-25 basic/utilities/progress: \"a string or integer value\"), and report the rest through on_violation"
+            ),
+            _ => format!("progress 2 for the call's token {token} should reach on_progress, and nothing else"),
+        };
+        return Err(Failure::mismatch(
+            why,
+            json!({"passed on": [2.0]}),
+            json!({"passed on": passed}),
         ));
     }
     Ok(())

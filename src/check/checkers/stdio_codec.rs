@@ -22,6 +22,13 @@
 //!   MCP message" (so a line that is not one is the peer's fault, not the end
 //!   of the stream) → bad line, then on.
 //! - 2025-06-18 changelog: JSON-RPC batching removed → batch rejected.
+//! - Ids of every legal shape (basic/index › Requests): a codec passes
+//!   messages through as JSON values and never reads an id, so the one
+//!   member here is that both shapes survive a decode: the integer 1 (a
+//!   ping) and the string "c-7" (a call) in two frames in one read, a line
+//!   split across reads and every case that feeds them. No mutant of its
+//!   own: `feed` and `encode` take and give `serde_json::Value`, so the
+//!   codec has no place where an id could change its type.
 //!
 //! Not tested here, with the reason: "The client MUST NOT write anything to
 //! the server's stdin that is not a valid MCP message" and the server's

@@ -17,7 +17,11 @@
 //!
 //! - basic/index › Requests and › Result Responses (string or integer ids,
 //!   never null, the same id back) → `request ids (legacy)`, `request ids
-//!   (modern)`.
+//!   (modern)`. Ids of every legal shape wherever an id travels: the
+//!   response to every request of every case, whose client turns through
+//!   0, "req-1", "2", -3, … (`Client::varied`), and the 13 shapes of the id
+//!   cases (`m07_ids_through_f64`, `m07_digit_strings_turned_into_numbers`,
+//!   `m07_null_id_served`). No progress or cancellation here (11 has them).
 //! - server/tools › Listing Tools (2026-07-28): "MUST respond to tools/list
 //!   with the set of tools …", "MUST NOT vary per-connection or as a side
 //!   effect of other requests" → `tools in pages (legacy)`, `tools in pages
@@ -293,7 +297,7 @@ fn walk(c: &mut Client, s: &mut Session) -> Result<Vec<Value>, Failure> {
 }
 
 fn pages_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     walk(&mut c, s)?;
     let again = c.result(s, "tools/list", json!({}))?;
     if names(&again) != TOOL_NAMES[..3] {
@@ -307,18 +311,18 @@ fn pages_legacy(s: &mut Session) -> CaseResult {
 }
 
 fn pages_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     walk(&mut c, s)?;
     Ok(())
 }
 
 fn invalid_cursor(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     c.error(s, "tools/list", json!({"cursor": "no-such-cursor"}), -32602, "a cursor the server never handed out gets -32602 Invalid params (2025-11-25 server/utilities/pagination › Error Handling)")
 }
 
 fn greet(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let result = call_tool(&mut c, s, "greet", json!({"name": "Ada"}))?;
     compare::same(
         json!({"content": [{"type": "text", "text": "Hello, Ada!"}], "…": "…"}),
@@ -328,7 +332,7 @@ fn greet(s: &mut Session) -> CaseResult {
 }
 
 fn describe(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let result = call_tool(&mut c, s, "describe", json!({}))?;
     let blocks = result["content"].as_array().cloned().unwrap_or_default();
     let kinds: Vec<&str> = blocks
@@ -372,7 +376,7 @@ fn describe(s: &mut Session) -> CaseResult {
 }
 
 fn add(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let tools = walk(&mut c, s)?;
     let schema = tools
         .iter()
@@ -389,7 +393,7 @@ fn add(s: &mut Session) -> CaseResult {
 }
 
 fn out_of_range(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let response = c.call(
         s,
         "tools/call",
@@ -429,7 +433,7 @@ fn out_of_range(s: &mut Session) -> CaseResult {
 }
 
 fn bad_arguments(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let response = c.call(
         s,
         "tools/call",
@@ -452,7 +456,7 @@ fn bad_arguments(s: &mut Session) -> CaseResult {
 }
 
 fn prompt(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let listed = c.result(s, "prompts/list", json!({}))?;
     modern_fields(&listed, "prompts/list", true)?;
     let result = c.result(

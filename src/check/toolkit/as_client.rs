@@ -353,18 +353,27 @@ pub(crate) struct Client {
     /// Whether requests carry the modern `_meta`.
     pub modern: bool,
     next_id: u64,
+    /// Whether the ids turn through the shapes of [`ids::varied`].
+    varied: bool,
 }
 
 impl Client {
-    /// A legacy client, after the handshake at 2025-11-25.
+    /// A legacy client, after the handshake at 2025-11-25, numbering its
+    /// requests 1, 2, …
     pub fn legacy(s: &mut Session) -> Result<Client, Failure> {
-        let mut c = Client {
-            modern: false,
-            next_id: 1,
-        };
-        c.result(s, "initialize", initialize_params(mcp::LEGACY))?;
+        Client::before_initialize().handshake(s)
+    }
+
+    /// Like [`Client::legacy`], with [`ids::varied`] ids, from 0.
+    pub fn legacy_varied(s: &mut Session) -> Result<Client, Failure> {
+        Client::before_initialize().varied().handshake(s)
+    }
+
+    /// Runs the legacy handshake at 2025-11-25.
+    fn handshake(mut self, s: &mut Session) -> Result<Client, Failure> {
+        self.result(s, "initialize", initialize_params(mcp::LEGACY))?;
         s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-        Ok(c)
+        Ok(self)
     }
 
     /// A legacy client that has not sent `initialize` yet.
@@ -372,6 +381,7 @@ impl Client {
         Client {
             modern: false,
             next_id: 1,
+            varied: false,
         }
     }
 
@@ -380,6 +390,16 @@ impl Client {
         Client {
             modern: true,
             next_id: 1,
+            varied: false,
+        }
+    }
+
+    /// This client with [`ids::varied`] ids, from 0.
+    pub fn varied(self) -> Client {
+        Client {
+            next_id: 0,
+            varied: true,
+            ..self
         }
     }
 
@@ -391,7 +411,18 @@ impl Client {
     /// Sends a request without waiting; returns its id. In the modern era
     /// `params._meta` gets the modern fields, beside any `_meta` members
     /// `params` already has (a progress token).
-    pub fn send(&mut self, s: &mut Session, method: &str, mut params: Value) -> Result<Value, Failure> {
+    pub fn send(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
+        let id = match self.varied {
+            true => ids::varied(self.next_id),
+            false => json!(self.next_id),
+        };
+        self.next_id += 1;
+        self.send_as(s, id, method, params)
+    }
+
+    /// Like [`Client::send`], with the id `id` the case picked (outside
+    /// this client's count); returns it.
+    pub fn send_as(&mut self, s: &mut Session, id: Value, method: &str, mut params: Value) -> Result<Value, Failure> {
         if self.modern {
             let mut meta = mcp::request_meta(mcp::MODERN);
             if let Some(extra) = params.get("_meta").and_then(Value::as_object) {
@@ -401,8 +432,6 @@ impl Client {
             }
             params["_meta"] = meta;
         }
-        let id = json!(self.next_id);
-        self.next_id += 1;
         s.send_json(&request(id.clone(), method, Some(params)))?;
         Ok(id)
     }

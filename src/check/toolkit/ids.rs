@@ -66,6 +66,23 @@ pub(crate) fn beyond_double(text: &str) -> bool {
     text.parse::<i128>().is_ok_and(|n| n.unsigned_abs() > (1u128 << 53) - 1)
 }
 
+/// The id of request number `n` (from 0) of a varied client
+/// ([`super::as_client::Client::varied`]):
+/// the legal shapes in turn, an integer (0 first), a plain string, a
+/// string of digits and a negative integer (0, "req-1", "2", -3, 4, …),
+/// so a server that keeps ids of one shape only, anywhere an id travels
+/// (the response, a running call's table, a cancellation's lookup), fails
+/// the case that sends the other (2025-11-25 basic/index › Requests: "a
+/// string or integer ID").
+pub(crate) fn varied(n: u64) -> Value {
+    match n % 4 {
+        0 => json!(n),
+        1 => json!(format!("req-{n}")),
+        2 => json!(n.to_string()),
+        _ => json!(-(n as i64)),
+    }
+}
+
 /// The ids no client may send, as (what it is, its JSON text).
 pub(crate) const FORBIDDEN: [(&str, &str); 5] = [
     ("null", "null"),
@@ -261,6 +278,17 @@ mod tests {
             assert!(!ids[..i].contains(id), "{id} twice");
         }
         assert_eq!(value_of(&legal()[11].1), json!("q\"b\\n\n\t\u{1}"));
+    }
+
+    #[test]
+    fn varied_ids_turn_through_the_shapes_and_never_repeat() {
+        let first: Vec<Value> = (0..5).map(varied).collect();
+        assert_eq!(first, [json!(0), json!("req-1"), json!("2"), json!(-3), json!(4)]);
+        let many: Vec<Value> = (0..400).map(varied).collect();
+        for (i, id) in many.iter().enumerate() {
+            assert!(id.is_string() || id.is_i64(), "{id}");
+            assert!(!many[..i].contains(id), "{id} twice");
+        }
     }
 
     #[test]

@@ -523,3 +523,23 @@ fn m02_invalid_answered_with_an_error() {
         ],
     );
 }
+
+/// A ping answered with its id read as a number where it reads as one:
+/// the ping with id "1" gets id 1 back.
+#[test]
+fn m02_ping_answered_with_the_id_as_a_number() {
+    let find = "        json!({\"jsonrpc\": \"2.0\", \"id\": id.to_json(), \"result\": {}})\n";
+    let replace = "        json!({\"jsonrpc\": \"2.0\", \"id\": match id { Id::Str(t) => t.parse::<i64>().map_or_else(|_| id.to_json(), Value::from), Id::Int(_) => id.to_json() }, \"result\": {}})\n";
+    let report = check_mutant_on(
+        ROUTER,
+        "mutant-02-ping-id-as-number",
+        &[("src/lib.rs", find, replace)],
+        &["server request is not a response"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "server request is not a response",
+        &["a ping with id \"1\" gets an empty result with that id exactly, type included"],
+    );
+}

@@ -137,10 +137,13 @@ fn m04_probe_waits_too_long() {
         "{}",
         summary(&report)
     );
-    // One hung case (4 s), every other case at its usual pace.
+    // One hung case (4 s), every other case at its usual pace; the bound
+    // stretches with the load, as the cases' own deadlines do.
+    let bound =
+        mcplings::check::session::slack::stretch(Duration::from_secs(30), mcplings::check::session::slack::scale());
     assert!(
-        checking < Duration::from_secs(30),
-        "checking (without the build) took {checking:?}"
+        checking < bound,
+        "checking (without the build) took {checking:?}, over {bound:?}"
     );
 }
 

@@ -412,7 +412,7 @@ fn m07_cache_hints_on_tools_list_only() {
 }
 
 /// The same mutant in a case about something else: the response to
-/// initialize is there with its id changed (1.0), and the reason says so
+/// initialize is there with its id changed (0.0), and the reason says so
 /// rather than call it some other frame.
 #[test]
 fn m07_ids_through_f64_named_in_any_case() {
@@ -428,7 +428,7 @@ fn m07_ids_through_f64_named_in_any_case() {
         &report,
         "tools in pages (legacy)",
         &[
-            "the response to `initialize` came back, but the response's id is 1.0, not 1",
+            "the response to `initialize` came back, but the response's id is 0.0, not 0",
             "echo the id exactly, in type and value",
         ],
     );

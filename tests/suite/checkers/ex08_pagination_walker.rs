@@ -413,3 +413,132 @@ fn m08_any_id_is_the_answer() {
         &["took the response with id null for page 1", "MUST include the same ID"],
     );
 }
+
+const OPAQUE: &str = "opaque cursors, any value";
+
+const END_ARM: &str = "                None => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
+
+const END_ANY: &str = "                _ => return Ok((tools, Duration::from_millis(ttl_ms))),\n";
+
+const CURSOR_PARAM: &str = "                params[\"cursor\"] = json!(c);\n";
+
+/// A walker that ends the list at a cursor of its choosing: `guard` added
+/// to the arm that follows a cursor, so every other cursor still goes back.
+fn ends_at(package: &str, guard: &str) -> mcplings::check::CheckReport {
+    let replace = format!("                Some(next) if {guard} => cursor = Some(next.to_string()),\n");
+    check_mutant_on(
+        WALKER,
+        package,
+        &[
+            ("src/lib.rs", NEXT_CURSOR_ARM, &replace),
+            ("src/lib.rs", END_ARM, END_ANY),
+        ],
+        &[OPAQUE],
+    )
+}
+
+/// A cursor that reads as a number sent back as one (`0`, not `"0"`).
+#[test]
+fn m08_numeric_cursor_sent_as_a_number() {
+    let replace = "                params[\"cursor\"] = c.parse::<i64>().map_or_else(|_| json!(c), |n| json!(n));\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-cursor-as-number",
+        &[("src/lib.rs", CURSOR_PARAM, replace)],
+        &[OPAQUE],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        OPAQUE,
+        &[
+            "the cursor comes back as 0, but the server handed out \"0\"",
+            "as the string it is",
+        ],
+    );
+}
+
+/// The text `"null"` taken for no cursor: the list ends there.
+#[test]
+fn m08_null_text_ends_the_list() {
+    let report = ends_at("mutant-08-null-text-ends", "next != \"null\"");
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        OPAQUE,
+        &[
+            "the walker stopped after page 2, whose nextCursor looks like JSON null (\"null\")",
+            "Don't make any determination based on cursor value",
+        ],
+    );
+}
+
+/// A cursor that holds a JSON object parsed and sent as the object (to
+/// read the page number in it).
+#[test]
+fn m08_json_cursor_parsed() {
+    let replace = "                params[\"cursor\"] = if c.starts_with('{') { serde_json::from_str(c).unwrap_or_else(|_| json!(c)) } else { json!(c) };\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-cursor-parsed",
+        &[("src/lib.rs", CURSOR_PARAM, replace)],
+        &[OPAQUE],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        OPAQUE,
+        &[
+            "the cursor comes back as {\"page\":4,\"size\":1}, but the server handed out \"{\\\"page\\\":4,\\\"size\\\":1}\"",
+        ],
+    );
+}
+
+/// A loop guard on the value: the list ends when a cursor repeats.
+#[test]
+fn m08_repeated_cursor_ends_the_list() {
+    let report = ends_at("mutant-08-repeat-ends", "cursor.as_deref() != Some(next)");
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        OPAQUE,
+        &[
+            "the walker stopped after page 4, whose nextCursor repeats the cursor before it",
+            "the spec gives no leave to stop on a repeat",
+        ],
+    );
+}
+
+/// Cursors kept in a 1 KiB buffer: a longer one is cut.
+#[test]
+fn m08_long_cursor_cut() {
+    let replace = "                Some(next) => cursor = Some(next.chars().take(1024).collect()),\n";
+    let report = check_mutant_on(
+        WALKER,
+        "mutant-08-long-cursor-cut",
+        &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
+        &[OPAQUE],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        OPAQUE,
+        &[
+            "(1024 characters), but the server handed out \"long-0123456789abcdef",
+            "(4105 characters)",
+            "no parsing, trimming, cutting or re-encoding",
+        ],
+    );
+}
+
+/// A non-ASCII cursor taken for garbage: the list ends there.
+#[test]
+fn m08_non_ascii_cursor_ends_the_list() {
+    let report = ends_at("mutant-08-non-ascii-ends", "next.is_ascii()");
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        OPAQUE,
+        &["the walker stopped after page 6, whose nextCursor is not ASCII (\"é✓日本語😀\")"],
+    );
+}

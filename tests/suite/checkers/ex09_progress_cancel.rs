@@ -381,3 +381,79 @@ fn m09_finished_calls_token_accepted() {
         ],
     );
 }
+
+const LOOK_ALIKES: &str = "look-alike ids are others";
+
+/// A response matched to the call by the id's text, without its type: the
+/// error with id "1" ends call 1.
+#[test]
+fn m09_response_matched_by_id_text() {
+    let find = "None if message.get(\"id\") == Some(&id) => {";
+    let replace = "None if message.get(\"id\").map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string())) == Some(id.to_string()) => {";
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-id-by-text",
+        &[("src/lib.rs", find, replace)],
+        &[LOOK_ALIKES],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        LOOK_ALIKES,
+        &[
+            "an error response with id \"1\" ended the call whose id is 1",
+            "a string and an integer are different ids",
+        ],
+    );
+}
+
+/// Integer progress tokens, compared by their text: progress for "1" is
+/// taken for the call whose token is 1.
+#[test]
+fn m09_progress_token_matched_by_text() {
+    let token_find = "let token = json!(format!(\"progress-{}\", self.next_token));";
+    let token_replace = "let token = json!(self.next_token);";
+    let check_find = "if p.get(\"progressToken\") != Some(&token) {";
+    let check_replace = "if p.get(\"progressToken\").map(|t| t.as_str().map(str::to_string).unwrap_or_else(|| t.to_string())) != Some(token.to_string()) {";
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-token-by-text",
+        &[
+            ("src/lib.rs", token_find, token_replace),
+            ("src/lib.rs", check_find, check_replace),
+        ],
+        &[LOOK_ALIKES],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        LOOK_ALIKES,
+        &[
+            "progress for the token \"1\" reached on_progress, but the call's token is 1",
+            "different tokens",
+        ],
+    );
+}
+
+/// The cancel names the request by its id turned into a string: "1" for
+/// the call whose id is 1.
+#[test]
+fn m09_cancel_names_the_id_as_a_string() {
+    let find = "\"params\": {\"requestId\": id, \"reason\": \"timed out\"}";
+    let replace = "\"params\": {\"requestId\": id.to_string(), \"reason\": \"timed out\"}";
+    let report = check_mutant_on(
+        SUPERVISOR,
+        "mutant-09-cancel-id-as-string",
+        &[("src/lib.rs", find, replace)],
+        &["timeout: one cancel"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "timeout: one cancel",
+        &[
+            "the cancel must name the request it cancels: params.requestId 1",
+            "in type and value",
+        ],
+    );
+}

@@ -344,3 +344,27 @@ fn m10_duplicate_answers_the_retry() {
         ],
     );
 }
+
+/// The server's request answered with its id read as a number where it
+/// reads as one: the ping whose id is the call's retyped ("2" for 2) gets
+/// the number back.
+#[test]
+fn m10_server_id_read_as_a_number() {
+    let find = "                        Some(result) => json!({\"jsonrpc\": \"2.0\", \"id\": server_id, \"result\": result}),\n";
+    let replace = "                        Some(result) => json!({\"jsonrpc\": \"2.0\", \"id\": server_id.as_str().and_then(|t| t.parse::<i64>().ok()).map_or(server_id.clone(), Value::from), \"result\": result}),\n";
+    let report = check_mutant_on(
+        ASKING,
+        "mutant-10-server-id-as-number",
+        &[("src/lib.rs", find, replace)],
+        &["legacy: answer the server"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "legacy: answer the server",
+        &[
+            "the server's ping was answered, but the response's id is ",
+            "The string came back as a number",
+        ],
+    );
+}

@@ -29,7 +29,7 @@ fn m11_progress_tagged_with_the_request_id() {
     assert_failed(
         &report,
         "progress (legacy)",
-        &["carries the request's id (2) as its token", "\"tok-legacy\""],
+        &["carries the request's id (\"req-1\") as its token", "\"tok-legacy\""],
     );
 }
 
@@ -445,4 +445,102 @@ fn m11_prompt_served_before_initialize() {
         "gate before initialize",
         &["`prompts/get` before initialize was served"],
     );
+}
+
+const RUNNING_KEY: &str = "        let key = id.to_string();\n";
+
+/// A cancellation looked up by the integer in its requestId: a call whose
+/// id is a string cannot be cancelled.
+#[test]
+fn m11_cancel_looked_up_by_integer() {
+    let replace = "let stopped = self.running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id.as_i64().unwrap_or(-1).to_string());";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-cancel-by-integer",
+        &[("src/lib.rs", CANCEL_REMOVE, replace)],
+        &["cancel (legacy)", "cancel (modern)", "cancel one of two"],
+    );
+    assert_caught(&report);
+    for case in ["cancel (legacy)", "cancel (modern)"] {
+        assert_failed(
+            &report,
+            case,
+            &["the countdown went on after notifications/cancelled named it"],
+        );
+    }
+    // An integer id is cancelled as before.
+    let one_of_two = report.cases.iter().find(|c| c.name == "cancel one of two").unwrap();
+    assert_eq!(one_of_two.status, Status::Passed, "{}", summary(&report));
+}
+
+/// Running calls keyed by the id's text without its type: 5 and "5" are
+/// one key, so a cancel naming 5 stops "5" too.
+#[test]
+fn m11_running_calls_keyed_without_type() {
+    let key = "        let key = id.as_str().map(str::to_string).unwrap_or_else(|| id.to_string());\n";
+    let lookup = "let stopped = self.running.lock().unwrap_or_else(|e| e.into_inner()).remove(&id.as_str().map(str::to_string).unwrap_or_else(|| id.to_string()));";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-keys-without-type",
+        &[("src/lib.rs", RUNNING_KEY, key), ("src/lib.rs", CANCEL_REMOVE, lookup)],
+        &["cancel (legacy)", "cancel one of two"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "cancel one of two",
+        &[
+            "countdown 3 with id \"5\" (a string) never answered after notifications/cancelled named request 5",
+            "5 and \"5\" are different ids",
+        ],
+    );
+    let legacy = report.cases.iter().find(|c| c.name == "cancel (legacy)").unwrap();
+    assert_eq!(legacy.status, Status::Passed, "{}", summary(&report));
+}
+
+/// The countdown's thread answers with a digit-string id turned into the
+/// number it reads as.
+#[test]
+fn m11_countdown_id_echoed_as_a_number() {
+    let find = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id, \"result\": result}));\n            }\n        });\n";
+    let replace = "                out.send(json!({\"jsonrpc\": \"2.0\", \"id\": id.as_str().and_then(|t| t.parse::<i64>().ok()).map_or(id.clone(), Value::from), \"result\": result}));\n            }\n        });\n";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-countdown-id-as-number",
+        &[("src/lib.rs", find, replace)],
+        &["cancel one of two"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "cancel one of two",
+        &[
+            "the response to countdown 3 (id \"5\", sent from its thread) came back, but the response's id is 5, not \"5\"",
+            "The string came back as a number",
+        ],
+    );
+}
+
+/// A progress token that reads as a number sent back as that number.
+#[test]
+fn m11_progress_token_read_as_a_number() {
+    let find = "return self.countdown(&id, steps, params.pointer(\"/_meta/progressToken\").cloned(), era, out),";
+    let replace = "return self.countdown(&id, steps, params.pointer(\"/_meta/progressToken\").cloned().map(|t| t.as_str().and_then(|x| x.parse::<i64>().ok()).map_or(t, Value::from)), era, out),";
+    let report = check_mutant_on(
+        CAPSTONE,
+        "mutant-11-token-as-number",
+        &[("src/lib.rs", find, replace)],
+        &["progress (legacy)", "cancel one of two"],
+    );
+    assert_caught(&report);
+    assert_failed(
+        &report,
+        "cancel one of two",
+        &[
+            "carries progressToken 5, but its request asked with \"5\" (a string)",
+            "type included",
+        ],
+    );
+    let legacy = report.cases.iter().find(|c| c.name == "progress (legacy)").unwrap();
+    assert_eq!(legacy.status, Status::Passed, "{}", summary(&report));
 }

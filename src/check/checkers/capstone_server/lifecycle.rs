@@ -15,7 +15,7 @@ use crate::check::toolkit::{CaseResult, Failure};
 use crate::mcp;
 
 pub(super) fn handshake(s: &mut Session) -> CaseResult {
-    let mut c = Client::before_initialize();
+    let mut c = Client::before_initialize().varied();
     let ping = c.call(s, "ping", json!({}))?;
     if ping.get("result") != Some(&json!({})) {
         return Err(Failure::partial(
@@ -57,7 +57,7 @@ pub(super) fn handshake(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn counter_offer(s: &mut Session) -> CaseResult {
-    let mut c = Client::before_initialize();
+    let mut c = Client::before_initialize().varied();
     let response = c.call(s, "initialize", initialize_params(mcp::FUTURE))?;
     let offered = response.pointer("/result/protocolVersion").cloned();
     if offered == Some(json!(mcp::LEGACY)) {

@@ -12,7 +12,7 @@ use crate::check::toolkit::{CaseResult, Failure};
 use crate::mcp;
 
 pub(super) fn discover(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let found = c.result(s, "server/discover", json!({}))?;
     let versions_ok = found
         .get("supportedVersions")
@@ -61,7 +61,7 @@ pub(super) fn unsupported_version(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn no_stale_meta(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     c.result(s, "tools/list", json!({}))?;
     let mut meta = mcp::request_meta(mcp::MODERN);
     meta.as_object_mut().map(|m| m.remove(mcp::meta::CLIENT_CAPABILITIES));

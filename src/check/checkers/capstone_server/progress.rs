@@ -143,7 +143,7 @@ pub(super) fn countdown(c: &mut Client, s: &mut Session, steps: u64, token: Opti
 }
 
 pub(super) fn progress_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let token = json!("tok-legacy");
     let id = countdown(&mut c, s, 3, Some(token.clone()))?;
     let (before, response) = until_response(s, &id, "tools/call")?;
@@ -154,7 +154,7 @@ pub(super) fn progress_legacy(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn progress_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let token = json!(77);
     let id = countdown(&mut c, s, 3, Some(token.clone()))?;
     let first = s.recv()?.value;
@@ -202,7 +202,7 @@ pub(super) fn progress_modern(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn no_token(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let id = countdown(&mut c, s, 2, None)?;
     let (before, response) = until_response(s, &id, "tools/call")?;
     if let Some(progress) = before.iter().find(|f| is_progress(f)) {
@@ -214,10 +214,12 @@ pub(super) fn no_token(s: &mut Session) -> CaseResult {
     liftoff(response, 2, true)
 }
 
-/// Starts countdown 4 with a token, waits for its first progress, cancels
-/// it, and checks that neither progress nor a response follows for it.
-/// The cancellation rules of the era in play, `rules` citing them.
-pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseResult {
+/// Starts countdown 4 with a token, its request's id `id` (a string, so a
+/// server that looks cancellations up by integer fails), waits for its
+/// first progress, cancels it, and checks that neither progress nor a
+/// response follows for it. The cancellation rules of the era in play,
+/// `rules` citing them.
+pub(super) fn cancelled(c: &mut Client, s: &mut Session, id: Value, rules: &str) -> CaseResult {
     let token = json!("tok-cancel");
     // The cancel must land while the countdown runs: 4 steps on a quiet
     // machine, more (up to the tool's 10) as the load stretches the time
@@ -227,7 +229,9 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
     let steps = (s.slack(Duration::from_millis(4 * STEP_MS)).as_millis() as u64)
         .div_ceil(STEP_MS)
         .clamp(4, 10);
-    let id = countdown(c, s, steps, Some(token.clone()))?;
+    let mut params = json!({"name": "countdown", "arguments": {"steps": steps}});
+    params["_meta"] = json!({"progressToken": token});
+    let id = c.send_as(s, id, "tools/call", params)?;
     let first = s.recv()?.value;
     if !is_progress(&first) {
         return Err(Failure::partial(
@@ -266,7 +270,11 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
         };
         let Some(got) = s.recv_until(until)? else { break };
         let frame = got.value;
-        ids::unchanged(&quick, &frame, "the tools/call sent right after the cancel")?;
+        // The quick call's id may look like the countdown's ("0" and 0):
+        // only a frame that is not the countdown's can be the quick one's.
+        if frame.get("id") != Some(&id) {
+            ids::unchanged(&quick, &frame, "the tools/call sent right after the cancel")?;
+        }
         if frame.get("id") == Some(&quick) && frame.get("method").is_none() {
             let text = frame.pointer("/result/content/0/text").cloned().unwrap_or(Value::Null);
             if text != json!("no") {
@@ -296,6 +304,11 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
             let why = if code_0 {
                 format!(
                     "the cancelled request {id} got an error response with code 0. A cancelled request gets no response at all ({rules}; python-sdk#2480, where a client reconnected on every cancel), and code 0 means nothing in JSON-RPC"
+                )
+            } else if frame.get("id").is_some_and(|got| ids::changed(&id, got).is_some()) {
+                format!(
+                    "the cancelled request {id} got a response, with its id changed on the way ({}): a cancelled request gets no response at all ({rules})",
+                    frame["id"]
                 )
             } else {
                 "after notifications/cancelled nothing was due: a notification is never answered".to_string()
@@ -346,20 +359,25 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, rules: &str) -> CaseRes
     )
 }
 
+/// The legacy cancel: the countdown's id is a plain string.
 pub(super) fn cancel_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     cancelled(
         &mut c,
         s,
+        json!("req-countdown"),
         "2025-11-25 basic/utilities/cancellation › Behavior Requirements",
     )
 }
 
+/// The modern cancel: the countdown's id is the string "0", and the call
+/// sent right behind the cancel has the integer 0 (the client's first id).
 pub(super) fn cancel_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     cancelled(
         &mut c,
         s,
+        json!("0"),
         "2026-07-28 basic/patterns/cancellation › Behavior Requirements",
     )
 }

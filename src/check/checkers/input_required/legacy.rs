@@ -4,13 +4,13 @@
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{ELICIT, accepted, elicitation, final_result, greet_call, hello, report_after_questions};
 use crate::check::session::Session;
 use crate::check::toolkit::as_server::{frame, frame_or, respond};
 use crate::check::toolkit::harness::harness_kind;
-use crate::check::toolkit::{CaseResult, Failure, compare};
+use crate::check::toolkit::{CaseResult, Failure, compare, ids};
 use crate::mcp;
 
 pub(super) fn legacy(s: &mut Session) -> CaseResult {
@@ -35,8 +35,14 @@ pub(super) fn legacy(s: &mut Session) -> CaseResult {
     }
     let call = greet_call(s, "the tools/call for greet")?;
     // The server's own requests: one with an id of its own, then a ping
-    // with the same id as the client's call. The two directions number
-    // their requests independently.
+    // with the same id as the client's call, then one whose id reads like
+    // the call's in the other type ("1" for 1, 7 for "7"; 0 for a string
+    // that reads as no number). The two directions number their requests
+    // independently, and each answer carries its request's id exactly.
+    let alike = match &call["id"] {
+        Value::String(t) => t.parse::<i64>().map_or(json!(0), Value::from),
+        other => json!(other.to_string()),
+    };
     let server_requests = [
         (
             json!({"jsonrpc": "2.0", "id": "srv-1", "method": ELICIT, "params": elicitation()["params"]}),
@@ -45,6 +51,10 @@ pub(super) fn legacy(s: &mut Session) -> CaseResult {
         (
             json!({"jsonrpc": "2.0", "id": call["id"], "method": "ping"}),
             json!({"jsonrpc": "2.0", "id": call["id"], "result": {}}),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": alike, "method": "ping"}),
+            json!({"jsonrpc": "2.0", "id": alike, "result": {}}),
         ),
     ];
     for (asked, expected) in server_requests {
@@ -66,11 +76,11 @@ pub(super) fn legacy(s: &mut Session) -> CaseResult {
                 answer,
             ));
         }
-        compare::same(
-            expected,
-            &answer,
-            "answer the server's request with a response carrying the server's own id and the result (the handler's, or {} for a ping)",
-        )?;
+        let why = match ids::changed(&asked["id"], answer.get("id").unwrap_or(&Value::Null)) {
+            Some(changed) => format!("the server's {method} was answered, but {changed}: a string and an integer are different ids, however alike they read"),
+            None => "answer the server's request with a response carrying the server's own id and the result (the handler's, or {} for a ping)".into(),
+        };
+        compare::same(expected, &answer, &why)?;
     }
     respond(s, &call["id"], hello())?;
     compare::same(

@@ -23,7 +23,7 @@ fn read(c: &mut Client, s: &mut Session, uri: &str) -> Result<Value, Failure> {
 }
 
 pub(super) fn resources_ok(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     let listed = c.result(s, "resources/list", json!({}))?;
     let uris: Vec<&str> = listed["resources"]
         .as_array()
@@ -78,12 +78,12 @@ pub(super) fn resources_ok(s: &mut Session) -> CaseResult {
 }
 
 pub(super) fn missing_legacy(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     c.error(s, "resources/read", json!({"uri": "file:///notes/missing.md"}), -32002, "a resource that does not exist gets -32002 Resource not found in the legacy era (2025-11-25 server/resources › Error Handling)")
 }
 
 pub(super) fn missing_modern(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     c.error(
         s,
         "resources/read",
@@ -100,7 +100,7 @@ pub(super) fn missing_modern(s: &mut Session) -> CaseResult {
 /// server/utilities/caching); every modern result carries resultType
 /// (2026-07-28 basic/index › Result Responses).
 pub(super) fn cache_hints(s: &mut Session) -> CaseResult {
-    let mut c = Client::modern();
+    let mut c = Client::modern().varied();
     let calls = [
         ("server/discover", json!({}), true),
         ("resources/list", json!({}), true),

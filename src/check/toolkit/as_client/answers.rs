@@ -67,7 +67,7 @@ pub(crate) fn structured_with_mirror(result: &Value, expected: &Value, declares:
 
 /// A legacy call of a tool that does not exist must get -32602.
 pub(crate) fn unknown_tool(s: &mut Session) -> CaseResult {
-    let mut c = Client::legacy(s)?;
+    let mut c = Client::legacy_varied(s)?;
     c.error(
         s,
         "tools/call",
