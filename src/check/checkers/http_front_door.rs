@@ -48,6 +48,15 @@
 //!   → `server/discover and cache hints`.
 //! - › Backward Compatibility (a SHOULD): GET and DELETE get 405 → `only
 //!   POST /mcp`.
+//! - › Case Sensitivity: "Clients and servers MUST use case-insensitive
+//!   comparisons for header names" → `header names in any case`. The
+//!   checkers' HTTP client writes every name in lower case, so this case
+//!   sends its requests byte for byte (`raw.rs`). The class "header names
+//!   the RFCs make case-insensitive", each member with its step: names
+//!   compared with the spec's spelling (`MCP-Protocol-Version`) → the
+//!   lower-case request; names compared in lower case only → the UPPER
+//!   case request and the spec's spelling; `Origin` looked up by one
+//!   spelling, so a foreign `ORIGIN` is served → the last step.
 //!
 //! Not tested, and why:
 //! - › Cancellation: closing the SSE stream "MUST be treated … as
@@ -65,16 +74,17 @@
 
 mod messages;
 mod origin;
+pub(in crate::check::checkers) mod raw;
 mod requests;
 
 use serde_json::{Value, json};
 
-use crate::check::http::{self, Request};
+use crate::check::http::Request;
 use crate::check::session::Session;
-use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape, ids};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
-use messages::{discover, request_ids};
-use origin::{loopback_origin, origin};
+use messages::{discover, request_ids, sse_progress};
+use origin::{any_case, loopback_origin, origin};
 use requests::{error_reply, exchange, headers_for, ok_reply, post, send, shown, tool_call, with_header};
 
 /// The checker named `http-front-door`.
@@ -174,6 +184,16 @@ pub static CHECKER: Checker = Checker {
             ],
             args: &[],
             run: loopback_origin,
+        },
+        Case {
+            name: "header names in any case",
+            about: "the request headers spelled in lower case, UPPER case or as the spec writes them are served alike; ORIGIN: http://evil.example gets 403",
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Case Sensitivity",
+                "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
+            ],
+            args: &[],
+            run: any_case,
         },
         Case {
             name: "base64 Mcp-Name decoded",
@@ -442,58 +462,5 @@ fn base64_name(s: &mut Session) -> CaseResult {
         -32020,
         "Mcp-Name =?base64?Y291bnQ=?= decodes to \"count\", not the body's \"echo\": decode, then compare, and a mismatch gets",
     )?;
-    Ok(())
-}
-
-fn sse_progress(s: &mut Session) -> CaseResult {
-    let mut body = tool_call(11, "count", json!({"to": 3}), mcp::MODERN);
-    body["params"]["_meta"]["progressToken"] = json!("p-11");
-    let reply = post(s, headers_for(&body), &body)?;
-    if reply.status != 200 || reply.media_type().as_deref() != Some("text/event-stream") {
-        return Err(Failure::mismatch(
-            "a call that carries a progress token, from a client that accepts text/event-stream, is answered with an SSE stream, so the progress can travel before the result",
-            json!({"status": 200, "content-type": "text/event-stream", "…": "…"}),
-            shown(&reply),
-        ));
-    }
-    let events = http::parse_events(&reply.text());
-    let messages: Vec<Value> = events
-        .iter()
-        .map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| json!(e.data)))
-        .collect();
-    let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
-    let Some(at) = response_at else {
-        for message in &messages {
-            ids::unchanged(&json!(11), message, "`tools/call` on the stream")?;
-        }
-        return Err(Failure::showing(
-            "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
-            Value::Array(messages),
-        ));
-    };
-    if at + 1 != messages.len() {
-        return Err(Failure::showing(
-            "something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)",
-            Value::Array(messages),
-        ));
-    }
-    let progress: Vec<&Value> = messages[..at]
-        .iter()
-        .filter(|m| m.get("method") == Some(&json!("notifications/progress")))
-        .collect();
-    let values: Vec<f64> = progress
-        .iter()
-        .filter_map(|m| m.pointer("/params/progress").and_then(Value::as_f64))
-        .collect();
-    let tokens_ok = progress
-        .iter()
-        .all(|m| m.pointer("/params/progressToken") == Some(&json!("p-11")));
-    if progress.len() != 3 || !tokens_ok || values.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(Failure::mismatch(
-            "before the response, the stream should carry the three progress notifications of count to 3: each with the request's progressToken p-11 and a progress value that goes up",
-            json!([{"method": "notifications/progress", "params": {"progressToken": "p-11", "progress": 1, "total": 3}}, "… 2 …", "… 3 …", {"id": 11, "result": "…"}]),
-            Value::Array(messages),
-        ));
-    }
     Ok(())
 }
