@@ -30,9 +30,11 @@
 //!   Error" → `unsupported version`; a method not implemented → "MUST
 //!   respond with 404 … -32601" → `unknown method: 404`.
 //! - › Standard Request Headers, › Server Validation (-32020) → `Mcp-Method
-//!   must match`, `Mcp-Name must match` (missing or different); › Value
-//!   Encoding, servers "MUST decode" the sentinel → `base64 Mcp-Name
-//!   decoded`.
+//!   must match`, `Mcp-Name must match` (missing or different), `Mcp-Name
+//!   from params.uri` (resources/read mirrors `params.uri`: a server that
+//!   compares `params.name`, or checks Mcp-Name on tools/call only,
+//!   fails it); › Value Encoding, servers "MUST decode" the sentinel →
+//!   `base64 Mcp-Name decoded`.
 //! - basic/index › Requests: "a string or integer ID", "MUST NOT be null";
 //!   › Result Responses: "the same ID" → `request ids` (a forbidden id gets
 //!   a 4xx, its body if any -32600 without an id); › Error Responses: "an
@@ -73,6 +75,7 @@
 //!   one page.
 
 mod messages;
+mod names;
 mod origin;
 pub(in crate::check::checkers) mod raw;
 mod requests;
@@ -84,6 +87,7 @@ use crate::check::session::Session;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
 use messages::{discover, request_ids, sse_progress};
+use names::uri_name;
 use origin::{any_case, loopback_origin, origin};
 use requests::{error_reply, exchange, headers_for, ok_reply, post, send, shown, tool_call, with_header};
 
@@ -136,6 +140,17 @@ pub static CHECKER: Checker = Checker {
             ],
             args: &[],
             run: name_mismatch,
+        },
+        Case {
+            name: "Mcp-Name from params.uri",
+            about: "a resources/read whose Mcp-Name is its params.uri (plain, or in the Base64 sentinel) passes the header checks (this server has no resources: 404 -32601); one naming another URI gets 400 -32020",
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Standard Request Headers",
+                "2026-07-28 basic/transports/streamable-http › Server Validation",
+                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
+            ],
+            args: &[],
+            run: uri_name,
         },
         Case {
             name: "_meta fields required",

@@ -500,3 +500,39 @@ fn m06_origin_one_spelling() {
         &["ORIGIN: http://evil.example", "MUST respond with HTTP 403"],
     );
 }
+
+/// Checks a mutant of the 06 solution on "Mcp-Name from params.uri" alone.
+fn caught_by_uri_name(package: &str, find: &str, replace: &str, fragments: &[&str]) {
+    let report = check_mutant_on(
+        HTTP,
+        package,
+        &[("src/lib.rs", find, replace)],
+        &["Mcp-Name from params.uri"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "Mcp-Name from params.uri", fragments);
+}
+
+/// Mcp-Name compared with `params.name` on resources/read too (issue 34
+/// item 1): the URI in the header never matches.
+#[test]
+fn m06_resource_name_from_params_name() {
+    caught_by_uri_name(
+        "mutant-06-uri-as-name",
+        "        \"resources/read\" => Some(\"uri\"),\n",
+        "        \"resources/read\" => Some(\"name\"),\n",
+        &["Mcp-Name mirrors params.uri", "it got 400"],
+    );
+}
+
+/// Mcp-Name checked on tools/call and prompts/get only: a resources/read
+/// whose header names another URI goes through.
+#[test]
+fn m06_resource_name_unchecked() {
+    caught_by_uri_name(
+        "mutant-06-uri-unchecked",
+        "        \"resources/read\" => Some(\"uri\"),\n",
+        "",
+        &["MUST reject a disagreement", "it got 404"],
+    );
+}
