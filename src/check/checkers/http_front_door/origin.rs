@@ -84,15 +84,18 @@ pub(super) fn loopback_origin(s: &mut Session) -> CaseResult {
     Ok(())
 }
 
+/// How a case spells a header name.
+type Spelling = fn(&str) -> String;
+
 /// The request headers of a `tools/call` of echo, each name spelled by
 /// `spell` (lower case, UPPER case, or as the spec writes it).
-fn spelled(body: &Value, spell: fn(&str) -> String) -> Vec<(String, String)> {
+fn spelled(body: &Value, spell: Spelling) -> Vec<(String, String)> {
     headers_for(body).into_iter().map(|(n, v)| (spell(&n), v)).collect()
 }
 
 pub(super) fn any_case(s: &mut Session) -> CaseResult {
     let body = tool_call(30, "echo", json!({"text": "hi"}), mcp::MODERN);
-    let spellings: [(&str, fn(&str) -> String); 3] = [
+    let spellings: [(&str, Spelling); 3] = [
         (
             "in lower case (mcp-protocol-version, mcp-method, mcp-name)",
             str::to_ascii_lowercase,
