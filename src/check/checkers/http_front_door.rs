@@ -53,7 +53,7 @@
 //! - › Case Sensitivity: "Clients and servers MUST use case-insensitive
 //!   comparisons for header names" → `header names in any case`. The
 //!   checkers' HTTP client writes every name in lower case, so this case
-//!   sends its requests byte for byte (`raw.rs`). The class "header names
+//!   sends its requests byte for byte (`toolkit::raw_http`). The class "header names
 //!   the RFCs make case-insensitive", each member with its step: names
 //!   compared with the spec's spelling (`MCP-Protocol-Version`) → the
 //!   lower-case request; names compared in lower case only → the UPPER
@@ -77,7 +77,6 @@
 mod messages;
 mod names;
 mod origin;
-pub(in crate::check::checkers) mod raw;
 mod requests;
 
 use serde_json::{Value, json};

@@ -19,10 +19,10 @@
 use super::wire::{refused, served};
 use super::world::World;
 use super::{INVALID_REQUEST, tools_list};
-use crate::check::checkers::http_front_door::raw;
 use crate::check::http::Request;
 use crate::check::session::Session;
 use crate::check::toolkit::CaseResult;
+use crate::check::toolkit::raw_http as raw;
 use crate::mcp;
 
 /// A POST of `body` with the MCP headers spelled in other cases, and

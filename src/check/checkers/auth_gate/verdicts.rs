@@ -24,9 +24,9 @@ use serde_json::{Value, json};
 use super::wire::{Refusal, call, headers, post, refused, send, shown};
 use super::world::{Outage, World, now};
 use super::{INVALID_TOKEN, TOKEN_HANDLING, tools_list, unauthenticated};
-use crate::check::checkers::http_front_door::raw;
 use crate::check::http::Request;
 use crate::check::session::Session;
+use crate::check::toolkit::raw_http as raw;
 use crate::check::toolkit::{CaseResult, Failure};
 use crate::mcp;
 

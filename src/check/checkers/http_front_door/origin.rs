@@ -5,10 +5,10 @@
 
 use serde_json::{Value, json};
 
-use super::raw;
 use super::requests::{headers_for, ok_reply, post, shown, tool_call, with_header};
 use crate::check::http::Request;
 use crate::check::session::Session;
+use crate::check::toolkit::raw_http as raw;
 use crate::check::toolkit::{CaseResult, Failure};
 use crate::mcp;
 

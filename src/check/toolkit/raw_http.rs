@@ -4,8 +4,9 @@
 //! server that compares names case-sensitively against lower-case spellings
 //! would pass every other case: "Clients and servers MUST use
 //! case-insensitive comparisons for header names" (2026-07-28
-//! basic/transports/streamable-http › Case Sensitivity). Used by 06 and 12;
-//! recorded in the transcript as `check::http::send` records a request.
+//! basic/transports/streamable-http › Case Sensitivity). Used by 06 and 12
+//! (`check::http` is shared with doctor and stays as it is); recorded in
+//! the transcript as `check::http::send` records a request.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -13,18 +14,18 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::Failure;
+use super::harness::http_panic;
 use crate::check::http::{self, Reply, Request};
 use crate::check::report::{Direction, EntryKind};
 use crate::check::session::{Session, Stop};
-use crate::check::toolkit::Failure;
-use crate::check::toolkit::harness::http_panic;
 
 /// Sends `request` over a fresh connection with its header names as
 /// written (`Host`, `Content-Length` and `Connection: close` added), and
 /// reads the reply to the end. Errors: the server did not listen, closed
 /// the connection without a response, took past the session's deadline,
 /// or panicked (the harness's report).
-pub(in crate::check::checkers) fn send(s: &mut Session, request: &Request) -> Result<Reply, Failure> {
+pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Failure> {
     let address = http::wait_until_listening(s)?;
     let mut sent = request.clone();
     if !sent.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
