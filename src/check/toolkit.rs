@@ -7,6 +7,8 @@
 //! - [`as_client`]: the checker as the client of a learner's server;
 //! - [`as_service`]: the checker as a service a learner's HTTP server calls
 //!   (an authorization server, an upstream API);
+//! - [`raw_http`]: an HTTP request sent byte for byte, header names as a
+//!   case spells them;
 //!
 //! and the request-id rules every server checker holds a server to ([`ids`]).
 //!
@@ -21,5 +23,6 @@ pub mod case;
 pub mod compare;
 pub mod harness;
 pub mod ids;
+pub mod raw_http;
 
 pub use case::{Case, CaseResult, Checker, Failure, Shape};

@@ -10,11 +10,13 @@
 //! 1. A foreign `Origin` gets 403 (Security & Endpoint); a loopback one
 //!    (http or https; `localhost`, `127.0.0.1` or `[::1]`; any port) and
 //!    none at all are served. The `Host` header proves nothing.
-//! 2. Anything but `POST /mcp` gets 404 (another path) or 405 with
-//!    `Allow: POST` (GET, DELETE, …; RFC 9110 § 15.5.6).
-//! 3. A notification gets 202 with an empty body (Sending Messages). A
-//!    request whose id is not a string or an integer (null, 1.5, …) gets
-//!    400 with -32600 and no id (2026-07-28 basic/index › Requests).
+//! 2. The path, then the method: another path gets 404, then anything but
+//!    POST gets 405 with `Allow: POST` (GET, DELETE, …; RFC 9110 § 15.5.6).
+//! 3. A notification gets 202 with an empty body (Sending Messages), with
+//!    no header checked: this revision defines none for a notification
+//!    POST. A request whose id is not a string or an integer (null, 1.5,
+//!    …) gets 400 with -32600 and no id (2026-07-28 basic/index ›
+//!    Requests).
 //! 4. A request whose `params._meta` lacks the protocol version or the
 //!    client capabilities gets 400 with -32602 (2026-07-28 schema:
 //!    `RequestMetaObject` requires both), before any header is checked.

@@ -8,27 +8,33 @@
 //!
 //! In the order `handle` applies them:
 //!
-//! 1. `GET /.well-known/oauth-protected-resource/mcp` gets the Protected
+//! 1. A foreign `Origin` gets 403, on every path (the metadata's too).
+//! 2. `GET /.well-known/oauth-protected-resource/mcp` gets the Protected
 //!    Resource Metadata (RFC 9728 § 3): `resource` (the canonical URI),
 //!    `authorization_servers`, `scopes_supported`, `bearer_methods_supported`.
-//! 2. A foreign `Origin` gets 403; another path 404; anything but POST 405
-//!    with `Allow: POST` (RFC 9110 § 15.5.6).
-//! 3. The token, from the `Authorization: Bearer` header only:
+//! 3. Another path gets 404; anything but POST 405 with `Allow: POST`
+//!    (RFC 9110 § 15.5.6).
+//! 4. The token, from the `Authorization` header only (`Bearer`, `bearer`
+//!    and `BEARER` are one scheme; header names compare in any case):
 //!    - none (another scheme such as Basic, or a token only in the query
 //!      string, which does not count): 401, `Bearer resource_metadata="…"`
 //!      (a `scope="…"` naming the scopes needed SHOULD come too; the
 //!      checker accepts the challenge with or without it);
 //!    - a `Bearer` header that is not exactly `Bearer <token>` (no token,
-//!      two words, a character a token cannot hold), or a token in two
-//!      places: 400, `error="invalid_request"` (RFC 6750 § 3.1).
-//! 4. The token's claims, from the authorization server's introspection
+//!      two words, a character a token cannot hold), two `Authorization`
+//!      headers, or a token in the header and the query string: 400,
+//!      `error="invalid_request"` (RFC 6750 § 3.1).
+//! 5. The token's claims, from the authorization server's introspection
 //!    endpoint (RFC 7662; the endpoint is `introspection_endpoint` in the
 //!    server's RFC 8414 metadata, at `<issuer>/.well-known/oauth-authorization-server`
-//!    for this issuer, which has no path): inactive, another audience than
-//!    the canonical URI, or expired: 401, `error="invalid_token"`.
-//! 5. Its scope must cover the request ([`scopes_needed`]): if not, 403,
+//!    for this issuer, which has no path): inactive, an `aud` without the
+//!    canonical URI (or no `aud`), or an `exp` in the past: 401,
+//!    `error="invalid_token"`, whatever else is wrong with the request.
+//!    When introspection fails (no answer, or not 200), the token was not
+//!    judged: 503.
+//! 6. Its scope must cover the request ([`scopes_needed`]): if not, 403,
 //!    `error="insufficient_scope"`, `scope="…"`, `resource_metadata="…"`.
-//! 6. Then the MCP checks of exercise 06 ([`serve_mcp`], given).
+//! 7. Then the MCP checks of exercise 06 ([`serve_mcp`], given).
 //!
 //! Write `handle`, `protected_resource_metadata` and
 //! `upstream_authorization` (and any helpers you like). Everything below
@@ -151,7 +157,7 @@ pub fn handle(request: &HttpRequest, config: &Config) -> HttpResponse {
     //   let message: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     //   serve_mcp(request, &message, config)
     let _ = (request, config);
-    todo!("metadata route, Origin, path, method, token, introspection, claims, scope, then serve_mcp")
+    todo!("Origin, metadata route, path, method, token, introspection, claims, scope, then serve_mcp")
 }
 
 /// This server's Protected Resource Metadata (RFC 9728 § 2).

@@ -10,19 +10,22 @@
 //! 1. A foreign `Origin` gets 403 (Security & Endpoint); a loopback one
 //!    (http or https; `localhost`, `127.0.0.1` or `[::1]`; any port) and
 //!    none at all are served. The `Host` header proves nothing.
-//! 2. Anything but `POST /mcp` gets 404 (another path) or 405 (GET,
-//!    DELETE, …).
-//! 3. A notification gets 202 with an empty body (Sending Messages). A
-//!    request whose id is not a string or an integer (null, 1.5, …) gets
-//!    400 with -32600 and no id (2026-07-28 basic/index › Requests).
+//! 2. The path, then the method: another path gets 404, then anything but
+//!    POST gets 405 with `Allow: POST` (GET, DELETE, …; RFC 9110 § 15.5.6).
+//! 3. A notification gets 202 with an empty body (Sending Messages), with
+//!    no header checked: this revision defines none for a notification
+//!    POST. A request whose id is not a string or an integer (null, 1.5,
+//!    …) gets 400 with -32600 and no id (2026-07-28 basic/index ›
+//!    Requests).
 //! 4. A request whose `params._meta` lacks the protocol version or the
 //!    client capabilities gets 400 with -32602 (2026-07-28 schema:
-//!    `RequestMetaObject` requires both). The conformance suite's
-//!    `server-stateless` scenario and the Python SDK both put it before
-//!    the header checks.
-//! 5. The request metadata headers must match the body: `MCP-Protocol-Version`
-//!    and the body's `_meta` version, `Mcp-Method` and `method`, `Mcp-Name`
-//!    and `params.name` (after decoding `=?base64?…?=`); otherwise 400 with
+//!    `RequestMetaObject` requires both), before any header is checked.
+//! 5. The request metadata headers must match the body. On every request:
+//!    `MCP-Protocol-Version` and the body's `_meta` version, `Mcp-Method`
+//!    and `method`. On `tools/call`, `resources/read` and `prompts/get`
+//!    only: `Mcp-Name` and `params.name` (`params.uri` for
+//!    `resources/read`), after decoding `=?base64?…?=` (Standard Request
+//!    Headers). A required header missing, or one that disagrees: 400 with
 //!    -32020 HeaderMismatch (Server Validation).
 //! 6. A version this server does not implement gets 400 with -32022.
 //! 7. An unknown method gets 404 with -32601.

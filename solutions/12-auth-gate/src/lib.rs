@@ -8,21 +8,25 @@
 //!
 //! In the order `handle` applies them:
 //!
-//! 1. `GET /.well-known/oauth-protected-resource/mcp` gets the Protected
+//! 1. A foreign `Origin` gets 403, on every path.
+//! 2. `GET /.well-known/oauth-protected-resource/mcp` gets the Protected
 //!    Resource Metadata (RFC 9728 §3): `resource` (the canonical URI),
 //!    `authorization_servers`, `scopes_supported`, `bearer_methods_supported`.
-//! 2. A foreign `Origin` gets 403; another path 404; anything but POST 405.
-//! 3. The token, from the `Authorization: Bearer` header only:
-//!    - none (a token in the query string does not count): 401,
-//!      `Bearer resource_metadata="…"`;
-//!    - a header that is not `Bearer <token>`, or a token in two places:
-//!      400, `error="invalid_request"` (RFC 6750 §3.1).
-//! 4. The token's claims, from the authorization server's introspection
+//! 3. Another path gets 404; anything but POST 405.
+//! 4. The token, from the `Authorization` header only, its scheme `Bearer`
+//!    in any case (RFC 9110 §11.1):
+//!    - none (another scheme, or a token only in the query string, which
+//!      does not count): 401, `Bearer resource_metadata="…"`;
+//!    - a `Bearer` header that is not `Bearer <token>`, two `Authorization`
+//!      headers, or a token in two places: 400, `error="invalid_request"`
+//!      (RFC 6750 §3.1).
+//! 5. The token's claims, from the authorization server's introspection
 //!    endpoint (RFC 7662): inactive, another audience than the canonical
-//!    URI, or expired: 401, `error="invalid_token"`.
-//! 5. Its scope must cover the request ([`scopes_needed`]): if not, 403,
+//!    URI (or none), or expired: 401, `error="invalid_token"`, whatever
+//!    else is wrong. An introspection that fails judged nothing: 503.
+//! 6. Its scope must cover the request ([`scopes_needed`]): if not, 403,
 //!    `error="insufficient_scope"`, `scope="…"`, `resource_metadata="…"`.
-//! 6. Then the MCP checks of exercise 06 ([`serve_mcp`]).
+//! 7. Then the MCP checks of exercise 06 ([`serve_mcp`]).
 //!
 //! The tools call the upstream notes API with this server's own
 //! credential, never the client's token ([`upstream_authorization`]).
@@ -138,14 +142,14 @@ pub fn refuse(status: u16, challenge: String, why: &str) -> HttpResponse {
 /// Decides the response to one HTTP request. See the module documentation
 /// for the rules, in order.
 pub fn handle(request: &HttpRequest, config: &Config) -> HttpResponse {
-    let path = request.path.split('?').next().unwrap_or("");
-    if request.method == "GET" && path == METADATA_PATH {
-        return HttpResponse::json(200, &protected_resource_metadata(config));
-    }
     if let Some(origin) = request.header("Origin")
         && !is_local_origin(origin)
     {
         return HttpResponse::json(403, &json!({"error": format!("origin {origin} is not allowed")}));
+    }
+    let path = request.path.split('?').next().unwrap_or("");
+    if request.method == "GET" && path == METADATA_PATH {
+        return HttpResponse::json(200, &protected_resource_metadata(config));
     }
     if path != "/mcp" {
         return HttpResponse::empty(404);
@@ -162,8 +166,12 @@ pub fn handle(request: &HttpRequest, config: &Config) -> HttpResponse {
         Ok(None) => return refuse(401, format!("Bearer {metadata}, scope=\"notes:read\""), "no access token"),
         Ok(Some(token)) => token,
     };
-    // Whether it is a live token for this server.
-    let claims = introspect(config, &token).unwrap_or_else(|_| json!({"active": false}));
+    // Whether it is a live token for this server. No answer means no
+    // verdict: 503, the failure is ours, not the token's.
+    let claims = match introspect(config, &token) {
+        Ok(claims) => claims,
+        Err(why) => return HttpResponse::json(503, &json!({"error": format!("cannot validate the token: {why}")})),
+    };
     if let Err(why) = check_claims(&claims, config) {
         return refuse(401, format!("Bearer error=\"invalid_token\", error_description=\"{why}\", {metadata}"), why);
     }

@@ -4,7 +4,9 @@
 //! port its authorization server (RFC 8414 metadata, RFC 7662
 //! introspection) and the upstream notes API it calls (`auth_gate/world.rs`).
 //! The cases on where the token is are in `auth_gate/location.rs`, on what
-//! it says in `auth_gate/claims.rs`; the rest are here.
+//! it says in `auth_gate/claims.rs`, on which verdict wins when more than
+//! one thing is wrong in `auth_gate/verdicts.rs`, on what HTTP makes
+//! case-insensitive in `auth_gate/spelling.rs`; the rest are here.
 //!
 //! Mistakes it catches: a token read from the query string, a malformed
 //! header taken as no header (or as a token), a token trusted without
@@ -12,8 +14,25 @@
 //! server's credentials, `active` trusted without the audience or the
 //! expiry, 401 where a scope is missing (the client re-authorizes in a
 //! loop) or 403 without the scopes, the client's token passed upstream,
-//! and authorization checked after the MCP headers (an unauthenticated
-//! client learns what the server runs).
+//! authorization checked after the MCP headers (an unauthenticated
+//! client learns what the server runs), a scope checked before the token
+//! is known good, `bearer` or `authorization` refused, and a failed
+//! introspection answered 401 (the client re-authorizes for nothing).
+//!
+//! Two classes of mistakes, each member with its case (the module docs of
+//! `verdicts.rs` and `spelling.rs` name the step that catches it):
+//!
+//! - Authorization verdicts in the right order: the scope checked before
+//!   the expiry, the audience or `active` → `invalid token: 401 first`;
+//!   the MCP headers checked before the token is validated, or the body
+//!   judged before it → `invalid token: 401 first`; the MCP headers
+//!   checked before the scope → `too narrow: 403 first`; the metadata
+//!   route before the Origin check, the MCP headers before the token's
+//!   presence → `check order`.
+//! - Tokens the RFCs make case-insensitive: the `Bearer` scheme compared
+//!   exactly, header names compared with one spelling, the
+//!   `Authorization` headers counted by one spelling → `Bearer in any
+//!   case`.
 //!
 //! The rules (2026-07-28 basic/authorization pages unless named; 2025-11-25
 //! basic/authorization says the same), and the case for each:
@@ -55,8 +74,19 @@
 //!   client" → `no token passthrough`.
 //! - security-considerations: "MCP servers MUST validate access tokens before
 //!   processing the request"; basic/transports/streamable-http › Security &
-//!   Endpoint, Origin first (exercise 06); the course's order: Origin, HTTP
-//!   method, authorization, MCP headers and version → `check order`.
+//!   Endpoint: "Servers MUST validate the Origin header on all incoming
+//!   connections", the metadata route included; the course's order: Origin,
+//!   HTTP method, the token (401, 400), its scope (403), then the MCP
+//!   checks (400) → `check order`, `invalid token: 401 first` (› Token
+//!   Handling: "Invalid or expired tokens MUST receive a HTTP 401
+//!   response", whatever else is wrong), `too narrow: 403 first`.
+//! - streamable-http › Case Sensitivity: "Clients and servers MUST use
+//!   case-insensitive comparisons for header names"; RFC 9110 § 11.1, the
+//!   auth scheme is a case-insensitive token → `Bearer in any case`.
+//! - The spec says nothing of an introspection that fails; the course
+//!   answers 503, since the token was not judged and a 401 `invalid_token`
+//!   would send the client to re-authorize for nothing (course rule:
+//!   introspection-down) → `introspection down: 503`.
 //!
 //! Not tested, and why:
 //! - HTTPS ("All authorization server endpoints MUST be served over
@@ -69,6 +99,8 @@
 
 mod claims;
 mod location;
+mod spelling;
+mod verdicts;
 mod wire;
 mod world;
 
@@ -77,10 +109,11 @@ use serde_json::{Value, json};
 use crate::check::http::Reply;
 use crate::check::session::Session;
 use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
-use crate::mcp;
 use claims::{audience, expired, inactive, insufficient_scope};
 use location::{malformed, no_token, query_token, two_places};
-use wire::{Refusal, call, headers, post, refused, request, send, served, shown};
+use spelling::any_case;
+use verdicts::{introspection_down, invalid_first, order, scope_first};
+use wire::{Refusal, call, post, request, send, served, shown};
 use world::{ARGS, CLIENT_ID, UPSTREAM_TOKEN, World, client_basic};
 
 /// The checker named `auth-gate`.
@@ -186,7 +219,7 @@ pub static CHECKER: Checker = Checker {
         },
         Case {
             name: "check order",
-            about: "Origin, then the HTTP method, then authorization, then the MCP headers and version: 403, 405, 401, then 400 -32020",
+            about: "Origin first, for the metadata route too, then the HTTP method, then authorization, then the MCP headers and version: 403, 405, 401, then 400 -32020",
             rules: &[
                 "course rule: check-order",
                 "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
@@ -194,9 +227,47 @@ pub static CHECKER: Checker = Checker {
             args: ARGS,
             run: order,
         },
+        Case {
+            name: "invalid token: 401 first",
+            about: "an expired, foreign or revoked token gets 401 invalid_token though the scope is missing too, or the MCP headers are wrong, or the body is not JSON",
+            rules: &[
+                "2026-07-28 basic/authorization › Token Handling",
+                "2026-07-28 basic/authorization/security-considerations › Access Token Privilege Restriction",
+                "course rule: check-order",
+            ],
+            args: ARGS,
+            run: invalid_first,
+        },
+        Case {
+            name: "too narrow: 403 first",
+            about: "a live token without the scope gets 403 insufficient_scope though its MCP-Protocol-Version header disagrees with the body",
+            rules: &[
+                "2026-07-28 basic/authorization › Runtime Insufficient Scope Errors",
+                "course rule: check-order",
+            ],
+            args: ARGS,
+            run: scope_first,
+        },
+        Case {
+            name: "Bearer in any case",
+            about: "authorization: bearer …, AUTHORIZATION: BEARER … and Authorization: Bearer … are served; Authorization and authorization together are two headers: 400",
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Case Sensitivity",
+                "2026-07-28 basic/authorization › Token Requirements",
+                "2026-07-28 basic/authorization › Error Handling",
+            ],
+            args: ARGS,
+            run: any_case,
+        },
+        Case {
+            name: "introspection down: 503",
+            about: "when the introspection endpoint does not answer, or answers 500, the token was not judged: 503, not 401 and never served",
+            rules: &["course rule: introspection-down"],
+            args: ARGS,
+            run: introspection_down,
+        },
     ],
 };
-
 /// RFC 9728 § 3.1, as the reasons quote it.
 const WELL_KNOWN: &str = "the well-known path /.well-known/oauth-protected-resource followed by the endpoint's path, /mcp (RFC 9728 § 3.1; 2026-07-28 basic/authorization/authorization-server-discovery › Protected Resource Metadata Discovery Requirements)";
 /// The 401 rule, as the reasons quote it.
@@ -404,64 +475,6 @@ fn passthrough(s: &mut Session) -> CaseResult {
             "list_notes returns the notes the notes API holds: the server calls GET <--upstream>/notes with its own credential and returns them as text",
             json!({"content": [{"type": "text", "text": world.note}]}),
             result,
-        ));
-    }
-    Ok(())
-}
-
-fn order(s: &mut Session) -> CaseResult {
-    let world = World::start(s)?;
-    let body = tools_list(14);
-    let mut foreign = headers(&body, None);
-    foreign.push(("Origin".into(), "http://evil.example".into()));
-    let reply = send(s, "POST", "/mcp", foreign, Some(&body))?;
-    if reply.status != 403 {
-        return Err(Failure::mismatch(
-            format!(
-                "a request from a foreign Origin, without a token, gets 403 before anything else: \"If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden\" (2026-07-28 basic/transports/streamable-http › Security & Endpoint). A 401 would hand a page on any site the way to your authorization server; got {}",
-                reply.status
-            ),
-            json!({"status": 403, "…": "…"}),
-            shown(&reply),
-        ));
-    }
-    let reply = send(
-        s,
-        "GET",
-        "/mcp",
-        vec![("Accept".into(), "text/event-stream".into())],
-        None,
-    )?;
-    if reply.status != 405 {
-        return Err(Failure::mismatch(
-            format!(
-                "GET /mcp without a token gets 405: the method is checked before authorization, as no token could make a GET valid here (2026-07-28 basic/transports/streamable-http › Backward Compatibility); got {}",
-                reply.status
-            ),
-            json!({"status": 405, "…": "…"}),
-            shown(&reply),
-        ));
-    }
-    let mut wrong = headers(&body, None);
-    wrong.retain(|(n, _)| n != "Mcp-Method" && n != "MCP-Protocol-Version");
-    wrong.push(("MCP-Protocol-Version".into(), mcp::FUTURE.into()));
-    let reply = send(s, "POST", "/mcp", wrong.clone(), Some(&body))?;
-    refused(
-        &reply,
-        &unauthenticated(&world),
-        "a request without a token, whose MCP headers are wrong too (no Mcp-Method, a version no one speaks), gets 401: \"MCP servers MUST validate access tokens before processing the request\" (2026-07-28 basic/authorization/security-considerations), and a 400 about headers would tell an unauthenticated client what the server runs. It needs",
-    )?;
-    let token = world.token("notes:read");
-    wrong.push(("Authorization".into(), format!("Bearer {token}")));
-    let reply = send(s, "POST", "/mcp", wrong, Some(&body))?;
-    let code = reply
-        .json()
-        .and_then(|b| b.pointer("/error/code").and_then(Value::as_i64));
-    if reply.status != 400 || code != Some(-32020) {
-        return Err(Failure::mismatch(
-            "with a live token the same request passes authorization and meets the MCP checks of exercise 06: Mcp-Method is missing, so 400 with -32020 HeaderMismatch (2026-07-28 basic/transports/streamable-http › Server Validation)",
-            json!({"status": 400, "body": {"error": {"code": -32020, "message": "…"}}}),
-            shown(&reply),
         ));
     }
     Ok(())

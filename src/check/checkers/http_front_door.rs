@@ -30,9 +30,11 @@
 //!   Error" → `unsupported version`; a method not implemented → "MUST
 //!   respond with 404 … -32601" → `unknown method: 404`.
 //! - › Standard Request Headers, › Server Validation (-32020) → `Mcp-Method
-//!   must match`, `Mcp-Name must match` (missing or different); › Value
-//!   Encoding, servers "MUST decode" the sentinel → `base64 Mcp-Name
-//!   decoded`.
+//!   must match`, `Mcp-Name must match` (missing or different), `Mcp-Name
+//!   from params.uri` (resources/read mirrors `params.uri`: a server that
+//!   compares `params.name`, or checks Mcp-Name on tools/call only,
+//!   fails it); › Value Encoding, servers "MUST decode" the sentinel →
+//!   `base64 Mcp-Name decoded`.
 //! - basic/index › Requests: "a string or integer ID", "MUST NOT be null";
 //!   › Result Responses: "the same ID" → `request ids` (a forbidden id gets
 //!   a 4xx, its body if any -32600 without an id); › Error Responses: "an
@@ -48,6 +50,15 @@
 //!   → `server/discover and cache hints`.
 //! - › Backward Compatibility (a SHOULD): GET and DELETE get 405 → `only
 //!   POST /mcp`.
+//! - › Case Sensitivity: "Clients and servers MUST use case-insensitive
+//!   comparisons for header names" → `header names in any case`. The
+//!   checkers' HTTP client writes every name in lower case, so this case
+//!   sends its requests byte for byte (`toolkit::raw_http`). The class "header names
+//!   the RFCs make case-insensitive", each member with its step: names
+//!   compared with the spec's spelling (`MCP-Protocol-Version`) → the
+//!   lower-case request; names compared in lower case only → the UPPER
+//!   case request and the spec's spelling; `Origin` looked up by one
+//!   spelling, so a foreign `ORIGIN` is served → the last step.
 //!
 //! Not tested, and why:
 //! - › Cancellation: closing the SSE stream "MUST be treated … as
@@ -64,17 +75,19 @@
 //!   one page.
 
 mod messages;
+mod names;
 mod origin;
 mod requests;
 
 use serde_json::{Value, json};
 
-use crate::check::http::{self, Request};
+use crate::check::http::Request;
 use crate::check::session::Session;
-use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape, ids};
+use crate::check::toolkit::{Case, CaseResult, Checker, Failure, Shape};
 use crate::mcp;
-use messages::{discover, request_ids};
-use origin::{loopback_origin, origin};
+use messages::{discover, request_ids, sse_progress};
+use names::uri_name;
+use origin::{any_case, loopback_origin, origin};
 use requests::{error_reply, exchange, headers_for, ok_reply, post, send, shown, tool_call, with_header};
 
 /// The checker named `http-front-door`.
@@ -128,6 +141,17 @@ pub static CHECKER: Checker = Checker {
             run: name_mismatch,
         },
         Case {
+            name: "Mcp-Name from params.uri",
+            about: "a resources/read whose Mcp-Name is its params.uri (plain, or in the Base64 sentinel) passes the header checks (this server has no resources: 404 -32601); one naming another URI gets 400 -32020",
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Standard Request Headers",
+                "2026-07-28 basic/transports/streamable-http › Server Validation",
+                "2026-07-28 basic/transports/streamable-http › Protocol Version Header",
+            ],
+            args: &[],
+            run: uri_name,
+        },
+        Case {
             name: "_meta fields required",
             about: "a request whose _meta lacks clientCapabilities, or the protocol version, gets 400 with -32602 Invalid params",
             rules: &["2026-07-28 basic/index › _meta", "course rule: meta-before-headers"],
@@ -174,6 +198,16 @@ pub static CHECKER: Checker = Checker {
             ],
             args: &[],
             run: loopback_origin,
+        },
+        Case {
+            name: "header names in any case",
+            about: "the request headers spelled in lower case, UPPER case or as the spec writes them are served alike; ORIGIN: http://evil.example gets 403",
+            rules: &[
+                "2026-07-28 basic/transports/streamable-http › Case Sensitivity",
+                "2026-07-28 basic/transports/streamable-http › Security & Endpoint",
+            ],
+            args: &[],
+            run: any_case,
         },
         Case {
             name: "base64 Mcp-Name decoded",
@@ -442,58 +476,5 @@ fn base64_name(s: &mut Session) -> CaseResult {
         -32020,
         "Mcp-Name =?base64?Y291bnQ=?= decodes to \"count\", not the body's \"echo\": decode, then compare, and a mismatch gets",
     )?;
-    Ok(())
-}
-
-fn sse_progress(s: &mut Session) -> CaseResult {
-    let mut body = tool_call(11, "count", json!({"to": 3}), mcp::MODERN);
-    body["params"]["_meta"]["progressToken"] = json!("p-11");
-    let reply = post(s, headers_for(&body), &body)?;
-    if reply.status != 200 || reply.media_type().as_deref() != Some("text/event-stream") {
-        return Err(Failure::mismatch(
-            "a call that carries a progress token, from a client that accepts text/event-stream, is answered with an SSE stream, so the progress can travel before the result",
-            json!({"status": 200, "content-type": "text/event-stream", "…": "…"}),
-            shown(&reply),
-        ));
-    }
-    let events = http::parse_events(&reply.text());
-    let messages: Vec<Value> = events
-        .iter()
-        .map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| json!(e.data)))
-        .collect();
-    let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
-    let Some(at) = response_at else {
-        for message in &messages {
-            ids::unchanged(&json!(11), message, "`tools/call` on the stream")?;
-        }
-        return Err(Failure::showing(
-            "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
-            Value::Array(messages),
-        ));
-    };
-    if at + 1 != messages.len() {
-        return Err(Failure::showing(
-            "something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)",
-            Value::Array(messages),
-        ));
-    }
-    let progress: Vec<&Value> = messages[..at]
-        .iter()
-        .filter(|m| m.get("method") == Some(&json!("notifications/progress")))
-        .collect();
-    let values: Vec<f64> = progress
-        .iter()
-        .filter_map(|m| m.pointer("/params/progress").and_then(Value::as_f64))
-        .collect();
-    let tokens_ok = progress
-        .iter()
-        .all(|m| m.pointer("/params/progressToken") == Some(&json!("p-11")));
-    if progress.len() != 3 || !tokens_ok || values.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(Failure::mismatch(
-            "before the response, the stream should carry the three progress notifications of count to 3: each with the request's progressToken p-11 and a progress value that goes up",
-            json!([{"method": "notifications/progress", "params": {"progressToken": "p-11", "progress": 1, "total": 3}}, "… 2 …", "… 3 …", {"id": 11, "result": "…"}]),
-            Value::Array(messages),
-        ));
-    }
     Ok(())
 }

@@ -53,13 +53,13 @@ solutions_pass! {
     unmutated_03_handshake_gate_passes: GATE, "mutant-03-none", 12, true;
     unmutated_04_era_probe_passes: PROBE, "mutant-04-none", 16, true;
     unmutated_05_stdio_codec_passes: CODEC, "mutant-05-none", 8, false;
-    unmutated_06_http_front_door_passes: HTTP, "mutant-06-none", 15, false;
+    unmutated_06_http_front_door_passes: HTTP, "mutant-06-none", 17, false;
     unmutated_07_tool_server_passes: TOOLS, "mutant-07-none", 16, true;
     unmutated_08_pagination_walker_passes: WALKER, "mutant-08-none", 8, true;
     unmutated_09_progress_cancel_passes: SUPERVISOR, "mutant-09-none", 9, true;
     unmutated_10_input_required_passes: ASKING, "mutant-10-none", 8, true;
     unmutated_11_capstone_server_passes: CAPSTONE, "mutant-11-none", 20, true;
-    unmutated_12_auth_gate_passes: AUTH, "mutant-12-none", 13, true;
+    unmutated_12_auth_gate_passes: AUTH, "mutant-12-none", 17, true;
 }
 
 #[test]

@@ -452,3 +452,87 @@ fn m06_name_required_on_every_method() {
         ],
     );
 }
+
+/// Checks a mutant of the 06 solution on "header names in any case" alone,
+/// and that it fails with every fragment in its reason.
+fn caught_by_any_case(package: &str, find: &str, replace: &str, fragments: &[&str]) {
+    let report = check_mutant_on(
+        HTTP,
+        package,
+        &[("src/lib.rs", find, replace)],
+        &["header names in any case"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "header names in any case", fragments);
+}
+
+/// The header helper compares names with the spelling the code uses
+/// (`MCP-Protocol-Version`): a request in lower case misses them all.
+#[test]
+fn m06_header_names_exact() {
+    caught_by_any_case(
+        "mutant-06-names-exact",
+        "self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))",
+        "self.headers.iter().find(|(n, _)| n == name)",
+        &["in lower case", "Case Sensitivity"],
+    );
+}
+
+/// The header helper compares names in lower case only, the spelling the
+/// checkers' HTTP client sends everywhere else.
+#[test]
+fn m06_header_names_lowercase() {
+    caught_by_any_case(
+        "mutant-06-names-lowercase",
+        "self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))",
+        "self.headers.iter().find(|(n, _)| *n == name.to_ascii_lowercase())",
+        &["in UPPER case", "Case Sensitivity"],
+    );
+}
+
+/// Origin looked up by one spelling: a foreign `ORIGIN` is served.
+#[test]
+fn m06_origin_one_spelling() {
+    caught_by_any_case(
+        "mutant-06-origin-spelling",
+        "if let Some(origin) = request.header(\"Origin\")",
+        "if let Some(origin) = request.headers.iter().find(|(n, _)| n == \"origin\").map(|(_, v)| v.as_str())",
+        &["ORIGIN: http://evil.example", "MUST respond with HTTP 403"],
+    );
+}
+
+/// Checks a mutant of the 06 solution on "Mcp-Name from params.uri" alone.
+fn caught_by_uri_name(package: &str, find: &str, replace: &str, fragments: &[&str]) {
+    let report = check_mutant_on(
+        HTTP,
+        package,
+        &[("src/lib.rs", find, replace)],
+        &["Mcp-Name from params.uri"],
+    );
+    assert_caught(&report);
+    assert_failed(&report, "Mcp-Name from params.uri", fragments);
+}
+
+/// Mcp-Name compared with `params.name` on resources/read too (issue 34
+/// item 1): the URI in the header never matches.
+#[test]
+fn m06_resource_name_from_params_name() {
+    caught_by_uri_name(
+        "mutant-06-uri-as-name",
+        "        \"resources/read\" => Some(\"uri\"),\n",
+        "        \"resources/read\" => Some(\"name\"),\n",
+        &["Mcp-Name mirrors params.uri", "it got 400"],
+    );
+}
+
+/// Mcp-Name checked on tools/call and prompts/get only: a resources/read
+/// whose header names another URI goes through.
+#[test]
+fn m06_resource_name_unchecked() {
+    caught_by_uri_name(
+        "mutant-06-uri-unchecked",
+        "        \"resources/read\" => Some(\"uri\"),\n",
+        "",
+        &["MUST reject a disagreement", "it got 404"],
+    );
+}

@@ -208,8 +208,8 @@ fn m12_token_never_introspected() {
         "mutant-12-never-introspected",
         &[(
             "src/lib.rs",
-            "let claims = introspect(config, &token).unwrap_or_else(|_| json!({\"active\": false}));",
-            "let claims = json!({\"active\": true, \"aud\": config.resource, \"scope\": \"notes:read notes:write\"});",
+            "    let claims = match introspect(config, &token) {\n        Ok(claims) => claims,\n        Err(why) => return HttpResponse::json(503, &json!({\"error\": format!(\"cannot validate the token: {why}\")})),\n    };\n",
+            "    let claims = json!({\"active\": true, \"aud\": config.resource, \"scope\": \"notes:read notes:write\"});\n",
         )],
         "introspection per RFC 7662",
         &["never asked the introspection endpoint"],
@@ -244,5 +244,228 @@ fn m12_headers_before_authorization() {
         )],
         "check order",
         &["MUST validate access tokens before processing the request", "got 400"],
+    );
+}
+
+/// The anchor the verdict-order mutants put a moved check after: the end
+/// of the scope check.
+const AFTER_SCOPE: &str = "        return refuse(403, challenge, \"insufficient scope\");\n    }\n";
+/// Where the token has been found, before it is introspected.
+const AFTER_TOKEN: &str = "        Ok(Some(token)) => token,\n    };\n";
+
+/// `AFTER_SCOPE` followed by `check`.
+fn after_scope(check: &str) -> String {
+    format!("{AFTER_SCOPE}{check}")
+}
+
+/// The expiry checked after the scope: an expired token without the scope
+/// gets 403.
+#[test]
+fn m12_scope_before_expiry() {
+    let moved = after_scope(
+        "    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());\n    if claims[\"exp\"].as_u64().is_some_and(|exp| exp <= now) {\n        return refuse(401, format!(\"Bearer error=\\\"invalid_token\\\", {metadata}\"), \"expired\");\n    }\n",
+    );
+    caught(
+        "mutant-12-scope-before-expiry",
+        &[
+            (
+                "src/lib.rs",
+                "    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());\n    if claims[\"exp\"].as_u64().is_some_and(|exp| exp <= now) {\n        return Err(\"the token has expired\");\n    }\n",
+                "",
+            ),
+            ("src/lib.rs", AFTER_SCOPE, &moved),
+        ],
+        "invalid token: 401 first",
+        &["expired (exp two minutes ago)", "got 403"],
+    );
+}
+
+/// The audience checked after the scope: a foreign token without the
+/// scope gets 403.
+#[test]
+fn m12_scope_before_audience() {
+    let moved = after_scope(
+        "    if claims[\"aud\"] != json!(config.resource) && !claims[\"aud\"].as_array().is_some_and(|a| a.contains(&json!(config.resource))) {\n        return refuse(401, format!(\"Bearer error=\\\"invalid_token\\\", {metadata}\"), \"foreign\");\n    }\n",
+    );
+    caught(
+        "mutant-12-scope-before-audience",
+        &[
+            (
+                "src/lib.rs",
+                "    if !for_us {\n        return Err(\"the token was not issued for this server\");\n    }\n",
+                "    let _ = for_us;\n",
+            ),
+            ("src/lib.rs", AFTER_SCOPE, &moved),
+        ],
+        "invalid token: 401 first",
+        &["issued for another resource", "got 403"],
+    );
+}
+
+/// `active` checked after the scope: a revoked token without the scope
+/// gets 403.
+#[test]
+fn m12_scope_before_active() {
+    let moved = after_scope(
+        "    if claims[\"active\"] != json!(true) {\n        return refuse(401, format!(\"Bearer error=\\\"invalid_token\\\", {metadata}\"), \"inactive\");\n    }\n",
+    );
+    caught(
+        "mutant-12-scope-before-active",
+        &[
+            (
+                "src/lib.rs",
+                "    if claims[\"active\"] != json!(true) {\n        return Err(\"the token is not active\");\n    }\n",
+                "",
+            ),
+            ("src/lib.rs", AFTER_SCOPE, &moved),
+        ],
+        "invalid token: 401 first",
+        &["revoked", "got 403"],
+    );
+}
+
+/// The MCP headers checked once a token is present, before it is
+/// validated: an expired token on a request without Mcp-Method gets 400.
+#[test]
+fn m12_headers_before_validation() {
+    caught(
+        "mutant-12-headers-before-validation",
+        &[(
+            "src/lib.rs",
+            AFTER_TOKEN,
+            &format!(
+                "{AFTER_TOKEN}    if request.header(\"Mcp-Method\").is_none() {{\n        return HttpResponse::json(400, &error_response(None, HEADER_MISMATCH, \"Header mismatch: Mcp-Method is missing\"));\n    }}\n"
+            ),
+        )],
+        "invalid token: 401 first",
+        &["MUST validate access tokens before processing the request", "got 400"],
+    );
+}
+
+/// The body judged before the token is validated: an expired token with a
+/// body that is not JSON gets 400.
+#[test]
+fn m12_body_before_validation() {
+    caught(
+        "mutant-12-body-before-validation",
+        &[(
+            "src/lib.rs",
+            AFTER_TOKEN,
+            &format!(
+                "{AFTER_TOKEN}    if serde_json::from_slice::<Value>(&request.body).is_err() {{\n        return HttpResponse::json(400, &error_response(None, PARSE_ERROR, \"Parse error\"));\n    }}\n"
+            ),
+        )],
+        "invalid token: 401 first",
+        &["a body that is not JSON", "got 400"],
+    );
+}
+
+/// The MCP headers checked before the scope: a narrow token with a wrong
+/// version header gets 400.
+#[test]
+fn m12_headers_before_scope() {
+    caught(
+        "mutant-12-headers-before-scope",
+        &[(
+            "src/lib.rs",
+            "    // Whether it may do this.\n",
+            "    if request.header(\"MCP-Protocol-Version\") != Some(\"2026-07-28\") {\n        return HttpResponse::json(400, &error_response(None, HEADER_MISMATCH, \"Header mismatch\"));\n    }\n",
+        )],
+        "too narrow: 403 first",
+        &["Runtime Insufficient Scope Errors", "got 400"],
+    );
+}
+
+/// The metadata route served before the Origin check.
+#[test]
+fn m12_metadata_before_origin() {
+    caught(
+        "mutant-12-metadata-before-origin",
+        &[(
+            "src/lib.rs",
+            "    if let Some(origin) = request.header(\"Origin\")\n        && !is_local_origin(origin)\n    {\n        return HttpResponse::json(403, &json!({\"error\": format!(\"origin {origin} is not allowed\")}));\n    }\n    let path = request.path.split('?').next().unwrap_or(\"\");\n    if request.method == \"GET\" && path == METADATA_PATH {\n        return HttpResponse::json(200, &protected_resource_metadata(config));\n    }\n",
+            "    let path = request.path.split('?').next().unwrap_or(\"\");\n    if request.method == \"GET\" && path == METADATA_PATH {\n        return HttpResponse::json(200, &protected_resource_metadata(config));\n    }\n    if let Some(origin) = request.header(\"Origin\")\n        && !is_local_origin(origin)\n    {\n        return HttpResponse::json(403, &json!({\"error\": format!(\"origin {origin} is not allowed\")}));\n    }\n",
+        )],
+        "check order",
+        &["Origin header on all incoming connections", "got 200"],
+    );
+}
+
+/// The auth scheme compared with `Bearer` exactly: `bearer <token>` is
+/// taken for another scheme.
+#[test]
+fn m12_bearer_case_sensitive() {
+    caught(
+        "mutant-12-bearer-case",
+        &[(
+            "src/lib.rs",
+            "if !scheme.eq_ignore_ascii_case(\"Bearer\") {",
+            "if scheme != \"Bearer\" {",
+        )],
+        "Bearer in any case",
+        &["authorization: bearer <token>", "RFC 9110 § 11.1", "got 401"],
+    );
+}
+
+/// Header names compared with the spelling the code uses (`Authorization`).
+#[test]
+fn m12_header_names_exact() {
+    caught(
+        "mutant-12-names-exact",
+        &[(
+            "src/lib.rs",
+            "self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))",
+            "self.headers.iter().find(|(n, _)| n == name)",
+        )],
+        "Bearer in any case",
+        &["authorization: bearer <token>", "Case Sensitivity", "got 401"],
+    );
+}
+
+/// Header names compared in lower case only, the spelling the checkers'
+/// HTTP client sends everywhere else.
+#[test]
+fn m12_header_names_lowercase() {
+    caught(
+        "mutant-12-names-lowercase",
+        &[(
+            "src/lib.rs",
+            "self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))",
+            "self.headers.iter().find(|(n, _)| *n == name.to_ascii_lowercase())",
+        )],
+        "Bearer in any case",
+        &["Case Sensitivity", "got 400"],
+    );
+}
+
+/// The Authorization headers counted by one spelling: `Authorization` and
+/// `authorization` pass as one.
+#[test]
+fn m12_header_count_exact() {
+    caught(
+        "mutant-12-count-exact",
+        &[(
+            "src/lib.rs",
+            "self.headers.iter().filter(|(n, _)| n.eq_ignore_ascii_case(name)).count()",
+            "self.headers.iter().filter(|(n, _)| n == name).count()",
+        )],
+        "Bearer in any case",
+        &["Authorization and authorization are one header name", "got 200"],
+    );
+}
+
+/// A failed introspection taken for an inactive token: 401, and the client
+/// re-authorizes for nothing (content audit A10).
+#[test]
+fn m12_introspection_failure_as_401() {
+    caught(
+        "mutant-12-introspection-401",
+        &[(
+            "src/lib.rs",
+            "    let claims = match introspect(config, &token) {\n        Ok(claims) => claims,\n        Err(why) => return HttpResponse::json(503, &json!({\"error\": format!(\"cannot validate the token: {why}\")})),\n    };\n",
+            "    let claims = introspect(config, &token).unwrap_or_else(|_| json!({\"active\": false}));\n",
+        )],
+        "introspection down: 503",
+        &["course rule: introspection-down", "got 401", "re-authorize for nothing"],
     );
 }

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -46,10 +47,23 @@ pub(super) const ARGS: &[&str] = &[
     UPSTREAM_TOKEN,
 ];
 
+/// How the introspection endpoint fails, when a case breaks it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(u8)]
+pub(super) enum Outage {
+    /// It works.
+    Working = 0,
+    /// It answers 500 with no claims.
+    Error = 1,
+    /// The metadata names an endpoint where nothing listens (port 1).
+    Unreachable = 2,
+}
+
 /// The authorization server and the notes API of one case.
 pub(super) struct World {
     service: Service,
     tokens: Arc<Mutex<HashMap<String, Value>>>,
+    outage: Arc<AtomicU8>,
     /// The server's canonical URI, `http://127.0.0.1:<port>/mcp`.
     pub(super) resource: String,
     /// Where its Protected Resource Metadata is (RFC 9728 §3.1).
@@ -74,15 +88,24 @@ impl World {
         let resource = format!("http://127.0.0.1:{port}/mcp");
         let note = format!("water the plants ({})", random_hex());
         let tokens = Arc::new(Mutex::new(HashMap::new()));
+        let outage = Arc::new(AtomicU8::new(Outage::Working as u8));
         let (handler_tokens, handler_issuer, handler_note) = (tokens.clone(), issuer.clone(), note.clone());
+        let handler_outage = outage.clone();
         let handler = move |r: &ServiceRequest| {
             let tokens = handler_tokens.lock().unwrap_or_else(|e| e.into_inner());
-            answer(r, &handler_issuer, &tokens, &handler_note)
+            answer(
+                r,
+                &handler_issuer,
+                &tokens,
+                &handler_note,
+                handler_outage.load(Ordering::SeqCst),
+            )
         };
         let service = Service::serve(listener, Box::new(handler)).map_err(|e| Stop::Io(e.to_string()))?;
         let world = World {
             service,
             tokens,
+            outage,
             metadata_url: format!("http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"),
             resource,
             note,
@@ -121,6 +144,13 @@ impl World {
             .insert(token.to_string(), claims);
     }
 
+    /// Makes the introspection endpoint fail as `outage` says, from the
+    /// next request on. A case breaks it before its first request, so a
+    /// server that keeps the metadata it read first sees the outage too.
+    pub(super) fn break_introspection(&self, outage: Outage) {
+        self.outage.store(outage as u8, Ordering::SeqCst);
+    }
+
     /// The requests that reached `route` so far.
     pub(super) fn requests_to(&self, route: &str) -> Vec<ServiceRequest> {
         self.service
@@ -146,9 +176,14 @@ pub(super) fn client_basic() -> String {
     )
 }
 
-/// The world's answer to one request.
-fn answer(r: &ServiceRequest, issuer: &str, tokens: &HashMap<String, Value>, note: &str) -> ServiceReply {
+/// The world's answer to one request; `outage` is an [`Outage`] as a byte.
+fn answer(r: &ServiceRequest, issuer: &str, tokens: &HashMap<String, Value>, note: &str, outage: u8) -> ServiceReply {
     let upstream_ok = r.header("Authorization") == Some(&format!("Bearer {UPSTREAM_TOKEN}"));
+    let introspection_endpoint = if outage == Outage::Unreachable as u8 {
+        "http://127.0.0.1:1/introspect".to_string()
+    } else {
+        format!("{issuer}/introspect")
+    };
     match (r.method.as_str(), r.route()) {
         ("GET", "/.well-known/oauth-authorization-server") => ServiceReply::json(
             200,
@@ -156,7 +191,7 @@ fn answer(r: &ServiceRequest, issuer: &str, tokens: &HashMap<String, Value>, not
                 "issuer": issuer,
                 "authorization_endpoint": format!("{issuer}/authorize"),
                 "token_endpoint": format!("{issuer}/token"),
-                "introspection_endpoint": format!("{issuer}/introspect"),
+                "introspection_endpoint": introspection_endpoint,
                 "introspection_endpoint_auth_methods_supported": ["client_secret_basic"],
                 "response_types_supported": ["code"],
                 "code_challenge_methods_supported": ["S256"],
@@ -168,6 +203,9 @@ fn answer(r: &ServiceRequest, issuer: &str, tokens: &HashMap<String, Value>, not
                 .headers
                 .push(("WWW-Authenticate".into(), "Basic realm=\"introspection\"".into()));
             reply
+        }
+        ("POST", "/introspect") if outage == Outage::Error as u8 => {
+            ServiceReply::json(500, &json!({"error": "server_error"}))
         }
         ("POST", "/introspect") => {
             let form = r.form();

@@ -1,12 +1,14 @@
 //! 06's cases on what every message and result carries, whatever the
 //! transport: server/discover and the cache hints (2026-07-28
 //! basic/versioning, server/utilities/caching), and request ids
-//! (basic/index › Requests, [`ids`]).
+//! (basic/index › Requests, [`ids`]), and progress on an SSE stream
+//! (streamable-http › Receiving Messages).
 
 use serde_json::{Value, json};
 
-use super::requests::{headers_for, ok_reply, post, post_text, shown};
+use super::requests::{headers_for, ok_reply, post, post_text, shown, tool_call};
 use crate::check::diff::ANY_COUNT;
+use crate::check::http;
 use crate::check::session::Session;
 use crate::check::toolkit::as_client::CACHE_SCOPE;
 use crate::check::toolkit::{CaseResult, Failure, ids};
@@ -103,6 +105,59 @@ pub(super) fn request_ids(s: &mut Session) -> CaseResult {
                 shown(&reply),
             ));
         }
+    }
+    Ok(())
+}
+
+pub(super) fn sse_progress(s: &mut Session) -> CaseResult {
+    let mut body = tool_call(11, "count", json!({"to": 3}), mcp::MODERN);
+    body["params"]["_meta"]["progressToken"] = json!("p-11");
+    let reply = post(s, headers_for(&body), &body)?;
+    if reply.status != 200 || reply.media_type().as_deref() != Some("text/event-stream") {
+        return Err(Failure::mismatch(
+            "a call that carries a progress token, from a client that accepts text/event-stream, is answered with an SSE stream, so the progress can travel before the result",
+            json!({"status": 200, "content-type": "text/event-stream", "…": "…"}),
+            shown(&reply),
+        ));
+    }
+    let events = http::parse_events(&reply.text());
+    let messages: Vec<Value> = events
+        .iter()
+        .map(|e| serde_json::from_str(&e.data).unwrap_or_else(|_| json!(e.data)))
+        .collect();
+    let response_at = messages.iter().position(|m| m.get("id") == Some(&json!(11)));
+    let Some(at) = response_at else {
+        for message in &messages {
+            ids::unchanged(&json!(11), message, "`tools/call` on the stream")?;
+        }
+        return Err(Failure::showing(
+            "the stream carries no response for request 11: each event's data: line holds one JSON-RPC message, and the response is the last",
+            Value::Array(messages),
+        ));
+    };
+    if at + 1 != messages.len() {
+        return Err(Failure::showing(
+            "something came after the response: the response is the last message for its request, and the stream SHOULD end with it (2026-07-28 basic/transports/streamable-http › Receiving Messages)",
+            Value::Array(messages),
+        ));
+    }
+    let progress: Vec<&Value> = messages[..at]
+        .iter()
+        .filter(|m| m.get("method") == Some(&json!("notifications/progress")))
+        .collect();
+    let values: Vec<f64> = progress
+        .iter()
+        .filter_map(|m| m.pointer("/params/progress").and_then(Value::as_f64))
+        .collect();
+    let tokens_ok = progress
+        .iter()
+        .all(|m| m.pointer("/params/progressToken") == Some(&json!("p-11")));
+    if progress.len() != 3 || !tokens_ok || values.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(Failure::mismatch(
+            "before the response, the stream should carry the three progress notifications of count to 3: each with the request's progressToken p-11 and a progress value that goes up",
+            json!([{"method": "notifications/progress", "params": {"progressToken": "p-11", "progress": 1, "total": 3}}, "… 2 …", "… 3 …", {"id": 11, "result": "…"}]),
+            Value::Array(messages),
+        ));
     }
     Ok(())
 }

@@ -1,11 +1,14 @@
 //! 06's Origin cases (2026-07-28 basic/transports/streamable-http ›
 //! Security & Endpoint): a foreign `Origin` gets 403 whatever the `Host`
-//! header says; a loopback one is served.
+//! header says; a loopback one is served; and the headers in any case
+//! (› Case Sensitivity), a foreign `ORIGIN` among them.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::requests::{headers_for, ok_reply, post, shown, tool_call, with_header};
+use crate::check::http::Request;
 use crate::check::session::Session;
+use crate::check::toolkit::raw_http as raw;
 use crate::check::toolkit::{CaseResult, Failure};
 use crate::mcp;
 
@@ -77,6 +80,66 @@ pub(super) fn loopback_origin(s: &mut Session) -> CaseResult {
                 "a request with Origin {origin} comes from this machine (http or https; localhost, 127.0.0.1 or [::1]; any port or none) and is served as usual"
             ),
         )?;
+    }
+    Ok(())
+}
+
+/// How a case spells a header name.
+type Spelling = fn(&str) -> String;
+
+/// The request headers of a `tools/call` of echo, each name spelled by
+/// `spell` (lower case, UPPER case, or as the spec writes it).
+fn spelled(body: &Value, spell: Spelling) -> Vec<(String, String)> {
+    headers_for(body).into_iter().map(|(n, v)| (spell(&n), v)).collect()
+}
+
+pub(super) fn any_case(s: &mut Session) -> CaseResult {
+    let body = tool_call(30, "echo", json!({"text": "hi"}), mcp::MODERN);
+    let spellings: [(&str, Spelling); 3] = [
+        (
+            "in lower case (mcp-protocol-version, mcp-method, mcp-name)",
+            str::to_ascii_lowercase,
+        ),
+        (
+            "in UPPER case (MCP-PROTOCOL-VERSION, MCP-METHOD, MCP-NAME)",
+            str::to_ascii_uppercase,
+        ),
+        (
+            "as the spec writes them (MCP-Protocol-Version, Mcp-Method, Mcp-Name)",
+            str::to_string,
+        ),
+    ];
+    for (what, spell) in spellings {
+        let request = Request {
+            method: "POST",
+            path: "/mcp",
+            headers: spelled(&body, spell),
+            body: Some(body.to_string().into_bytes()),
+        };
+        let reply = raw::send(s, &request)?;
+        ok_reply(
+            &reply,
+            30,
+            &format!(
+                "a tools/call whose header names are {what} is the same request: \"Clients and servers MUST use case-insensitive comparisons for header names\" (2026-07-28 basic/transports/streamable-http › Case Sensitivity), so it is served"
+            ),
+        )?;
+    }
+    let mut foreign = spelled(&body, str::to_string);
+    foreign.push(("ORIGIN".into(), "http://evil.example".into()));
+    let request = Request {
+        method: "POST",
+        path: "/mcp",
+        headers: foreign,
+        body: Some(body.to_string().into_bytes()),
+    };
+    let reply = raw::send(s, &request)?;
+    if reply.status != 403 {
+        return Err(Failure::mismatch(
+            "ORIGIN: http://evil.example is an Origin header like any other spelling (2026-07-28 basic/transports/streamable-http › Case Sensitivity), and a foreign one gets 403: \"If the Origin header is present and invalid, servers MUST respond with HTTP 403 Forbidden\" (› Security & Endpoint). A server that looks for one spelling lets the page in",
+            json!({"status": 403, "…": "…"}),
+            shown(&reply),
+        ));
     }
     Ok(())
 }
