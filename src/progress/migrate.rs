@@ -162,11 +162,19 @@ impl Progress {
                     "Part {part}'s quiz changed the options of `{id}`; your answer to it was dropped."
                 ));
             }
-            // An answer from before fingerprints was given to the options
-            // its id names now (a question whose options change gets a new
-            // id): record them, so a later change is caught.
-            for (id, answer) in quiz.answers.iter_mut().filter(|(_, a)| a.to.is_none()) {
-                answer.to = known.and_then(|k| k.get(id)).cloned();
+            // An answer from before fingerprints: what it was given to is
+            // unknown, and every quiz has been rewritten since (issue 33),
+            // keeping some ids; so it is dropped, never scored against
+            // options it may not have been given.
+            let unstamped = quiz.answers.len();
+            quiz.answers.retain(|_, a| a.to.is_some());
+            let unstamped = unstamped - quiz.answers.len();
+            if unstamped > 0 {
+                notes.push(format!(
+                    "Part {part}'s quiz was rewritten since your {unstamped} answer{} to it; {} dropped: take it again.",
+                    if unstamped == 1 { "" } else { "s" },
+                    if unstamped == 1 { "it was" } else { "they were" }
+                ));
             }
         }
         self.quizzes.retain(|_, q| !q.answers.is_empty() || q.seed.is_some());
@@ -237,9 +245,9 @@ mod tests {
     #[test]
     fn removed_questions_and_exercises_are_dropped_with_a_note_once() {
         let mut p = Progress::default();
-        p.record_pick(1, "q1", 0, true);
-        p.record_pick(1, "gone", 1, true);
-        p.record_pick(3, "q9", 1, true);
+        p.record_pick_to(1, "q1", Some("options-of-q1"), 0, true);
+        p.record_pick_to(1, "gone", Some("options-of-gone"), 1, true);
+        p.record_pick_to(3, "q9", Some("options-of-q9"), 1, true);
         p.exercise_mut("00-old").done = true;
         let notes = p.migrate(&shape());
         assert_eq!(notes.len(), 3, "{notes:?}");
@@ -250,7 +258,7 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_to_other_options_is_dropped_and_an_old_one_is_stamped() {
+    fn an_answer_to_other_options_or_to_unknown_ones_is_dropped() {
         let mut p = Progress::default();
         p.record_pick_to(1, "q1", Some("options-of-q1"), 0, true);
         p.record_pick_to(1, "q2", Some("what q2 offered before"), 2, true);
@@ -259,10 +267,14 @@ mod tests {
         let notes = p.migrate(&shape());
         assert_eq!(
             notes,
-            ["Part 1's quiz changed the options of `q2`; your answer to it was dropped."]
+            [
+                "Part 1's quiz changed the options of `q2`; your answer to it was dropped.",
+                "Part 2's quiz was rewritten since your 1 answer to it; it was dropped: take it again.",
+            ]
         );
         assert_eq!(p.quiz_score(1), (1, 1));
-        assert_eq!(p.quiz(2).unwrap().answers["q3"].to.as_deref(), Some("options-of-q3"));
+        assert!(p.quiz(2).is_none(), "nothing left of Part 2's quiz");
+        assert_eq!(p.migrate(&shape()), Vec::<String>::new(), "once");
     }
 
     #[test]

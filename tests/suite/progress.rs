@@ -174,12 +174,13 @@ fn a_writer_killed_mid_write_loses_at_most_that_update() {
     );
 }
 
-/// A progress file from before issue 33 (format 1, no `to` on answers,
-/// Part 1's quiz as it was, whose questions all changed id): on load, the
-/// answers to Part 1's old questions and to Part 5's removed twin are
-/// dropped with a note each; an answer to a question whose options did not
-/// change (Part 2's first) is kept and records what it was given to; a
-/// later answer recorded against other options is dropped.
+/// A progress file from before issue 33 (format 1, no `to` on answers):
+/// what each answer was given to is unknown and every quiz was rewritten
+/// since, some ids kept (Part 2's first), so on load every such answer is
+/// dropped, with a note for each removed question and one for the rest of
+/// a part; never scored against options it may not have been given. Then
+/// an answer that records its options is kept while they stay, and dropped
+/// once the question's options change under the same id.
 #[test]
 fn an_old_progress_file_keeps_only_answers_to_the_options_they_were_given() {
     let course_dir = common::course_copy();
@@ -201,19 +202,29 @@ fn an_old_progress_file_keeps_only_answers_to_the_options_they_were_given() {
         [
             "Part 1's quiz no longer asks `null-id-request`; your answer to it was dropped.",
             "Part 1's quiz no longer asks `structured-content-mirror`; your answer to it was dropped.",
+            "Part 2's quiz was rewritten since your 1 answer to it; it was dropped: take it again.",
             "Part 5's quiz no longer asks `never-cancelled`; your answer to it was dropped.",
         ]
     );
     let p: Progress = progress::read(&file).unwrap();
-    assert!(p.quiz(1).is_none() && p.quiz(5).is_none(), "{p:?}");
+    assert!(
+        p.quiz(1).is_none() && p.quiz(2).is_none() && p.quiz(5).is_none(),
+        "{p:?}"
+    );
+    // An answer recorded with the options it was given to stays while
+    // they do ...
     let ping = &course.part(2).unwrap().quiz.as_ref().unwrap().questions[0];
     assert_eq!(ping.id, "ping-before-initialize");
-    let kept = &p.quiz(2).unwrap().answers["ping-before-initialize"];
-    assert_eq!((kept.picks.as_slice(), kept.first_try), (&[0][..], true));
+    let mut answered = p.clone();
+    answered.record_pick_to(2, &ping.id, Some(&ping.fingerprint()), 0, ping.options[0].correct);
+    std::fs::write(&file, serde_json::to_string(&answered).unwrap()).unwrap();
+    assert_eq!(mcplings::actions::migrate_file(&course).unwrap(), Vec::<String>::new());
+    let read: Progress = progress::read(&file).unwrap();
+    let kept = &read.quiz(2).unwrap().answers[&ping.id];
     assert_eq!(kept.to.as_deref(), Some(ping.fingerprint().as_str()));
-    // Later the question's options change under the same id (here: its
-    // record says it was given other options): the answer goes.
-    let mut changed = p.clone();
+    // ... and goes once the question's options change under the same id
+    // (here: its record says it was given other options).
+    let mut changed = answered.clone();
     changed
         .quizzes
         .get_mut("2")
@@ -229,5 +240,6 @@ fn an_old_progress_file_keeps_only_answers_to_the_options_they_were_given() {
         notes,
         ["Part 2's quiz changed the options of `ping-before-initialize`; your answer to it was dropped."]
     );
-    assert!(progress::read(&file).unwrap().quiz(2).is_none());
+    let read: Progress = progress::read(&file).unwrap();
+    assert!(read.quiz(2).is_none());
 }
