@@ -164,7 +164,10 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
             }
         }
         if let Some(section) = &q.section {
-            println!("  Read: mcplings lesson {} (Part {})", section.part, section.name());
+            let read = format!("Read: mcplings lesson {} (Part {})", section.part, section.name());
+            for l in wrap_plain(&read, 76) {
+                println!("  {l}");
+            }
         }
     }
     Ok(0)
