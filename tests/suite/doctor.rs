@@ -32,9 +32,10 @@ fn summary(report: &DoctorReport) -> String {
     let mut out = format!("era {} ({}) error {:?}\n", report.era, report.detection, report.error);
     for case in &report.cases {
         out.push_str(&format!(
-            "  [{:?}] {}: {}\n",
+            "  [{:?}] {} [{}]: {}\n",
             case.verdict,
             case.case.name,
+            case.id,
             case.case.reason.as_deref().or(case.note.as_deref()).unwrap_or("")
         ));
     }
@@ -102,6 +103,30 @@ fn the_reference_servers_get_no_fail_and_their_stubs_do() {
             "solution {n}:\n{}",
             summary(&report)
         );
+        if n.starts_with("07") {
+            // One screen: at most 24 lines, none wider than 80 columns.
+            let out = Command::cargo_bin("mcplings")
+                .unwrap()
+                .args(["doctor", "--"])
+                .arg(course_binary(&format!("solution-{n}")))
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert_eq!(out.status.code(), Some(0), "{text}");
+            let lines: Vec<&str> = text.lines().collect();
+            assert!(lines.len() <= 24, "{} lines:\n{text}", lines.len());
+            for line in &lines {
+                assert!(
+                    unicode_width::UnicodeWidthStr::width(*line) <= 80,
+                    "wider than 80: {line}\n{text}"
+                );
+            }
+            // Passes are counted per group, never listed one per line.
+            let passes = report.cases.iter().filter(|c| c.verdict == Verdict::Pass).count();
+            assert!(passes > 20, "{}", summary(&report));
+            assert!(lines.iter().filter(|l| l.starts_with('✓')).count() <= 4, "{text}");
+            assert!(!text.contains("transcript"), "{text}");
+        }
         let stub = course_binary(&format!("exercise-{n}"));
         let report = run(
             &Target {
@@ -180,6 +205,7 @@ const MUTANTS: &[Mutant] = &[
     ),
     ("silent-unknown", none, "unknown method (modern)", Verdict::Fail),
     ("unknown-wrong-code", none, "unknown method (legacy)", Verdict::Warn),
+    // A crash is the robustness advice, not a rule about responses.
     ("crash-on-junk", none, "unparsable line (legacy)", Verdict::Warn),
     ("silent-invalid", none, "invalid request (modern)", Verdict::Warn),
     ("no-exit", none, "shutdown on EOF (legacy)", Verdict::Warn),
@@ -220,6 +246,13 @@ fn mutants(group: usize, of: usize) {
         assert_eq!(case.verdict, *verdict, "{mistake}: `{check}`:\n{}", summary(&report));
         let rule = case.rule.expect("a warn or fail cites a rule");
         assert_eq!(Verdict::of(rule.level), *verdict, "{mistake}: the level is the rule's");
+        // A crash is filed under the robustness advice, quoting no MUST.
+        assert_eq!(
+            rule == doctor::rules::ROBUST,
+            *mistake == "crash-on-junk",
+            "{mistake}: {rule:?}"
+        );
+        assert!(doctor::ids::ALL.iter().any(|(id, _)| *id == case.id), "{}", case.id);
         let reason = case.case.reason.as_deref().unwrap_or("");
         assert!(
             reason.contains(rule.sentence),
@@ -363,7 +396,7 @@ fn over_http_each_mutant_is_caught_by_its_check() {
             ("origin-ignored", "foreign Origin: 403", Verdict::Fail),
             ("float-ids", "ids echoed", Verdict::Fail),
             ("big-ids-float", "ids echoed", Verdict::Warn),
-            ("not-json-200", "body not JSON", Verdict::Warn),
+            ("not-json-200", "body not JSON", Verdict::Fail),
             ("bad-schema", "tool schemas", Verdict::Fail),
         ],
     );
@@ -380,7 +413,8 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     let _ = server.kill();
     assert_eq!(report.era, "modern", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    assert_eq!(report.cases.len(), 14, "{}", summary(&report));
+    // 8 HTTP checks and 3 of tools; resources and prompts, not declared, left out.
+    assert_eq!(report.cases.len(), 11, "{}", summary(&report));
     let (mut server, url) = serve_http(&course_binary("exercise-06-http-front-door"));
     let report = doctor::doctor_url(&url, &options);
     let _ = server.kill();
@@ -484,7 +518,8 @@ fn over_https_the_reference_06_gets_no_fail_with_its_certificate_trusted() {
     let report = doctor::doctor_url(&front.url, &options);
     assert_eq!(report.era, "modern", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    assert_eq!(report.cases.len(), 14, "{}", summary(&report));
+    // 8 HTTP checks and 3 of tools; resources and prompts, not declared, left out.
+    assert_eq!(report.cases.len(), 11, "{}", summary(&report));
     // Untrusted (Mozilla's roots only): exit 2, one sentence naming it.
     let doctor = |args: &[&str]| {
         Command::cargo_bin("mcplings")
