@@ -298,6 +298,45 @@ fn a_hanging_server_could_not_be_run_within_a_bound() {
     assert!(started.elapsed().as_secs_f64() < bound, "{:?}", started.elapsed());
 }
 
+#[test]
+fn a_slow_start_after_detection_is_not_verified_never_a_fail() {
+    // The probes find the server; every later process of it writes
+    // nothing within the startup window (as an interpreter on a loaded
+    // machine): nothing is shown about any rule, so nothing fails or warns.
+    let options = Options {
+        startup: Some(std::time::Duration::from_secs(1)),
+        only: Some(
+            ["ping", "server/discover", "ids echoed", "resources"]
+                .map(String::from)
+                .to_vec(),
+        ),
+        ..Options::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut target = mock("slow-later");
+    target.args.push(dir.path().join("started").display().to_string());
+    let report = run(&target, &options);
+    assert_eq!(report.era, "dual-era", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    let unverified: Vec<_> = report
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::NotVerified)
+        .collect();
+    // Every check asked for after the two probes, in the eras it runs in:
+    // ping (legacy), server/discover (modern), ids echoed and resources
+    // (both).
+    assert_eq!(unverified.len(), 1 + 1 + 2 + 2, "{}", summary(&report));
+    assert!(
+        unverified
+            .iter()
+            .all(|c| c.note.as_deref().is_some_and(|n| n.contains("--startup-ms"))),
+        "{}",
+        summary(&report)
+    );
+    assert!(report.passed);
+}
+
 /// Starts an HTTP server (`command` given a free loopback port) and
 /// waits until it listens; the child and its URL.
 fn serve(command: impl Fn(u16) -> std::process::Command) -> (std::process::Child, String) {
@@ -616,6 +655,30 @@ fn every_cited_sentence_is_in_the_specification() {
             if cited.revision == *revision {
                 holds(cited);
             }
+        }
+    }
+}
+
+#[test]
+fn every_quote_binds_the_server_at_its_level() {
+    use doctor::Level;
+    for rule in doctor::rules::ALL {
+        if rule.is_advice() {
+            assert_eq!(rule.level, Level::Warn, "{rule:?}");
+            assert!(!rule.sentence.contains("MUST"), "advice quotes no MUST: {rule:?}");
+            continue;
+        }
+        // A fail quotes a MUST; a warn never does.
+        assert_eq!(rule.sentence.contains("MUST"), rule.level == Level::Fail, "{rule:?}");
+        // Sentences that bind the client or the sender, never the server.
+        for other in [
+            "client SHOULD",
+            "client MUST",
+            "Requests MUST include",
+            "Implementations SHOULD establish",
+            "MUST be the first interaction",
+        ] {
+            assert!(!rule.sentence.contains(other), "{rule:?}");
         }
     }
 }

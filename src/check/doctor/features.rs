@@ -116,6 +116,9 @@ fn over_stdio(s: &mut Session, ctx: &Ctx, feature: &Feature) -> Checked {
     if let Some(skip) = feature.capability.and_then(|c| declared(ctx, c)) {
         return Ok(skip);
     }
+    if let Some(skip) = not_asked(ctx).filter(|_| feature.id == TOOLS_CALLED.id) {
+        return Ok(skip);
+    }
     let c = open(s, ctx).map_err(super::setup)?;
     (feature.body)(&mut Stdio { s, c }, ctx)
 }
@@ -375,11 +378,15 @@ fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
     )))
 }
 
+/// Tools are called only when asked: otherwise the check does not apply.
+fn not_asked(ctx: &Ctx) -> Option<Outcome> {
+    (ctx.calls.is_empty() && !ctx.call_readonly)
+        .then(|| Outcome::Skip("no tool is called unless asked: --call NAME=JSON, or --call-readonly".into()))
+}
+
 fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
-    if ctx.calls.is_empty() && !ctx.call_readonly {
-        return Ok(Outcome::Skip(
-            "no tool is called unless asked: --call NAME=JSON, or --call-readonly".into(),
-        ));
+    if let Some(skip) = not_asked(ctx) {
+        return Ok(skip);
     }
     if let Some(skip) = declared(ctx, "tools") {
         return Ok(skip);

@@ -428,34 +428,6 @@ pub const VERSION_HEADER: Rule = must(
     "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`.",
 );
 
-#[cfg(test)]
-mod tests {
-    use super::{ALL, Level};
-
-    #[test]
-    fn every_quote_binds_the_server_at_its_level() {
-        for rule in ALL {
-            if rule.is_advice() {
-                assert_eq!(rule.level, Level::Warn, "{rule:?}");
-                assert!(!rule.sentence.contains("MUST"), "advice quotes no MUST: {rule:?}");
-                continue;
-            }
-            // A fail quotes a MUST; a warn never does.
-            assert_eq!(rule.sentence.contains("MUST"), rule.level == Level::Fail, "{rule:?}");
-            // Sentences that bind the client or the sender, never the server.
-            for other in [
-                "client SHOULD",
-                "client MUST",
-                "Requests MUST include",
-                "Implementations SHOULD establish",
-                "MUST be the first interaction",
-            ] {
-                assert!(!rule.sentence.contains(other), "{rule:?}");
-            }
-        }
-    }
-}
-
 /// Every rule, for tests that hold each quote to the specification text.
 pub const ALL: &[&Rule] = &[
     &STDOUT_MESSAGES,
