@@ -164,11 +164,11 @@ pub enum Command {
     /// HTTP (--url): the rules that hold for every server, each fail citing
     /// the MUST it breaks.
     ///
-    /// Exit 0 with no fail (warnings allowed), 1 with a fail, 2 when the
-    /// server could not be run: a usage error, a server that cannot be
-    /// started or reached or never answers, or one that refuses the era
-    /// --era names. No tool is called unless asked with --call or
-    /// --call-readonly.
+    /// Exit 0 with no fail (warnings and not verified allowed), 1 with a
+    /// fail, 2 when the server could not be run: a usage error, a server
+    /// that cannot be started or reached or never answers, or one that
+    /// refuses the era --era names. No tool is called unless asked with
+    /// --call or --call-readonly.
     Doctor {
         /// The era to speak: auto (probe as a host does), legacy or modern.
         #[arg(long, default_value = "auto", value_name = "ERA")]
@@ -181,9 +181,13 @@ pub enum Command {
         /// guarantees).
         #[arg(long)]
         call_readonly: bool,
-        /// Print the report as JSON.
+        /// Print the report as JSON (every check with its evidence).
         #[arg(long)]
         json: bool,
+        /// Show every check, with each finding's transcript and
+        /// differences.
+        #[arg(long, short)]
+        verbose: bool,
         /// How long the server may take to answer its first request, in
         /// milliseconds (default 10000; stretched on a loaded machine).
         #[arg(long, value_name = "MS")]
@@ -309,6 +313,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             calls,
             call_readonly,
             json,
+            verbose,
             url,
             cacert,
             startup_ms,
@@ -322,6 +327,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             call_readonly,
             json,
             startup_ms,
+            verbose,
         }),
         Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
         Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),

@@ -50,10 +50,12 @@ target/debug/mcplings doctor --json --url "http://127.0.0.1:$port/mcp" >"$dir/ht
 python3 - "$dir/http.json" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
-known = {"ended session: 404", "foreign Origin: 403"}
+known = {"http-session-ended-404", "http-origin-403"}
+if report.get("format_version") != 2:
+    sys.exit(f"doctor's JSON format_version is {report.get('format_version')}, this reader knows 2")
 if report.get("error"):
     sys.exit(f"doctor could not run over HTTP: {report['error']}")
-fails = {c["name"] for c in report["cases"] if c["verdict"] == "fail"}
+fails = {c["id"] for c in report["cases"] if c["outcome"] == "fail"}
 if fails - known:
     sys.exit(f"new fails over HTTP: {sorted(fails - known)}")
 print(f"over HTTP: the known fails only ({sorted(fails)})")

@@ -231,13 +231,16 @@ def doctor_expect(lines, _recorded):
     except ValueError:
         return ["doctor printed no JSON report"]
     problems = [f"doctor could not run: {report['error']}"] if report.get("error") else []
+    if report.get("format_version") != 2:
+        problems.append(f"doctor's JSON format_version is {report.get('format_version')}, this reader knows 2")
     for case in report.get("cases", []):
-        if case["verdict"] == "fail":
-            problems.append(f"fail: {case['name']}: {case.get('reason', '')[:300]}")
-        elif case["verdict"] == "warn":
-            print(f"      warn: {case['name']}: {case.get('reason', '')[:200]}")
+        if case["outcome"] == "fail":
+            problems.append(f"fail: {case['id']} ({case['name']}): {case.get('reason', '')[:300]}")
+        elif case["outcome"] in ("warn", "not_verified"):
+            why = case.get("reason") or case.get("note") or ""
+            print(f"      {case['outcome']}: {case['id']} ({case['name']}): {why[:200]}")
     if not problems:
-        print(f"      doctor: era {report['era']}, {len(report['cases'])} checks, {report['warns']} warn, 0 fail")
+        print(f"      doctor: era {report['era']}, {len(report['cases'])} checks, {report['warns']} warn, {report['not_verified']} not verified, 0 fail")
     return problems
 
 

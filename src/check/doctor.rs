@@ -5,73 +5,50 @@
 //! modern `_meta`, exchanges, the id rules of `toolkit::ids`), the
 //! schema check of every frame (`schema.rs`) and `check`'s case report.
 //!
-//! Two verdict levels ([`rules::Level`]): **fail** only for a MUST or MUST
-//! NOT, citing its sentence; **warn** for a SHOULD or robustness. The era
-//! is found as a host finds it (`detect.rs`: 2026-07-28
+//! Outcomes ([`Verdict`]): **fail** only for a MUST or MUST NOT, quoting
+//! its sentence (one that binds the server); **warn** for a SHOULD, or
+//! mcplings' own advice where no sentence binds the server (a crash or a
+//! hang, [`rules::ROBUST`]); **not verified** when the server offers
+//! nothing to observe a rule with (no tools, no resources); pass. Checks
+//! that do not apply (a feature not declared, no tool asked for) are left
+//! out. Every check has a stable id ([`ids::ALL`], docs/doctor.md). The
+//! era is found as a host finds it (`detect.rs`: 2026-07-28
 //! basic/transports/stdio › Backward Compatibility), then each check runs
-//! in every era the server speaks. What is checked, check → level → rule
-//! (the sentences are in `rules.rs`):
-//!
-//! | check | level | rule |
-//! |---|---|---|
-//! | era detection | note | 2026-07-28 stdio › Backward Compatibility |
-//! | stdout carries only messages; every frame valid against its revision's types | fail | 2025-11-25 basic/transports › stdio |
-//! | initialize (legacy) | fail | 2025-11-25 basic/lifecycle › Initialization |
-//! | version negotiation (legacy) | fail | › Version Negotiation |
-//! | requests before initialize (legacy) | warn | › Initialization |
-//! | ping (legacy) | fail | basic/utilities/ping |
-//! | server/discover (modern) | fail | 2026-07-28 server/discover; basic/index › Responses (resultType) |
-//! | _meta required (modern) | fail | 2026-07-28 basic/index › _meta |
-//! | unsupported version (modern) | fail | 2026-07-28 basic/versioning |
-//! | ids echoed | fail (warn past 2^53) | basic/index › Responses; RFC 8259 § 6 |
-//! | forbidden ids | warn | basic/index › Requests |
-//! | notifications unanswered | fail | basic/index › Notifications |
-//! | unknown method | fail (no reply) / warn (code) | JSON-RPC 2.0 § 5, § 5.1 |
-//! | unparsable line, invalid request | warn | JSON-RPC 2.0 § 5.1 |
-//! | tools, resources, prompts listed (all pages, capped) | fail (modern) / warn (legacy, cap) | 2026-07-28 server/tools › Capabilities; 2025-11-25 basic/lifecycle › Operation |
-//! | tool schemas | fail | 2025-11-25 server/tools › Tool; basic/index › JSON Schema Usage |
-//! | resources read, templates listed, prompts got | warn | server/resources › Error Handling |
-//! | tools called (only when asked) | fail | server/tools › Output Schema |
-//! | shutdown on EOF | warn | 2026-07-28 basic/transports/stdio › Shutdown; 2025-11-25 basic/lifecycle › Shutdown |
+//! in every era the server speaks; a finding cites its sentence as the
+//! session's revision states it (`rules::for_revision`).
 //!
 //! Over Streamable HTTP (`--url`, `http.rs`; a legacy session-based
-//! server: `http_legacy.rs`, 2025-11-25 basic/transports): server/discover,
-//! _meta required (400), unsupported version (400), unknown method (404),
-//! notification (202), foreign Origin (403), all fail-level (2026-07-28
-//! basic/transports/streamable-http); ids echoed (fail); a body that is not
-//! JSON (warn); and the feature checks above.
+//! server: `http_legacy.rs`, 2025-11-25 basic/transports) the same ids
+//! name the same checks, with the transport's own rules.
 //!
-//! A finding cites its sentence as the session's revision states it
-//! (`rules::for_revision`): a 2025-11-25 rule in a modern session is
-//! quoted from 2026-07-28, and a rule only 2026-07-28 states is held to a
-//! legacy session at the level of the legacy sentence that stands for it.
-//!
-//! A crash, a hang or a flood ends a check with the session's plain
-//! reason, at the check's level; junk on stdout is a fail whatever the
-//! check. No tool is called unless asked ([`Options::calls`],
-//! [`Options::call_readonly`]).
+//! A crash or a hang ends a check under the robustness advice (a warn);
+//! junk on stdout is a fail whatever the check. No tool is called unless
+//! asked ([`Options::calls`], [`Options::call_readonly`]).
 
 mod base;
 mod detect;
 mod features;
 mod http;
 mod http_legacy;
+pub mod ids;
 mod lifecycle;
 pub mod report;
 pub mod rules;
+mod run;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use run::run_all;
+pub(crate) use run::{finish_case, framing, schema_finding};
+
 use serde_json::Value;
 
 pub use report::{DoctorCase, DoctorReport, Verdict};
 pub use rules::{Level, Rule};
 
-use super::cases::Cases;
-use super::report::{CaseReport, Status};
 use super::session::{Session, Stop};
 use super::toolkit::Failure;
 use crate::mcp;
@@ -183,8 +160,10 @@ pub(crate) enum Outcome {
     Pass,
     /// It passed; a line of what was found.
     Note(String),
-    /// It does not apply; why.
+    /// It does not apply (left out of the report); why.
     Skip(String),
+    /// The server offered nothing to observe the rule with; why.
+    Unverified(String),
 }
 
 /// A finding: a failure, under the check's own rule (`rule: None`) or
@@ -192,6 +171,8 @@ pub(crate) enum Outcome {
 pub(crate) struct Finding {
     pub failure: Failure,
     pub rule: Option<&'static Rule>,
+    /// A warning every SDK tried shares ([`ids::SHARED`]).
+    pub shared: bool,
 }
 
 impl Finding {
@@ -200,13 +181,29 @@ impl Finding {
         Finding {
             failure,
             rule: Some(rule),
+            shared: false,
         }
     }
 }
 
 impl From<Failure> for Finding {
     fn from(failure: Failure) -> Finding {
-        Finding { failure, rule: None }
+        Finding {
+            failure,
+            rule: None,
+            shared: false,
+        }
+    }
+}
+
+/// A check's setup (the handshake, a first served request) failing: in
+/// silence it is a hang, under [`rules::ROBUST`], not the check's rule;
+/// anything shown stays the check's.
+pub(crate) fn setup(failure: Failure) -> Finding {
+    if failure.actual.is_none() && failure.expected.is_none() {
+        Finding::under(&rules::ROBUST, failure)
+    } else {
+        failure.into()
     }
 }
 
@@ -221,6 +218,8 @@ pub(crate) type Checked = Result<Outcome, Finding>;
 
 /// One check.
 pub(crate) struct Check {
+    /// Its stable id ([`ids::ALL`]).
+    pub id: &'static str,
     /// Its name in the report.
     pub name: &'static str,
     /// What it proves, in one sentence.
@@ -324,165 +323,34 @@ pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {
     report
 }
 
-/// Runs the checks through the case pool, four at a time.
-fn run_all(target: &Target, runs: &[(&'static Check, Ctx)], options: &Options) -> Vec<DoctorCase> {
-    let results: std::sync::Mutex<Vec<Option<DoctorCase>>> = std::sync::Mutex::new(vec![None; runs.len()]);
-    let run = |index: usize, stop: Arc<AtomicBool>| {
-        let (check, ctx) = &runs[index];
-        let (case, hung) = run_check(target, check, ctx, stop);
-        let report = case.case.clone();
-        results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(case);
-        (report, hung)
-    };
-    let not_run = |index: usize, reason: &str| {
-        let (check, ctx) = &runs[index];
-        CaseReport::not_run(&named(check, ctx.era), check.about, reason)
-    };
-    let pool = Cases {
-        count: runs.len(),
-        at_once: AT_ONCE,
-        cancel: options.cancel.as_deref(),
-    };
-    let reports = pool.run(&run, &not_run, &mut |_| {});
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    reports
-        .into_iter()
-        .enumerate()
-        .map(|(i, report)| match (report.status, results[i].take()) {
-            (Status::NotRun, _) | (_, None) => DoctorCase {
-                verdict: Verdict::NotRun,
-                era: Some(runs[i].1.era.name()),
-                rule: None,
-                note: None,
-                case: report,
-            },
-            (_, Some(case)) => case,
-        })
-        .collect()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A check's name in the report: with its era when it runs in both.
-fn named(check: &Check, era: Era) -> String {
-    if check.eras.len() > 1 {
-        format!("{} ({})", check.name, era.name())
-    } else {
-        check.name.to_string()
-    }
-}
-
-/// Whether a stop is the server breaking stdio framing.
-fn framing(stop: &Option<Stop>) -> bool {
-    matches!(
-        stop,
-        Some(Stop::NotJson { .. } | Stop::NotUtf8 { .. } | Stop::Crlf { .. } | Stop::Flood { .. })
-    )
-}
-
-/// Runs one check in a fresh process of the server; also says whether it
-/// hung.
-fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -> (DoctorCase, bool) {
-    let started = Instant::now();
-    let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
-    let mut result: Checked = match Session::spawn(&target.program, &args, CHECK_TIMEOUT, Some(stop)) {
-        Ok(mut session) => {
-            let result = (check.run)(&mut session, ctx);
-            let finished = session.finish();
-            let result = match result {
-                Ok(outcome) if check.schema && schema_applies(ctx) => {
-                    schema_finding(&finished.transcript).map_or(Ok(outcome), Err)
-                }
-                other => other,
-            };
-            return finish_case(
-                named(check, ctx.era),
-                check.about,
-                check.rule,
-                ctx.era,
-                result,
-                finished,
-                started,
-            );
+    #[test]
+    fn every_check_has_a_listed_id_and_every_id_a_check() {
+        let mut used: Vec<&str> = checks().iter().map(|c| c.id).collect();
+        used.extend([detect::PROBE.id, detect::HANDSHAKE.id, "initialize"]);
+        used.extend(http::CHECKS.iter().map(|c| c.id));
+        used.extend(http_legacy::CHECKS.iter().map(|c| c.0));
+        used.extend(features::FEATURES.iter().map(|f| f.id));
+        for id in &used {
+            assert!(ids::ALL.iter().any(|(i, _)| i == id), "{id} is not in ids::ALL");
         }
-        Err(stop) => Err(stop.into()),
-    };
-    if let Err(f) = &mut result {
-        f.rule.get_or_insert(&rules::ROBUST);
-    }
-    finish_case(
-        named(check, ctx.era),
-        check.about,
-        check.rule,
-        ctx.era,
-        result,
-        Default::default(),
-        started,
-    )
-}
-
-/// Whether the frames of this era can be held to official types.
-fn schema_applies(ctx: &Ctx) -> bool {
-    ctx.era == Era::Modern || ctx.legacy_version == mcp::LEGACY
-}
-
-/// The first frame in `transcript` the server sent that breaks its
-/// revision's types, as a finding under the stdio rule.
-fn schema_finding(transcript: &[super::TranscriptEntry]) -> Option<Finding> {
-    let checked = super::schema::check_transcript(transcript);
-    let violation = checked.violation?;
-    let mut failure = Failure::new(format!(
-        "a frame the server sent breaks the official MCP schema at {violation}: it is not a valid MCP message (the TypeScript schema \"is the source of truth for all protocol messages and structures\", basic/index › Schema)"
-    ));
-    failure.actual = checked.offending;
-    Some(Finding::under(&rules::STDOUT_MESSAGES, failure))
-}
-
-/// The case report of a check that ended with `result`.
-fn finish_case(
-    name: String,
-    about: &str,
-    default_rule: &'static Rule,
-    era: Era,
-    result: Checked,
-    finished: super::session::Finished,
-    started: Instant,
-) -> (DoctorCase, bool) {
-    let mut case = finished.into_report(&name, about, started);
-    let (verdict, rule, note, hung) = match result {
-        Ok(Outcome::Pass) => (Verdict::Pass, None, None, false),
-        Ok(Outcome::Note(note)) => (Verdict::Pass, None, Some(note), false),
-        Ok(Outcome::Skip(why)) => (Verdict::Skip, None, Some(why), false),
-        Err(Finding { failure, rule }) => {
-            let hung = matches!(failure.stop, Some(Stop::Timeout(_) | Stop::NotReading(_)));
-            let rule = if framing(&failure.stop) {
-                &rules::STDOUT_MESSAGES
-            } else {
-                rule.unwrap_or(default_rule)
-            };
-            // The sentence as the session's own revision states it.
-            let rule = rules::for_revision(rule, era.revision());
-            debug_assert!(
-                rule.revision == era.revision() || !rule.revision.starts_with("20"),
-                "a {} finding cites {} {}",
-                era.name(),
-                rule.revision,
-                rule.section
-            );
-            case.status = Status::Failed;
-            if let (Some(e), Some(a)) = (&failure.expected, &failure.actual) {
-                case.differences = super::diff::diff(e, a);
-            }
-            case.reason = Some(format!("{} ({})", failure.reason, rule.cited()));
-            case.expected = failure.expected;
-            case.actual = failure.actual;
-            (Verdict::of(rule.level), Some(*rule), None, hung)
+        for (id, _) in ids::ALL {
+            assert!(used.contains(id), "{id} names no check");
         }
-    };
-    let doctor_case = DoctorCase {
-        verdict,
-        era: Some(era.name()),
-        rule,
-        note,
-        case,
-    };
-    (doctor_case, hung)
+        // Within one transport's list, an id names one check.
+        let stdio: Vec<&str> = checks().iter().map(|c| c.id).collect();
+        for list in [
+            stdio,
+            http::CHECKS.iter().map(|c| c.id).collect(),
+            http_legacy::CHECKS.iter().map(|c| c.0).collect(),
+        ] {
+            let mut sorted = list.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), list.len(), "{list:?}");
+        }
+    }
 }

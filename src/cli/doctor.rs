@@ -1,10 +1,10 @@
 //! `mcplings doctor -- CMD [ARGS…]`: runs the checks that hold for every
 //! MCP server ([`crate::check::doctor`]) against a stdio server command
-//! and prints the report, as text (each check with its verdict; every
-//! warn and fail with its reason, the rule it cites, the differences and
-//! the transcript) or as JSON.
+//! and prints the report: as text on one screen ([`render`]; `--verbose`
+//! adds every check's evidence), or as JSON (everything, always).
 //!
-//! Exit codes: 0 when no check fails (warnings allowed), 1 when one does,
+//! Exit codes: 0 when no check fails (warnings and not verified allowed),
+//! 1 when one does,
 //! 2 for a usage error or a server that cannot be started or reached (a
 //! TLS failure too: one sentence naming it), one that never writes a line
 //! on stdout (the end of its stderr quoted), or one that refuses the era
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::report::{details_with, wrap_plain};
+use super::report::details_with;
 use super::{EXIT_ERROR, EXIT_FAILED};
 use crate::check::doctor::{self, DoctorReport, EraChoice, Options, Target, Verdict};
 use crate::check::http::Trust;
@@ -65,6 +65,8 @@ pub struct Args<'a> {
     pub json: bool,
     /// `--startup-ms`.
     pub startup_ms: Option<u64>,
+    /// `--verbose`: every check, with transcripts and differences.
+    pub verbose: bool,
 }
 
 /// Runs doctor and prints the report; the exit code.
@@ -108,7 +110,7 @@ pub fn run(args: &Args) -> Result<u8, String> {
     if as_json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        print!("{}", render(&report));
+        print!("{}", render(&report, args.verbose));
     }
     Ok(match (&report.error, report.passed) {
         (Some(_), _) => EXIT_ERROR,
@@ -117,68 +119,258 @@ pub fn run(args: &Args) -> Result<u8, String> {
     })
 }
 
-/// The report as text.
-pub fn render(report: &DoctorReport) -> String {
+/// The report as text, each line at most [`WIDTH`] columns. By default
+/// one screen: the era, one line per group of passes, one line per warn
+/// and not verified check (a warning that holds in both eras of a
+/// dual-era server once, naming both), each fail with the sentence it
+/// breaks, and last the failed and warned ids. `verbose` adds every check
+/// with its evidence (differences, transcript, stderr) and the warnings
+/// every SDK tried shares.
+pub fn render(report: &DoctorReport, verbose: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "doctor: {}", report.command.join(" "));
+    put(&mut out, &format!("doctor: {}", report.command.join(" ")), "  ");
     if let Some(error) = &report.error {
-        // Each line wrapped to 80 columns; a stderr line quoted as it is.
+        // A stderr line quoted as it is, behind four spaces.
         for line in error.lines() {
-            let (indent, text) = match line.strip_prefix("    ") {
-                Some(quoted) => ("    ", quoted),
-                None => ("  ", line),
-            };
-            for piece in wrap_plain(text, 78 - indent.len()) {
-                let _ = writeln!(out, "{indent}{piece}");
+            match line.strip_prefix("    ") {
+                Some(quoted) => put(&mut out, &format!("    {quoted}"), "    "),
+                None => put(&mut out, &format!("  {line}"), "  "),
             }
         }
         return out;
     }
-    let _ = writeln!(out, "era: {} ({})", report.era, report.detection);
-    for case in &report.cases {
-        let name = &case.case.name;
-        match (case.verdict, &case.note) {
-            (Verdict::Pass | Verdict::Skip, Some(note)) => {
-                let _ = writeln!(out, "  {} {name}: {note}", case.verdict.mark());
-            }
-            (Verdict::NotRun, _) => {
-                let why = case.case.reason.as_deref().unwrap_or("not run");
-                let _ = writeln!(out, "  {} {name} ({why})", case.verdict.mark());
-            }
-            (Verdict::Pass | Verdict::Skip, None) => {
-                let _ = writeln!(out, "  {} {name}", case.verdict.mark());
-            }
-            (Verdict::Warn | Verdict::Fail, _) => {
-                let level = if case.verdict == Verdict::Fail { "FAIL" } else { "warn" };
-                let _ = writeln!(out, "  {} {name} [{level}]", case.verdict.mark());
-                let reason = case.case.reason.as_deref().unwrap_or("");
-                for line in wrap_plain(&crate::text::visible(reason), 72) {
-                    let _ = writeln!(out, "      {line}");
-                }
-                details_with(&mut out, &case.case, "▶ to the server, ◀ from it");
-            }
+    put(&mut out, &format!("era: {} ({})", report.era, report.detection), "  ");
+    if verbose {
+        every_case(&mut out, report);
+    } else {
+        passes(&mut out, report);
+        let (shared, findings): (Vec<Line>, Vec<Line>) = lines(report).into_iter().partition(|l| l.shared);
+        for line in &findings {
+            finding(&mut out, line);
+        }
+        for line in &shared {
+            put(
+                &mut out,
+                &format!(
+                    "! {}{}: got no answer, as in every SDK tried (--verbose names them)",
+                    line.id,
+                    eras(line)
+                ),
+                "    ",
+            );
         }
     }
     for note in &report.notes {
-        for (i, line) in wrap_plain(note, 74).into_iter().enumerate() {
-            let _ = writeln!(out, "{}{line}", if i == 0 { "note: " } else { "      " });
-        }
+        put(&mut out, &format!("note: {note}"), "      ");
     }
     let count = |v: Verdict| report.cases.iter().filter(|c| c.verdict == v).count();
-    let _ = writeln!(
-        out,
-        "{} checks: {} fail, {} warn, {} pass, {} skipped{}.",
-        report.cases.len(),
-        report.fails,
-        report.warns,
-        count(Verdict::Pass),
-        count(Verdict::Skip),
-        match count(Verdict::NotRun) {
-            0 => String::new(),
-            n => format!(", {n} not run"),
-        }
-    );
+    let mut tally = format!("{} fail, {} warn", report.fails, report.warns);
+    if report.not_verified > 0 {
+        tally.push_str(&format!(", {} not verified", report.not_verified));
+    }
+    tally.push_str(&format!(", {} pass", count(Verdict::Pass)));
+    put(&mut out, &format!("result: {tally}"), "  ");
+    if !report.failed_ids.is_empty() {
+        put(&mut out, &format!("failed: {}", report.failed_ids.join(", ")), "  ");
+    }
+    if !report.warned_ids.is_empty() {
+        put(&mut out, &format!("warned: {}", report.warned_ids.join(", ")), "  ");
+    }
     out
+}
+
+/// Columns of a text report line.
+pub const WIDTH: usize = 80;
+
+/// Writes `text` wrapped to [`WIDTH`] columns, its continuation lines
+/// behind `indent`; a word wider than a line is broken.
+fn put(out: &mut String, text: &str, indent: &str) {
+    use unicode_width::UnicodeWidthStr;
+    let text = crate::text::visible(text);
+    // The text's own leading spaces are kept.
+    let mut line = " ".repeat(text.len() - text.trim_start_matches(' ').len());
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let sep = usize::from(!line.trim().is_empty());
+        if line.width() + sep + word.width() <= WIDTH {
+            if sep == 1 {
+                line.push(' ');
+            }
+            line.push_str(word);
+            continue;
+        }
+        if !line.trim().is_empty() {
+            let _ = writeln!(out, "{line}");
+            line = indent.to_string();
+        }
+        // A word wider than what is left: broken at characters.
+        for c in word.chars() {
+            if line.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) > WIDTH {
+                let _ = writeln!(out, "{line}");
+                line = indent.to_string();
+            }
+            line.push(c);
+        }
+    }
+    let _ = writeln!(out, "{line}");
+}
+
+/// One line of the default report: a check's outcome in the eras where
+/// it is the same.
+struct Line {
+    id: &'static str,
+    verdict: Verdict,
+    /// The eras it holds in (empty over one era).
+    eras: Vec<&'static str>,
+    /// The reason, without the citation.
+    reason: String,
+    /// Where each era's rule is stated (`revision page › section`).
+    sources: Vec<String>,
+    /// The quoted sentences of a fail.
+    cited: Vec<String>,
+    /// A warning every SDK tried shares.
+    shared: bool,
+}
+
+/// The reason of a case without the citation `finish_case` appended.
+fn bare_reason(case: &doctor::DoctorCase) -> String {
+    let reason = case
+        .case
+        .reason
+        .clone()
+        .or_else(|| case.note.clone())
+        .unwrap_or_default();
+    match case.rule {
+        Some(rule) => reason
+            .strip_suffix(&format!(" ({})", rule.cited()))
+            .map_or(reason.clone(), str::to_string),
+        None => reason,
+    }
+}
+
+/// The warn, fail and not verified checks as lines, in report order; the
+/// same outcome and reason in both eras make one line naming both.
+fn lines(report: &DoctorReport) -> Vec<Line> {
+    let dual = report.era == "dual-era";
+    let mut lines: Vec<Line> = Vec::new();
+    for case in report.cases.iter().filter(|c| c.verdict != Verdict::Pass) {
+        let reason = bare_reason(case);
+        let source = case.rule.map(|r| r.source());
+        let cited = case.rule.filter(|_| case.verdict == Verdict::Fail).map(|r| r.cited());
+        let era = case.era.filter(|_| dual);
+        if let Some(line) = lines
+            .iter_mut()
+            .find(|l| l.id == case.id && l.verdict == case.verdict && l.reason == reason)
+        {
+            line.eras.extend(era);
+            for (list, item) in [(&mut line.sources, source), (&mut line.cited, cited)] {
+                if let Some(item) = item
+                    && !list.contains(&item)
+                {
+                    list.push(item);
+                }
+            }
+            continue;
+        }
+        lines.push(Line {
+            id: case.id,
+            verdict: case.verdict,
+            eras: era.into_iter().collect(),
+            reason,
+            sources: source.into_iter().collect(),
+            cited: cited.into_iter().collect(),
+            shared: case.shared.is_some(),
+        });
+    }
+    lines
+}
+
+/// A warn, fail or not verified line: mark, id, eras, reason, where the
+/// rule is stated; a fail's quoted sentences below it.
+fn finding(out: &mut String, line: &Line) {
+    let eras = eras(line);
+    let label = match line.verdict {
+        Verdict::Fail => "FAIL ",
+        Verdict::NotVerified => "not verified: ",
+        _ => "",
+    };
+    let mut text = format!("{} {}{eras}: {label}{}", line.verdict.mark(), line.id, line.reason);
+    if line.verdict == Verdict::Warn && !line.sources.is_empty() {
+        text.push_str(&format!(" ({})", line.sources.join("; ")));
+    }
+    put(out, &text, "    ");
+    for cited in &line.cited {
+        put(out, &format!("    {cited}"), "    ");
+    }
+}
+
+/// ` (legacy, modern)`: the eras a line holds in, legacy first; empty
+/// over one era.
+fn eras(line: &Line) -> String {
+    let mut eras = line.eras.clone();
+    eras.sort_unstable();
+    match eras.as_slice() {
+        [] => String::new(),
+        eras => format!(" ({})", eras.join(", ")),
+    }
+}
+
+/// One line per group that has passes: its count.
+fn passes(out: &mut String, report: &DoctorReport) {
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for case in report.cases.iter().filter(|c| c.verdict == Verdict::Pass) {
+        let group = doctor::ids::group(case.id);
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((group, 1)),
+        }
+    }
+    for (group, n) in groups {
+        let ids: Vec<&str> = {
+            let mut ids: Vec<&str> = Vec::new();
+            for case in report.cases.iter().filter(|c| c.verdict == Verdict::Pass) {
+                if doctor::ids::group(case.id) == group && !ids.contains(&case.id) {
+                    ids.push(case.id);
+                }
+            }
+            ids
+        };
+        let full = format!("✓ {group}: {n} pass ({})", ids.join(", "));
+        if unicode_width::UnicodeWidthStr::width(full.as_str()) <= WIDTH {
+            let _ = writeln!(out, "{full}");
+        } else {
+            let _ = writeln!(out, "✓ {group}: {n} pass");
+        }
+    }
+}
+
+/// `--verbose`: every check with its outcome and note; each warn, fail
+/// and not verified with its whole reason and evidence.
+fn every_case(out: &mut String, report: &DoctorReport) {
+    for case in &report.cases {
+        let name = format!("{} [{}]", case.case.name, case.id);
+        match case.verdict {
+            Verdict::Pass => match &case.note {
+                Some(note) => put(out, &format!("  ✓ {name}: {note}"), "      "),
+                None => put(out, &format!("  ✓ {name}"), "      "),
+            },
+            _ => {
+                let level = match case.verdict {
+                    Verdict::Fail => "FAIL",
+                    Verdict::Warn => "warn",
+                    _ => "not verified",
+                };
+                put(out, &format!("  {} {name} {level}", case.verdict.mark()), "      ");
+                let reason = case.case.reason.as_deref().or(case.note.as_deref()).unwrap_or("");
+                put(out, &format!("      {reason}"), "      ");
+                if let Some(shared) = case.shared {
+                    put(out, &format!("      ({shared})"), "      ");
+                }
+                if case.verdict != Verdict::NotVerified {
+                    details_with(out, &case.case, "▶ to the server, ◀ from it");
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -152,6 +152,17 @@ if MISTAKE == "banner":
     sys.stdout.flush()
 if MISTAKE == "hang":
     time.sleep(60)
+if MISTAKE == "slow-later":
+    # Starts at once in the first two processes of a doctor run (its two
+    # probes), then as slowly as an interpreter on a loaded machine; the
+    # processes are counted in the file named after the mistake.
+    counter = sys.argv[3]
+    with open(counter, "a") as f:
+        f.write("x\n")
+    with open(counter) as f:
+        started = len(f.read().splitlines())
+    if started > 2:
+        time.sleep(60)
 while True:
     line = sys.stdin.readline()
     if not line:

@@ -19,6 +19,7 @@ use crate::mcp;
 /// The base-protocol checks, in report order.
 pub(super) static CHECKS: &[Check] = &[
     Check {
+        id: "stdout-messages",
         name: "stdout carries only messages",
         about: "nothing but JSON-RPC messages on stdout, one per line: before the first request, around the handshake and after it",
         rule: &rules::STDOUT_MESSAGES,
@@ -27,6 +28,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: hygiene,
     },
     Check {
+        id: "ids-echoed",
         name: "ids echoed",
         about: crate::check::toolkit::ids::ABOUT,
         rule: &rules::IDS_ECHOED,
@@ -35,6 +37,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: ids,
     },
     Check {
+        id: "ids-forbidden",
         name: "forbidden ids",
         about: "a request whose id is null, a fraction, an object, an array or a boolean is refused with -32600 and no id, or dropped, never served",
         rule: &rules::IDS_FORBIDDEN,
@@ -43,6 +46,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: forbidden_ids,
     },
     Check {
+        id: "notifications-unanswered",
         name: "notifications unanswered",
         about: "notifications (cancelled for a request never sent, one of a method the server does not know) get no response: the next frame answers the next request",
         rule: &rules::NOTIFICATIONS,
@@ -51,6 +55,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: notifications,
     },
     Check {
+        id: "unknown-method",
         name: "unknown method",
         about: "a request for a method that does not exist gets an error response, -32601 Method not found",
         rule: &rules::REPLY,
@@ -59,6 +64,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: unknown_method,
     },
     Check {
+        id: "unparsable-line",
         name: "unparsable line",
         about: "a line that is not JSON gets -32700 Parse error, and the server goes on serving",
         rule: &rules::PARSE_ERROR,
@@ -67,6 +73,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: unparsable,
     },
     Check {
+        id: "invalid-request",
         name: "invalid request",
         about: "a JSON object that is no request (no method) gets -32600 Invalid Request, and the server goes on serving",
         rule: &rules::INVALID_REQUEST,
@@ -75,6 +82,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: invalid_request,
     },
     Check {
+        id: "shutdown-on-eof",
         name: "shutdown on EOF",
         about: "once its stdin is closed, the server exits within 2 s",
         rule: &rules::SHUTDOWN,
@@ -116,7 +124,7 @@ fn ready(s: &mut Session, ctx: &Ctx) -> Result<(), Failure> {
 fn hygiene(s: &mut Session, ctx: &Ctx) -> Checked {
     // A banner before any request is junk as much as one after.
     s.recv_within(Duration::from_millis(300))?;
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     exchange(s, &served_frame(ctx.era, "doctor-hygiene"))?;
     // What it writes while idle must be messages too.
     s.recv_within(Duration::from_millis(300))?;
@@ -124,7 +132,7 @@ fn hygiene(s: &mut Session, ctx: &Ctx) -> Checked {
 }
 
 fn ids(s: &mut Session, ctx: &Ctx) -> Checked {
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     let era = ctx.era;
     // Ids a double holds first (a MUST); then the integers past 2^53, which
     // JSON lets an implementation lose (a warn).
@@ -135,14 +143,14 @@ fn ids(s: &mut Session, ctx: &Ctx) -> Checked {
 }
 
 fn forbidden_ids(s: &mut Session, ctx: &Ctx) -> Checked {
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     let era = ctx.era;
     ids_refused(s, &|id| served(era, id))?;
     Ok(Outcome::Pass)
 }
 
 fn notifications(s: &mut Session, ctx: &Ctx) -> Checked {
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     let meta = (ctx.era == Era::Modern).then(modern_params);
     let mut cancelled = json!({"requestId": "doctor-never-sent", "reason": "doctor"});
     let mut unknown = json!({});
@@ -152,12 +160,14 @@ fn notifications(s: &mut Session, ctx: &Ctx) -> Checked {
     }
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancelled}))?;
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/doctor/unknown", "params": unknown}))?;
-    exchange(s, &served_frame(ctx.era, "doctor-after-notifications"))?;
+    // A response to a notification breaks the rule; silence after them is
+    // a hang (robustness), not a response.
+    exchange(s, &served_frame(ctx.era, "doctor-after-notifications")).map_err(super::setup)?;
     Ok(Outcome::Pass)
 }
 
 fn unknown_method(s: &mut Session, ctx: &Ctx) -> Checked {
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     let params = (ctx.era == Era::Modern).then(modern_params);
     let frame = request("doctor-unknown", "doctor/no-such-method", params);
     let response = exchange(s, &frame)?;
@@ -184,7 +194,7 @@ fn unknown_method(s: &mut Session, ctx: &Ctx) -> Checked {
 /// error with `code` and no id other than `id` is right; silence and
 /// other answers are findings; then the server must still serve.
 fn malformed(s: &mut Session, ctx: &Ctx, line: &str, code: i64, what: &str, id: Value) -> Checked {
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     s.send(line)?;
     // A notification the server sends meanwhile (list_changed after the
     // handshake) is no answer: read past it.
@@ -195,16 +205,21 @@ fn malformed(s: &mut Session, ctx: &Ctx, line: &str, code: i64, what: &str, id: 
         }
     };
     let expected = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": "…"}});
-    let verdict: Result<(), Failure> = match answer {
-        None => Err(Failure::new(format!(
-            "{what} got no answer: a client is left without a diagnostic (an error {code} tells it what went wrong)"
-        ))),
+    let verdict: Result<(), Finding> = match answer {
+        None => Err(Finding {
+            shared: true,
+            ..Failure::new(format!(
+                "{what} got no answer: a client is left without a diagnostic (an error {code} tells it what went wrong)"
+            ))
+            .into()
+        }),
         Some(got) if got.value.pointer("/error/code") == Some(&json!(code)) => Ok(()),
         Some(got) => Err(Failure::partial(
             format!("{what} got an answer that is not error {code}"),
             expected,
             got.value,
-        )),
+        )
+        .into()),
     };
     // Whatever it answered, it must go on serving.
     exchange(s, &served_frame(ctx.era, "doctor-still-there")).map_err(|f| {
@@ -238,7 +253,7 @@ fn invalid_request(s: &mut Session, ctx: &Ctx) -> Checked {
 }
 
 fn shutdown(s: &mut Session, ctx: &Ctx) -> Checked {
-    ready(s, ctx)?;
+    ready(s, ctx).map_err(super::setup)?;
     s.close_stdin();
     match s.exited_within(Duration::from_secs(2)) {
         Some(_) => Ok(Outcome::Pass),

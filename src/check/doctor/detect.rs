@@ -58,7 +58,8 @@ pub(super) struct Detected {
 }
 
 /// The modern probe, as a check.
-static PROBE: Check = Check {
+pub(super) static PROBE: Check = Check {
+    id: "era-detection",
     name: "era detection",
     about: "server/discover at 2026-07-28 first, as a dual-era host probes; any error but a modern one, or silence, means legacy and initialize follows",
     rule: &rules::DISCOVER,
@@ -68,7 +69,8 @@ static PROBE: Check = Check {
 };
 
 /// The legacy probe, as a check.
-static HANDSHAKE: Check = Check {
+pub(super) static HANDSHAKE: Check = Check {
+    id: "initialize",
     name: "initialize",
     about: "initialize at 2025-11-25 gets a result with protocolVersion, capabilities and serverInfo",
     rule: &rules::INITIALIZE,
@@ -141,6 +143,7 @@ fn probe<T>(
         other => other,
     };
     let (mut case, _) = finish_case(
+        check.id,
         check.name.into(),
         check.about,
         check.rule,

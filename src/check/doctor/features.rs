@@ -49,6 +49,7 @@ impl Caller for Stdio<'_> {
 /// A feature check, whatever the transport.
 #[derive(Clone, Copy)]
 pub(super) struct Feature {
+    pub id: &'static str,
     pub name: &'static str,
     pub about: &'static str,
     pub rule: &'static rules::Rule,
@@ -58,6 +59,7 @@ pub(super) struct Feature {
 }
 
 const TOOLS_LISTED: Feature = Feature {
+    id: "tools-listed",
     name: "tools listed",
     about: "a server that declares tools answers tools/list, every page of it, each cursor passed back as it came until nextCursor is absent",
     rule: &rules::TOOLS_LISTED,
@@ -65,6 +67,7 @@ const TOOLS_LISTED: Feature = Feature {
     body: tools_listed,
 };
 const TOOL_SCHEMAS: Feature = Feature {
+    id: "tool-schemas",
     name: "tool schemas",
     about: "each tool's inputSchema and outputSchema is a valid JSON Schema of its dialect (2020-12 when it names none)",
     rule: &rules::INPUT_SCHEMA,
@@ -72,6 +75,7 @@ const TOOL_SCHEMAS: Feature = Feature {
     body: tool_schemas,
 };
 const RESOURCES: Feature = Feature {
+    id: "resources",
     name: "resources",
     about: "a server that declares resources answers resources/list over every page; the first resources listed can be read",
     rule: &rules::RESOURCES_LISTED,
@@ -79,6 +83,7 @@ const RESOURCES: Feature = Feature {
     body: resources,
 };
 const TEMPLATES: Feature = Feature {
+    id: "resource-templates",
     name: "resource templates",
     about: "resources/templates/list is answered (templates are listed, never expanded)",
     rule: &rules::FEATURES,
@@ -86,6 +91,7 @@ const TEMPLATES: Feature = Feature {
     body: templates,
 };
 const PROMPTS: Feature = Feature {
+    id: "prompts",
     name: "prompts",
     about: "a server that declares prompts answers prompts/list over every page; prompts that need no arguments can be got",
     rule: &rules::PROMPTS_LISTED,
@@ -93,6 +99,7 @@ const PROMPTS: Feature = Feature {
     body: prompts,
 };
 const TOOLS_CALLED: Feature = Feature {
+    id: "tools-called",
     name: "tools called",
     about: "only when asked (--call, --call-readonly): each call gets a result, and a tool with an outputSchema returns structuredContent that fits it",
     rule: &rules::STRUCTURED,
@@ -109,13 +116,17 @@ fn over_stdio(s: &mut Session, ctx: &Ctx, feature: &Feature) -> Checked {
     if let Some(skip) = feature.capability.and_then(|c| declared(ctx, c)) {
         return Ok(skip);
     }
-    let c = open(s, ctx)?;
+    if let Some(skip) = not_asked(ctx).filter(|_| feature.id == TOOLS_CALLED.id) {
+        return Ok(skip);
+    }
+    let c = open(s, ctx).map_err(super::setup)?;
     (feature.body)(&mut Stdio { s, c }, ctx)
 }
 
 /// A stdio check of `feature`.
 const fn stdio_check(feature: Feature, run: fn(&mut Session, &Ctx) -> Checked) -> Check {
     Check {
+        id: feature.id,
         name: feature.name,
         about: feature.about,
         rule: feature.rule,
@@ -145,16 +156,33 @@ fn listed_rule(method: &str) -> &'static rules::Rule {
 }
 
 /// Every item of `method`'s list (under `key`) and the pages walked. An
-/// error is a fail under the feature's list rule; a repeated cursor or the
-/// page cap is a warn.
-fn walk(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
-    walk_pages(c, method, key).map_err(|f| Finding {
-        rule: f.rule.or(Some(listed_rule(method))),
-        ..f
-    })
+/// error is a fail under the feature's list rule; a repeated cursor is a
+/// warn; the page cap (ours) leaves the list not verified (`Ok(Err(why))`).
+fn walk(c: &mut dyn Caller, method: &str, key: &str) -> Result<Result<(Vec<Value>, usize), String>, Finding> {
+    match walk_pages(c, method, key) {
+        Err(f) => Err(Finding {
+            rule: f.rule.or(Some(listed_rule(method))),
+            ..f
+        }),
+        Ok(Some(walked)) => Ok(Ok(walked)),
+        Ok(None) => Ok(Err(format!(
+            "{method} still had a nextCursor after {PAGE_CAP} pages: doctor stopped there, so the list was not walked to its end"
+        ))),
+    }
 }
 
-fn walk_pages(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>, usize), Finding> {
+/// [`walk`], a list cut at the page cap ending the check not verified.
+macro_rules! walked {
+    ($c:expr, $method:expr, $key:expr) => {
+        match walk($c, $method, $key)? {
+            Ok(walked) => walked,
+            Err(why) => return Ok(Outcome::Unverified(why)),
+        }
+    };
+}
+
+/// The walk; `None` at the page cap.
+fn walk_pages(c: &mut dyn Caller, method: &str, key: &str) -> Result<Option<(Vec<Value>, usize)>, Finding> {
     let mut items = Vec::new();
     let mut cursor: Option<Value> = None;
     let mut seen = HashSet::new();
@@ -185,16 +213,10 @@ fn walk_pages(c: &mut dyn Caller, method: &str, key: &str) -> Result<(Vec<Value>
                 }
                 cursor = Some(next.clone());
             }
-            _ => return Ok((items, page)),
+            _ => return Ok(Some((items, page))),
         }
     }
-    Err(Finding::under(
-        &rules::PAGES,
-        Failure::new(format!(
-            "{method} still had a nextCursor after {PAGE_CAP} pages ({} items): doctor stopped there",
-            items.len()
-        )),
-    ))
+    Ok(None)
 }
 
 /// Skips unless the server declares `capability`.
@@ -203,7 +225,7 @@ pub(super) fn declared(ctx: &Ctx, capability: &str) -> Option<Outcome> {
 }
 
 fn tools_listed(c: &mut dyn Caller, _: &Ctx) -> Checked {
-    let (tools, pages) = walk(c, "tools/list", "tools")?;
+    let (tools, pages) = walked!(c, "tools/list", "tools");
     Ok(Outcome::Note(format!("{} tools over {pages} page(s)", tools.len())))
 }
 
@@ -236,7 +258,12 @@ fn schema_problem(schema: &Value) -> Result<Option<String>, String> {
 }
 
 fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
-    let (tools, _) = walk(c, "tools/list", "tools")?;
+    let (tools, _) = walked!(c, "tools/list", "tools");
+    if tools.is_empty() {
+        return Ok(Outcome::Unverified(
+            "tools/list names no tool: no schema to check".into(),
+        ));
+    }
     let mut warned = None;
     for tool in &tools {
         let name = tool["name"].as_str().unwrap_or("?");
@@ -271,7 +298,12 @@ fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
 }
 
 fn resources(c: &mut dyn Caller, _: &Ctx) -> Checked {
-    let (listed, pages) = walk(c, "resources/list", "resources")?;
+    let (listed, pages) = walked!(c, "resources/list", "resources");
+    if listed.is_empty() {
+        return Ok(Outcome::Unverified(
+            "resources/list answered and names no resource: nothing to read".into(),
+        ));
+    }
     let mut read = 0;
     for resource in listed.iter().take(READ_CAP) {
         let uri = resource["uri"].clone();
@@ -306,7 +338,7 @@ fn templates(c: &mut dyn Caller, _: &Ctx) -> Checked {
 }
 
 fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
-    let (listed, pages) = walk(c, "prompts/list", "prompts")?;
+    let (listed, pages) = walked!(c, "prompts/list", "prompts");
     let mut got = 0;
     let free = listed.iter().filter(|p| {
         p["arguments"]
@@ -329,22 +361,37 @@ fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
         }
         got += 1;
     }
+    if listed.is_empty() {
+        return Ok(Outcome::Unverified(
+            "prompts/list answered and names no prompt: nothing to get".into(),
+        ));
+    }
+    if got == 0 {
+        return Ok(Outcome::Unverified(format!(
+            "prompts/list names {} prompt(s), each needing arguments (doctor invents none): none got",
+            listed.len()
+        )));
+    }
     Ok(Outcome::Note(format!(
         "{} prompts over {pages} page(s), {got} got (those needing no arguments)",
         listed.len()
     )))
 }
 
+/// Tools are called only when asked: otherwise the check does not apply.
+fn not_asked(ctx: &Ctx) -> Option<Outcome> {
+    (ctx.calls.is_empty() && !ctx.call_readonly)
+        .then(|| Outcome::Skip("no tool is called unless asked: --call NAME=JSON, or --call-readonly".into()))
+}
+
 fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
-    if ctx.calls.is_empty() && !ctx.call_readonly {
-        return Ok(Outcome::Skip(
-            "no tool is called unless asked: --call NAME=JSON, or --call-readonly".into(),
-        ));
+    if let Some(skip) = not_asked(ctx) {
+        return Ok(skip);
     }
     if let Some(skip) = declared(ctx, "tools") {
         return Ok(skip);
     }
-    let (tools, _) = walk(c, "tools/list", "tools")?;
+    let (tools, _) = walked!(c, "tools/list", "tools");
     let mut calls = ctx.calls.clone();
     if ctx.call_readonly {
         for tool in &tools {
@@ -389,6 +436,17 @@ fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
             }
         }
         done.push(format!("{name}: {}", if is_error { "isError" } else { "ok" }));
+    }
+    if calls.is_empty() {
+        return Ok(Outcome::Unverified(
+            "--call-readonly found no tool annotated readOnlyHint: true that needs no arguments: none called".into(),
+        ));
+    }
+    if !done.iter().any(|d| d.ends_with(": ok")) {
+        return Ok(Outcome::Unverified(format!(
+            "no call got a result to hold to its outputSchema: {}",
+            done.join(", ")
+        )));
     }
     Ok(Outcome::Note(format!("called {}", done.join(", "))))
 }

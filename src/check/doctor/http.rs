@@ -292,11 +292,12 @@ fn not_json(c: &mut HttpConn, _: &Ctx) -> Checked {
     let frame = discover("doctor-cut", mcp::request_meta(mcp::MODERN));
     let text = frame.to_string();
     let reply = c.post_text(wire::headers_for(&frame), &text[..text.len() - 1])?;
-    if (400..500).contains(&reply.status) {
+    // It cannot be accepted: any HTTP error status keeps the rule.
+    if reply.status >= 400 {
         return Ok(Outcome::Pass);
     }
     Err(Failure::mismatch(
-        "a body that is not JSON (cut short) must get an HTTP error status, 400 Bad Request with -32700",
+        "a body that is not JSON (cut short) must get an HTTP error status (400 Bad Request, perhaps with -32700)",
         json!({"status": 400, "body": {"error": {"code": -32700}}}),
         shown(&reply),
     )
@@ -304,57 +305,66 @@ fn not_json(c: &mut HttpConn, _: &Ctx) -> Checked {
 }
 
 /// One HTTP check.
-struct HttpCheck {
+pub(super) struct HttpCheck {
+    pub id: &'static str,
     name: &'static str,
     about: &'static str,
     rule: &'static rules::Rule,
     run: fn(&mut HttpConn, &Ctx) -> Checked,
 }
 
-const CHECKS: &[HttpCheck] = &[
+pub(super) const CHECKS: &[HttpCheck] = &[
     HttpCheck {
+        id: "server-discover",
         name: "server/discover",
         about: "server/discover gets 200 with JSON or SSE and a result with resultType",
         rule: &rules::DISCOVER,
         run: discovered,
     },
     HttpCheck {
+        id: "meta-required",
         name: "_meta required",
         about: "a request without clientCapabilities in its _meta gets 400 and -32602",
         rule: &rules::META_REQUIRED_HTTP,
         run: meta_required,
     },
     HttpCheck {
+        id: "unsupported-version",
         name: "unsupported version",
         about: "a request at 2099-01-01 gets 400 and -32022",
         rule: &rules::UNSUPPORTED_VERSION_HTTP,
         run: unsupported_version,
     },
     HttpCheck {
+        id: "unknown-method",
         name: "unknown method",
         about: "a method the server does not implement gets 404 and -32601",
         rule: &rules::METHOD_NOT_FOUND_HTTP,
         run: unknown_method,
     },
     HttpCheck {
+        id: "http-notification-202",
         name: "notification: 202",
         about: "a POSTed notification gets 202 Accepted and no body",
         rule: &rules::NOTIFICATION_202,
         run: notification,
     },
     HttpCheck {
+        id: "http-origin-403",
         name: "foreign Origin: 403",
         about: "a request with a foreign Origin gets 403 Forbidden",
         rule: &rules::ORIGIN,
         run: origin,
     },
     HttpCheck {
+        id: "ids-echoed",
         name: "ids echoed",
         about: ids::ABOUT,
         rule: &rules::IDS_ECHOED,
         run: ids_echoed,
     },
     HttpCheck {
+        id: "http-body-not-json",
         name: "body not JSON",
         about: "a body that is not JSON gets an HTTP error status",
         rule: &rules::NOT_JSON_HTTP,
@@ -362,10 +372,12 @@ const CHECKS: &[HttpCheck] = &[
     },
 ];
 
-/// Runs one check (or feature) on a fresh connection and reports it.
+/// Runs one check (or feature) `id` on a fresh connection and reports it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_one(
     url: &str,
     trust: &Trust,
+    id: &'static str,
     name: &str,
     about: &str,
     rule: &'static rules::Rule,
@@ -380,7 +392,7 @@ pub(super) fn run_one(
         Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),
         other => other,
     };
-    let (case, _) = finish_case(name.to_string(), about, rule, ctx.era, result, finished, started);
+    let (case, _) = finish_case(id, name.to_string(), about, rule, ctx.era, result, finished, started);
     case
 }
 
@@ -425,6 +437,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         None => {
             let failure = Failure::showing("server/discover got no result", shown(&reply));
             let (mut case, _) = finish_case(
+                "server-discover",
                 "server/discover".into(),
                 CHECKS[0].about,
                 &rules::DISCOVER,
@@ -454,6 +467,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         report.cases.push(run_one(
             url,
             &options.trust,
+            check.id,
             check.name,
             check.about,
             check.rule,
@@ -472,6 +486,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         report.cases.push(run_one(
             url,
             &options.trust,
+            feature.id,
             feature.name,
             feature.about,
             feature.rule,

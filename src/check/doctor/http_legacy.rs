@@ -211,7 +211,9 @@ pub(super) fn ended_session(c: &mut HttpConn, _: &Ctx) -> Checked {
     match s.end()? {
         405 => return Ok(Outcome::Skip("DELETE got 405: the server keeps its sessions".into())),
         status if !(200..300).contains(&status) => {
-            return Ok(Outcome::Skip(format!("DELETE got {status}: the session was not ended")));
+            return Ok(Outcome::Unverified(format!(
+                "DELETE got {status}: the session was not ended, so nothing shows what a request in an ended one gets"
+            )));
         }
         _ => {}
     }
@@ -295,16 +297,18 @@ fn status_is(reply: &Reply, status: u16, what: &str) -> Checked {
     .into())
 }
 
-/// One legacy HTTP check: (name, what it proves, its rule, the run).
-type LegacyCheck = (
+/// One legacy HTTP check: (id, name, what it proves, its rule, the run).
+pub(super) type LegacyCheck = (
+    &'static str,
     &'static str,
     &'static str,
     &'static rules::Rule,
     fn(&mut HttpConn, &Ctx) -> Checked,
 );
 
-const CHECKS: &[LegacyCheck] = &[
+pub(super) const CHECKS: &[LegacyCheck] = &[
     (
+        "version-negotiation",
         "version negotiation",
         "initialize offering 2099-01-01 gets a result naming a version the server supports",
         &rules::NEGOTIATION,
@@ -312,42 +316,49 @@ const CHECKS: &[LegacyCheck] = &[
     ),
     (
         "ping",
+        "ping",
         "ping in a session gets an empty result, as JSON or SSE",
         &rules::PING,
         ping,
     ),
     (
+        "http-notification-202",
         "notification: 202",
         "a POSTed notification gets 202 Accepted and no body",
         &rules::NOTIFICATION_202_LEGACY,
         notification,
     ),
     (
+        "http-session-required",
         "no session id: 400",
         "a request without the Mcp-Session-Id the server assigned gets 400",
         &rules::SESSION_REQUIRED,
         without_session,
     ),
     (
+        "http-session-ended-404",
         "ended session: 404",
         "after DELETE ends the session, a request in it gets 404 Not Found",
         &rules::SESSION_ENDED,
         ended_session,
     ),
     (
+        "http-version-header-400",
         "version header: 400",
         "a request with MCP-Protocol-Version: 2099-01-01 gets 400 Bad Request",
         &rules::VERSION_HEADER,
         version_header,
     ),
     (
+        "http-origin-403",
         "foreign Origin: 403",
         "a request with a foreign Origin gets 403 Forbidden",
         &rules::ORIGIN_LEGACY,
         origin,
     ),
-    ("ids echoed", ids::ABOUT, &rules::IDS_ECHOED, ids_echoed),
+    ("ids-echoed", "ids echoed", ids::ABOUT, &rules::IDS_ECHOED, ids_echoed),
     (
+        "unknown-method",
         "unknown method",
         "a method that does not exist gets an error response, -32601",
         &rules::REPLY,
@@ -358,8 +369,17 @@ const CHECKS: &[LegacyCheck] = &[
 /// Runs every legacy check and the feature checks, each on its own
 /// session; `ctx` carries what `initialize` declared.
 pub(super) fn run(url: &str, options: &super::Options, ctx: &Ctx, cases: &mut Vec<super::DoctorCase>) {
-    for (name, about, rule, check) in CHECKS {
-        cases.push(super::http::run_one(url, &options.trust, name, about, rule, ctx, check));
+    for (id, name, about, rule, check) in CHECKS {
+        cases.push(super::http::run_one(
+            url,
+            &options.trust,
+            id,
+            name,
+            about,
+            rule,
+            ctx,
+            check,
+        ));
     }
     for feature in super::features::FEATURES {
         let body = |c: &mut HttpConn, ctx: &Ctx| {
@@ -374,6 +394,7 @@ pub(super) fn run(url: &str, options: &super::Options, ctx: &Ctx, cases: &mut Ve
         cases.push(super::http::run_one(
             url,
             &options.trust,
+            feature.id,
             feature.name,
             feature.about,
             feature.rule,
@@ -420,6 +441,7 @@ pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super
     report.cases.push(super::http::run_one(
         url,
         &options.trust,
+        "initialize",
         "initialize",
         "initialize at 2025-11-25 gets a result; the Mcp-Session-Id, if any, is visible ASCII; notifications/initialized gets 202",
         &rules::INITIALIZE,

@@ -17,6 +17,7 @@ use crate::mcp;
 /// The lifecycle checks, in report order.
 pub(super) static CHECKS: &[Check] = &[
     Check {
+        id: "version-negotiation",
         name: "version negotiation",
         about: "initialize offering a version no server implements (2099-01-01) gets a result naming another version, one the server supports",
         rule: &rules::NEGOTIATION,
@@ -25,6 +26,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: negotiation,
     },
     Check {
+        id: "requests-before-initialize",
         name: "requests before initialize",
         about: "tools/list before initialize is refused with an error, not served",
         rule: &rules::GATE,
@@ -33,6 +35,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: gate,
     },
     Check {
+        id: "ping",
         name: "ping",
         about: "ping after the handshake gets an empty result, {}",
         rule: &rules::PING,
@@ -41,6 +44,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: ping,
     },
     Check {
+        id: "server-discover",
         name: "server/discover",
         about: "server/discover gets a result with resultType, supportedVersions (2026-07-28 among them) and capabilities",
         rule: &rules::DISCOVER,
@@ -49,6 +53,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: discovered,
     },
     Check {
+        id: "meta-required",
         name: "_meta required",
         about: "a request without io.modelcontextprotocol/clientCapabilities in its _meta is refused with -32602",
         rule: &rules::META_REQUIRED,
@@ -57,6 +62,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: meta_required,
     },
     Check {
+        id: "unsupported-version",
         name: "unsupported version",
         about: "a request at a version no server implements (2099-01-01) gets -32022 with data.supported listing the server's versions",
         rule: &rules::UNSUPPORTED_VERSION,
@@ -108,7 +114,7 @@ fn gate(s: &mut Session, ctx: &Ctx) -> Checked {
     let response = exchange_within(s, &frame, ctx.startup)?;
     if response.get("result").is_some() {
         return Err(Failure::partial(
-            "tools/list before initialize was served: until initialize is answered there is no session, and a client that skips the handshake gets no negotiated version or capabilities. Refuse such a request with an error carrying its id (-32600 is common)",
+            "tools/list before initialize was served (refuse it with an error carrying its id: -32600 is common)",
             json!({"jsonrpc": "2.0", "id": "doctor-early", "error": {"code": -32600, "message": "…"}}),
             response,
         )
@@ -118,7 +124,7 @@ fn gate(s: &mut Session, ctx: &Ctx) -> Checked {
 }
 
 fn ping(s: &mut Session, ctx: &Ctx) -> Checked {
-    super::lifecycle::open(s, ctx)?;
+    open(s, ctx).map_err(super::setup)?;
     let response = exchange(s, &request("doctor-ping", "ping", None))?;
     if response.get("result") != Some(&json!({})) {
         return Err(Failure::mismatch(

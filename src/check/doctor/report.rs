@@ -1,31 +1,35 @@
 //! What `mcplings doctor` found: a [`DoctorReport`] of [`DoctorCase`]s, each
-//! a check's [`CaseReport`] (reason, differences, transcript, stderr, the
-//! same shape `check` reports) with its verdict and the rule it cites. Its
-//! JSON shape is versioned by [`DOCTOR_FORMAT_VERSION`].
+//! a check's stable id, outcome, the rule it cites and its evidence (the
+//! check's [`CaseReport`]: reason, differences, transcript, stderr, the
+//! same shape `check` reports). Its JSON shape is versioned by
+//! [`DOCTOR_FORMAT_VERSION`].
 
 use serde::Serialize;
 
 use super::rules::{Level, Rule};
 use crate::check::report::CaseReport;
 
-/// Version of the JSON report's shape.
-pub const DOCTOR_FORMAT_VERSION: u32 = 1;
+/// Version of the JSON report's shape: 2 since each case carries its
+/// stable `id` and its `outcome` (pass, warn, fail, not_verified), and
+/// checks that do not apply are left out.
+pub const DOCTOR_FORMAT_VERSION: u32 = 2;
 
-/// A check's verdict.
+/// A check's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The server keeps the rule.
     Pass,
-    /// The check does not apply (a feature not declared, no tool asked
-    /// for); its reason says why.
-    Skip,
-    /// A SHOULD or a robustness concern is broken.
+    /// A SHOULD is broken, or mcplings' advice (a crash, a hang).
     Warn,
     /// A MUST or MUST NOT is broken.
     Fail,
-    /// Not run: an earlier check hung, or the handshake never completed.
-    NotRun,
+    /// Nothing to observe the rule with (no tools, no resources, a check
+    /// not run); its note says why. Not a pass, and not a fail.
+    NotVerified,
+    /// The check does not apply (a feature not declared, no tool asked
+    /// for): never in a finished report, which leaves it out.
+    NotApplicable,
 }
 
 impl Verdict {
@@ -41,10 +45,10 @@ impl Verdict {
     pub fn mark(self) -> &'static str {
         match self {
             Verdict::Pass => "✓",
-            Verdict::Skip => "-",
             Verdict::Warn => "!",
             Verdict::Fail => "✗",
-            Verdict::NotRun => "·",
+            Verdict::NotVerified => "?",
+            Verdict::NotApplicable => "-",
         }
     }
 }
@@ -52,7 +56,10 @@ impl Verdict {
 /// One check's outcome.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct DoctorCase {
-    /// Pass, skip, warn, fail or not run.
+    /// The check's stable id (`ids::ALL`).
+    pub id: &'static str,
+    /// Pass, warn, fail or not verified.
+    #[serde(rename = "outcome")]
     pub verdict: Verdict,
     /// The era the check spoke: `legacy` or `modern`; none for checks of
     /// the process (era detection).
@@ -61,10 +68,14 @@ pub struct DoctorCase {
     /// The rule a warn or fail cites.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<Rule>,
-    /// A line of information about a passing or skipped check (what was
-    /// found: "4 tools over 2 pages").
+    /// A line about a passing or not verified check (what was found: "4
+    /// tools over 2 pages"; why nothing could be observed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Set on a warning every SDK tried shares: which SDKs (the text
+    /// report shows it only with `--verbose`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared: Option<&'static str>,
     /// The check's report: name, reason, differences, transcript, stderr.
     #[serde(flatten)]
     pub case: CaseReport,
@@ -88,6 +99,12 @@ pub struct DoctorReport {
     pub fails: usize,
     /// Checks that warned.
     pub warns: usize,
+    /// Checks not verified.
+    pub not_verified: usize,
+    /// The ids of the checks that failed, each once, in report order.
+    pub failed_ids: Vec<&'static str>,
+    /// The ids of the checks that warned, each once, in report order.
+    pub warned_ids: Vec<&'static str>,
     /// True when no check failed.
     pub passed: bool,
     /// Things to know about the run itself (annotations are untrusted
@@ -111,6 +128,9 @@ impl DoctorReport {
             cases: Vec::new(),
             fails: 0,
             warns: 0,
+            not_verified: 0,
+            failed_ids: Vec::new(),
+            warned_ids: Vec::new(),
             passed: false,
             notes: Vec::new(),
             duration_ms: 0,
@@ -118,10 +138,25 @@ impl DoctorReport {
         }
     }
 
-    /// Counts the verdicts and sets `passed`.
+    /// Leaves out the checks that do not apply, counts the outcomes and
+    /// sets `passed` (no fail; not verified is no fail).
     pub fn tally(&mut self) {
-        self.fails = self.cases.iter().filter(|c| c.verdict == Verdict::Fail).count();
-        self.warns = self.cases.iter().filter(|c| c.verdict == Verdict::Warn).count();
+        self.cases.retain(|c| c.verdict != Verdict::NotApplicable);
+        let count = |v: Verdict| self.cases.iter().filter(|c| c.verdict == v).count();
+        self.fails = count(Verdict::Fail);
+        self.warns = count(Verdict::Warn);
+        self.not_verified = count(Verdict::NotVerified);
+        let ids = |v: Verdict| {
+            let mut ids: Vec<&'static str> = Vec::new();
+            for case in self.cases.iter().filter(|c| c.verdict == v) {
+                if !ids.contains(&case.id) {
+                    ids.push(case.id);
+                }
+            }
+            ids
+        };
+        self.failed_ids = ids(Verdict::Fail);
+        self.warned_ids = ids(Verdict::Warn);
         self.passed = self.error.is_none() && self.fails == 0;
     }
 

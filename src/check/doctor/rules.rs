@@ -6,6 +6,11 @@
 //! JSON-RPC 2.0 is cited where MCP defers to it: "All messages between MCP
 //! clients and servers MUST follow the JSON-RPC 2.0 specification"
 //! (2025-11-25 and 2026-07-28 basic/index › Messages).
+//!
+//! Every quoted sentence binds the server. Where no sentence does (a
+//! crash or a hang, a request before `initialize`, a forbidden id served,
+//! a legacy server still running at end of input), the rule is mcplings'
+//! own **advice** ([`ADVICE`] as its revision): a warn that quotes nothing.
 
 use serde::Serialize;
 
@@ -32,10 +37,30 @@ pub struct Rule {
     pub sentence: &'static str,
 }
 
+/// The revision of a rule that is mcplings' own advice, no sentence of a
+/// specification.
+pub const ADVICE: &str = "mcplings advice";
+
 impl Rule {
-    /// `revision section: "sentence"`, for reasons.
+    /// `revision section: "sentence"`, for reasons (advice unquoted).
     pub fn cited(&self) -> String {
+        if self.is_advice() {
+            return format!("{}: {}", self.revision, self.sentence);
+        }
         format!("{} {}: \"{}\"", self.revision, self.section, self.sentence)
+    }
+
+    /// `revision section`, or `mcplings advice`.
+    pub fn source(&self) -> String {
+        if self.is_advice() {
+            return self.revision.to_string();
+        }
+        format!("{} {}", self.revision, self.section)
+    }
+
+    /// Whether this is mcplings' own advice (a warn quoting no sentence).
+    pub fn is_advice(&self) -> bool {
+        self.revision == ADVICE
     }
 }
 
@@ -45,6 +70,17 @@ const fn must(revision: &'static str, section: &'static str, sentence: &'static 
         revision,
         section,
         sentence,
+    }
+}
+
+/// A warn of mcplings' own, where no sentence binds the server: `topic`
+/// and the advice in a sentence.
+const fn advice(topic: &'static str, text: &'static str) -> Rule {
+    Rule {
+        level: Level::Warn,
+        revision: ADVICE,
+        section: topic,
+        sentence: text,
     }
 }
 
@@ -76,11 +112,12 @@ pub const NEGOTIATION: Rule = must(
     "basic/lifecycle › Version Negotiation",
     "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.",
 );
-/// Requests before `initialize` (a robustness concern for the server).
-pub const GATE: Rule = should(
-    "2025-11-25",
-    "basic/lifecycle › Initialization",
-    "The initialization phase MUST be the first interaction between client and server.",
+/// Requests before `initialize`: 2025-11-25's "The initialization phase
+/// MUST be the first interaction" binds the client; no sentence binds the
+/// server to refuse, so this is advice.
+pub const GATE: Rule = advice(
+    "requests before initialize",
+    "refuse a request that comes before initialize with an error: serving it gives a client that skipped the handshake no negotiated version or capabilities",
 );
 /// `ping` (legacy).
 pub const PING: Rule = must(
@@ -94,19 +131,18 @@ pub const IDS_ECHOED: Rule = must(
     "basic/index › Responses",
     "Result responses MUST include the same ID as the request they correspond to.",
 );
-/// Integer ids past 2^53 − 1 (RFC 8259 lets a JSON implementation limit
-/// numbers; MCP's ids are JSON numbers): losing one is a robustness concern.
-pub const BIG_IDS: Rule = should(
-    "RFC 8259",
-    "§ 6 Numbers",
-    "numbers that are integers and are in the range [-(2**53)+1, (2**53)-1] are interoperable in the sense that implementations will agree exactly on their numeric values.",
+/// Integer ids past 2^53 − 1 (RFC 8259 § 6 lets a JSON implementation
+/// limit numbers; MCP's ids are JSON numbers): losing one is a robustness
+/// concern, and RFC 8259 binds nobody, so this is advice.
+pub const BIG_IDS: Rule = advice(
+    "ids past 2^53",
+    "echo an integer id past 2^53 - 1 digit for digit: RFC 8259 § 6 lets a JSON library round it, and a client then finds no request for the response",
 );
-/// Forbidden ids (the MUST binds the sender; serving one is a robustness
-/// concern for the receiver).
-pub const IDS_FORBIDDEN: Rule = should(
-    "2025-11-25",
-    "basic/index › Requests",
-    "Requests MUST include a string or integer ID. ... Unlike base JSON-RPC, the ID MUST NOT be `null`.",
+/// Forbidden ids: "Requests MUST include a string or integer ID" binds the
+/// sender; serving one anyway is advice for the receiver.
+pub const IDS_FORBIDDEN: Rule = advice(
+    "forbidden ids",
+    "refuse a request whose id is null, a fraction, an object, an array or a boolean (-32600, or drop it): MCP requests carry a string or integer id, and serving another hides the client's mistake",
 );
 /// Notifications are never answered.
 pub const NOTIFICATIONS: Rule = must(
@@ -195,11 +231,11 @@ pub const SCHEMA_VALID: Rule = must(
     "basic/index › JSON Schema Usage",
     "Schemas MUST be valid according to their declared or default dialect",
 );
-/// A schema that compiles only with what we cannot resolve (remote refs).
-pub const SCHEMA_USABLE: Rule = should(
-    "2025-11-25",
-    "basic/index › JSON Schema Usage",
-    "Clients and servers MUST support JSON Schema 2020-12 for schemas without an explicit `$schema` field",
+/// A schema mcplings cannot compile (an unknown dialect, a remote `$ref`):
+/// not shown wrong, so advice.
+pub const SCHEMA_USABLE: Rule = advice(
+    "schema portability",
+    "a schema whose dialect or references mcplings cannot resolve may not be usable by every client: prefer JSON Schema 2020-12 without remote $ref",
 );
 /// Reading what was listed, getting a prompt, listing templates.
 pub const FEATURES: Rule = should(
@@ -219,11 +255,12 @@ pub const SHUTDOWN: Rule = should(
     "basic/transports/stdio › Shutdown",
     "Servers SHOULD exit promptly when their standard input is closed or reads return end-of-file.",
 );
-/// Crashing, hanging or going quiet where an answer is due.
-pub const ROBUST: Rule = should(
-    "2025-11-25",
-    "basic/lifecycle › Timeouts",
-    "Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion.",
+/// Crashing, hanging or going quiet where an answer is due: no sentence
+/// binds a server to stay up (the timeouts of basic/lifecycle bind the
+/// sender of a request), so this is advice.
+pub const ROBUST: Rule = advice(
+    "robustness",
+    "a server should survive whatever a client sends and go on serving: a crash or a hang leaves its host without the server",
 );
 /// A modern request without its required `_meta` fields, over HTTP.
 pub const META_REQUIRED_HTTP: Rule = must(
@@ -267,8 +304,8 @@ pub const ORIGIN_LEGACY: Rule = must(
     "basic/transports › Streamable HTTP › Security Warning",
     "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
 );
-/// A body that is not JSON, over HTTP.
-pub const NOT_JSON_HTTP: Rule = should(
+/// A body that is not JSON, over HTTP (it cannot be accepted).
+pub const NOT_JSON_HTTP: Rule = must(
     "2026-07-28",
     "basic/transports/streamable-http › Sending Messages",
     "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
@@ -288,8 +325,6 @@ const fn restated(rule: Rule, revision: &'static str, section: &'static str) -> 
 pub const STDOUT_MESSAGES_MODERN: Rule = restated(STDOUT_MESSAGES, "2026-07-28", "basic/transports/stdio");
 /// [`IDS_ECHOED`] in a modern session.
 pub const IDS_ECHOED_MODERN: Rule = restated(IDS_ECHOED, "2026-07-28", "basic/index › Result Responses");
-/// [`IDS_FORBIDDEN`] in a modern session.
-pub const IDS_FORBIDDEN_MODERN: Rule = restated(IDS_FORBIDDEN, "2026-07-28", "basic/index › Requests");
 /// [`NOTIFICATIONS`] in a modern session.
 pub const NOTIFICATIONS_MODERN: Rule = restated(NOTIFICATIONS, "2026-07-28", "basic/index › Notifications");
 /// [`PAGES`] in a modern session.
@@ -298,15 +333,11 @@ pub const PAGES_MODERN: Rule = restated(PAGES, "2026-07-28", "server/utilities/p
 pub const INPUT_SCHEMA_MODERN: Rule = restated(INPUT_SCHEMA, "2026-07-28", "server/tools › Tool");
 /// [`SCHEMA_VALID`] in a modern session.
 pub const SCHEMA_VALID_MODERN: Rule = restated(SCHEMA_VALID, "2026-07-28", "basic/index › JSON Schema Usage");
-/// [`SCHEMA_USABLE`] in a modern session.
-pub const SCHEMA_USABLE_MODERN: Rule = restated(SCHEMA_USABLE, "2026-07-28", "basic/index › JSON Schema Usage");
 /// [`FEATURES`] in a modern session (2026-07-28 server/resources has no
 /// such sentence; server/prompts states it).
 pub const FEATURES_MODERN: Rule = restated(FEATURES, "2026-07-28", "server/prompts › Error Handling");
 /// [`STRUCTURED`] in a modern session.
 pub const STRUCTURED_MODERN: Rule = restated(STRUCTURED, "2026-07-28", "server/tools › Output Schema");
-/// [`ROBUST`] in a modern session.
-pub const ROBUST_MODERN: Rule = restated(ROBUST, "2026-07-28", "basic/patterns/cancellation › Timeouts");
 /// [`TOOLS_LISTED`], [`RESOURCES_LISTED`] and [`PROMPTS_LISTED`] in a
 /// legacy session: 2025-11-25 has no MUST that a declared feature answers
 /// its list method (only that a server supporting it MUST declare it), so
@@ -316,26 +347,23 @@ pub const LISTED_LEGACY: Rule = should(
     "basic/lifecycle › Operation",
     "During the operation phase, the client and server exchange messages according to the negotiated capabilities.",
 );
-/// [`SHUTDOWN`] in a legacy session.
-pub const SHUTDOWN_LEGACY: Rule = should(
-    "2025-11-25",
-    "basic/lifecycle › Shutdown",
-    "the client SHOULD initiate shutdown by: ... Waiting for the server to exit, or sending `SIGTERM` if the server does not exit within a reasonable time",
+/// [`SHUTDOWN`] in a legacy session: 2025-11-25's shutdown sentences
+/// bind the client (close stdin, wait, then SIGTERM), so this is advice.
+pub const SHUTDOWN_LEGACY: Rule = advice(
+    "shutdown on EOF",
+    "exit when stdin closes: a 2025-11-25 client that closed it waits, then sends SIGTERM and SIGKILL (2026-07-28 makes it a SHOULD for servers)",
 );
 
 /// (legacy, modern): one rule as each revision states it.
 const TWINS: &[(&Rule, &Rule)] = &[
     (&STDOUT_MESSAGES, &STDOUT_MESSAGES_MODERN),
     (&IDS_ECHOED, &IDS_ECHOED_MODERN),
-    (&IDS_FORBIDDEN, &IDS_FORBIDDEN_MODERN),
     (&NOTIFICATIONS, &NOTIFICATIONS_MODERN),
     (&PAGES, &PAGES_MODERN),
     (&INPUT_SCHEMA, &INPUT_SCHEMA_MODERN),
     (&SCHEMA_VALID, &SCHEMA_VALID_MODERN),
-    (&SCHEMA_USABLE, &SCHEMA_USABLE_MODERN),
     (&FEATURES, &FEATURES_MODERN),
     (&STRUCTURED, &STRUCTURED_MODERN),
-    (&ROBUST, &ROBUST_MODERN),
     (&LISTED_LEGACY, &TOOLS_LISTED),
     (&LISTED_LEGACY, &RESOURCES_LISTED),
     (&LISTED_LEGACY, &PROMPTS_LISTED),
@@ -439,15 +467,12 @@ pub const ALL: &[&Rule] = &[
     &NOT_JSON_HTTP,
     &STDOUT_MESSAGES_MODERN,
     &IDS_ECHOED_MODERN,
-    &IDS_FORBIDDEN_MODERN,
     &NOTIFICATIONS_MODERN,
     &PAGES_MODERN,
     &INPUT_SCHEMA_MODERN,
     &SCHEMA_VALID_MODERN,
-    &SCHEMA_USABLE_MODERN,
     &FEATURES_MODERN,
     &STRUCTURED_MODERN,
-    &ROBUST_MODERN,
     &LISTED_LEGACY,
     &SHUTDOWN_LEGACY,
     &ORIGIN_LEGACY,
