@@ -3,7 +3,8 @@
 //! its explanation too. Works with piped input, for scripts. The options
 //! are shuffled once per run ([`shuffled_order`]; `MCPLINGS_QUIZ_SEED`
 //! fixes the order), and a run left unfinished keeps its order (its seed
-//! is in the progress); progress records picks in file order.
+//! is in the progress from the moment the first question shows, answered
+//! or not); progress records picks in file order.
 
 use std::io::{BufRead, Write};
 
@@ -31,10 +32,18 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
     // The run under way keeps its order (the workbook's too), unless the
     // order is fixed from outside.
     let stored = progress.quiz(part).and_then(|q| q.seed);
+    let fixed = std::env::var_os(SEED_VAR).is_some();
     let seed = match stored {
-        Some(seed) if std::env::var_os(SEED_VAR).is_none() => seed,
+        Some(seed) if !fixed => seed,
         _ => run_seed(),
     };
+    // Saved before the first question shows, so a run stopped before any
+    // answer comes back with the letters where they were.
+    if stored.is_none() && !fixed {
+        progress = super::commands::update_progress(course, |p| {
+            p.quizzes.entry(part.to_string()).or_default().seed.get_or_insert(seed);
+        })?;
+    }
     for line in wrap_plain(&format!("Quiz · Part {part} · {}", p.title), 80) {
         println!("{line}");
     }

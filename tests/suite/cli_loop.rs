@@ -136,6 +136,35 @@ fn quitting_the_quiz_with_q_exits_0_and_running_out_of_input_exits_1() {
     assert_eq!(r.code, 1, "{r:?}");
 }
 
+/// A run stopped before any answer keeps its letters: the next run shows
+/// the first question's options in the same order (the learner read them
+/// and comes back with a letter). A fresh learner met the opposite.
+#[test]
+fn a_quiz_stopped_before_any_answer_keeps_its_order() {
+    let course = common::course_copy();
+    let options = |out: &str| -> Vec<String> {
+        out.lines()
+            .skip_while(|l| !l.starts_with("Question 1 of"))
+            .filter(|l| l.trim_start().starts_with(['a', 'b', 'c', 'd']) && l.trim_start().get(1..3) == Some(") "))
+            .take(4)
+            .map(str::to_string)
+            .collect()
+    };
+    let first = run(mcplings(course.path())
+        .args(["quiz", "1"])
+        .env_remove("MCPLINGS_QUIZ_SEED")
+        .write_stdin(""));
+    let shown = options(&first.stdout);
+    assert_eq!(shown.len(), 4, "{first:?}");
+    for _ in 0..3 {
+        let again = run(mcplings(course.path())
+            .args(["quiz", "1"])
+            .env_remove("MCPLINGS_QUIZ_SEED")
+            .write_stdin("q\n"));
+        assert_eq!(options(&again.stdout), shown, "{again:?}");
+    }
+}
+
 #[test]
 fn declining_reset_in_a_terminal_exits_0_and_changes_nothing() {
     let course = common::course_copy();
