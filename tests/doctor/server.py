@@ -152,17 +152,13 @@ if MISTAKE == "banner":
     sys.stdout.flush()
 if MISTAKE == "hang":
     time.sleep(60)
-if MISTAKE == "slow-later":
-    # Starts at once in the first two processes of a doctor run (its two
-    # probes), then as slowly as an interpreter on a loaded machine; the
-    # processes are counted in the file named after the mistake.
-    counter = sys.argv[3]
-    with open(counter, "a") as f:
-        f.write("x\n")
-    with open(counter) as f:
-        started = len(f.read().splitlines())
-    if started > 2:
-        time.sleep(60)
+# slow-later: answers at once in a doctor run's two probes (the first line
+# it reads is the probe's `server/discover` or `initialize`), and in every
+# other process writes nothing for a minute, as an interpreter on a loaded
+# machine. Told apart by what the process reads, not by counting starts: a
+# process killed before the interpreter reached a counter would not count.
+PROBE_IDS = ("doctor-probe", "doctor-init")
+first = True
 while True:
     line = sys.stdin.readline()
     if not line:
@@ -178,6 +174,9 @@ while True:
             sys.exit(3)
         send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
         continue
+    if MISTAKE == "slow-later" and first and not (isinstance(message, dict) and message.get("id") in PROBE_IDS):
+        time.sleep(60)
+    first = False
     if MISTAKE == "flood":
         # 9 MiB without a newline: more than a client should buffer.
         for _ in range(9):

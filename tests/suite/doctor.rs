@@ -312,10 +312,7 @@ fn a_slow_start_after_detection_is_not_verified_never_a_fail() {
         ),
         ..Options::default()
     };
-    let dir = tempfile::tempdir().unwrap();
-    let mut target = mock("slow-later");
-    target.args.push(dir.path().join("started").display().to_string());
-    let report = run(&target, &options);
+    let report = run(&mock("slow-later"), &options);
     assert_eq!(report.era, "dual-era", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
     let unverified: Vec<_> = report
