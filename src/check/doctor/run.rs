@@ -77,7 +77,7 @@ pub(crate) fn framing(stop: &Option<Stop>) -> bool {
 fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -> (DoctorCase, bool) {
     let started = Instant::now();
     let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
-    let mut result: Checked = match Session::spawn(&target.program, &args, CHECK_TIMEOUT, Some(stop)) {
+    let (result, finished): (Checked, _) = match Session::spawn(&target.program, &args, CHECK_TIMEOUT, Some(stop)) {
         Ok(mut session) => {
             let result = (check.run)(&mut session, ctx);
             let finished = session.finish();
@@ -87,22 +87,16 @@ fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -
                 }
                 other => other,
             };
-            return finish_case(
-                check.id,
-                named(check, ctx.era),
-                check.about,
-                check.rule,
-                ctx.era,
-                result,
-                finished,
-                started,
-            );
+            (result, finished)
         }
-        Err(stop) => Err(stop.into()),
+        // A server that cannot be started for the check: the robustness
+        // advice, as a crash is.
+        Err(stop) => {
+            let mut finding: Finding = stop.into();
+            finding.rule.get_or_insert(&rules::ROBUST);
+            (Err(finding), Default::default())
+        }
     };
-    if let Err(f) = &mut result {
-        f.rule.get_or_insert(&rules::ROBUST);
-    }
     finish_case(
         check.id,
         named(check, ctx.era),
@@ -110,7 +104,7 @@ fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -
         check.rule,
         ctx.era,
         result,
-        Default::default(),
+        finished,
         started,
     )
 }
