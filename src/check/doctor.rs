@@ -27,7 +27,7 @@
 
 mod base;
 mod detect;
-mod features;
+pub(crate) mod features;
 mod http;
 mod http_legacy;
 pub mod ids;

@@ -108,11 +108,34 @@ pub fn run(args: &Args) -> Result<u8, String> {
     super::signals::hold_if_ending();
     let as_json = args.json;
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json()).map_err(|e| e.to_string())?
+        );
     } else {
         print!("{}", render(&report, args.verbose));
     }
+    // A tool --call names that the server does not list: a usage error.
+    let unlisted: Vec<&str> = options
+        .calls
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| {
+            let said = doctor::features::not_listed(name);
+            report
+                .cases
+                .iter()
+                .any(|c| c.note.as_deref().is_some_and(|n| n.contains(&said)))
+        })
+        .collect();
+    if !unlisted.is_empty() && !as_json {
+        eprintln!(
+            "mcplings doctor: --call names a tool the server does not list: {} (--verbose lists its tools under tools-listed)",
+            unlisted.join(", ")
+        );
+    }
     Ok(match (&report.error, report.passed) {
+        (_, _) if !unlisted.is_empty() => EXIT_ERROR,
         (Some(_), _) => EXIT_ERROR,
         (None, true) => 0,
         (None, false) => EXIT_FAILED,
@@ -128,7 +151,9 @@ pub fn run(args: &Args) -> Result<u8, String> {
 /// every SDK tried shares.
 pub fn render(report: &DoctorReport, verbose: bool) -> String {
     let mut out = String::new();
-    put(&mut out, &format!("doctor: {}", report.command.join(" ")), "  ");
+    let command =
+        shlex::try_join(report.command.iter().map(String::as_str)).unwrap_or_else(|_| report.command.join(" "));
+    put(&mut out, &format!("doctor: {command}"), "  ");
     if let Some(error) = &report.error {
         // A stderr line quoted as it is, behind four spaces.
         for line in error.lines() {
@@ -163,12 +188,16 @@ pub fn render(report: &DoctorReport, verbose: bool) -> String {
     for note in &report.notes {
         put(&mut out, &format!("note: {note}"), "      ");
     }
-    let count = |v: Verdict| report.cases.iter().filter(|c| c.verdict == v).count();
-    let mut tally = format!("{} fail, {} warn", report.fails, report.warns);
+    // Counted by check id: a dual-era server's check ran in both eras.
+    let count = |v: Verdict| distinct_ids(report, v).len();
+    let mut tally = format!("{} fail, {} warn", count(Verdict::Fail), count(Verdict::Warn));
     if report.not_verified > 0 {
-        tally.push_str(&format!(", {} not verified", report.not_verified));
+        tally.push_str(&format!(", {} not verified", count(Verdict::NotVerified)));
     }
     tally.push_str(&format!(", {} pass", count(Verdict::Pass)));
+    if report.era == "dual-era" {
+        tally.push_str(" (by check, in both eras)");
+    }
     put(&mut out, &format!("result: {tally}"), "  ");
     if !report.failed_ids.is_empty() {
         put(&mut out, &format!("failed: {}", report.failed_ids.join(", ")), "  ");
@@ -314,32 +343,34 @@ fn eras(line: &Line) -> String {
     }
 }
 
-/// One line per group that has passes: its count.
-fn passes(out: &mut String, report: &DoctorReport) {
-    let mut groups: Vec<(&str, usize)> = Vec::new();
-    for case in report.cases.iter().filter(|c| c.verdict == Verdict::Pass) {
-        let group = doctor::ids::group(case.id);
-        match groups.iter_mut().find(|(g, _)| *g == group) {
-            Some((_, n)) => *n += 1,
-            None => groups.push((group, 1)),
+/// The ids of the checks with outcome `v`, each once, in report order.
+fn distinct_ids(report: &DoctorReport, v: Verdict) -> Vec<&'static str> {
+    let mut ids: Vec<&'static str> = Vec::new();
+    for case in report.cases.iter().filter(|c| c.verdict == v) {
+        if !ids.contains(&case.id) {
+            ids.push(case.id);
         }
     }
-    for (group, n) in groups {
-        let ids: Vec<&str> = {
-            let mut ids: Vec<&str> = Vec::new();
-            for case in report.cases.iter().filter(|c| c.verdict == Verdict::Pass) {
-                if doctor::ids::group(case.id) == group && !ids.contains(&case.id) {
-                    ids.push(case.id);
-                }
-            }
-            ids
-        };
-        let full = format!("✓ {group}: {n} pass ({})", ids.join(", "));
-        if unicode_width::UnicodeWidthStr::width(full.as_str()) <= WIDTH {
-            let _ = writeln!(out, "{full}");
-        } else {
-            let _ = writeln!(out, "✓ {group}: {n} pass");
+    ids
+}
+
+/// One line per group that has passes: how many checks passed and which
+/// (wrapped, never cut).
+fn passes(out: &mut String, report: &DoctorReport) {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for id in distinct_ids(report, Verdict::Pass) {
+        let group = doctor::ids::group(id);
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, ids)) => ids.push(id),
+            None => groups.push((group, vec![id])),
         }
+    }
+    for (group, ids) in groups {
+        put(
+            out,
+            &format!("✓ {group}: {} pass ({})", ids.len(), ids.join(", ")),
+            "    ",
+        );
     }
 }
 
@@ -376,6 +407,62 @@ fn every_case(out: &mut String, report: &DoctorReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::check::doctor::DoctorCase;
+    use crate::check::report::CaseReport;
+
+    fn case(id: &'static str, era: &'static str, verdict: Verdict) -> DoctorCase {
+        DoctorCase {
+            id,
+            verdict,
+            era: Some(era),
+            rule: None,
+            note: None,
+            shared: None,
+            case: CaseReport::not_run(id, "", "got no answer"),
+        }
+    }
+
+    #[test]
+    fn a_dual_era_report_counts_checks_once_and_names_every_pass() {
+        let mut report = DoctorReport::new(vec!["python".into(), "my server.py".into()]);
+        report.era = "dual-era".into();
+        report.detection = "both answered".into();
+        let lifecycle = [
+            "era-detection",
+            "initialize",
+            "version-negotiation",
+            "requests-before-initialize",
+            "ping",
+            "server-discover",
+            "meta-required",
+            "unsupported-version",
+        ];
+        for id in lifecycle {
+            report.cases.push(case(id, "legacy", Verdict::Pass));
+        }
+        for era in ["legacy", "modern"] {
+            report.cases.push(case("ids-echoed", era, Verdict::Pass));
+            report.cases.push(case("unparsable-line", era, Verdict::Warn));
+        }
+        report.tally();
+        assert_eq!((report.warns, report.warned_ids.len()), (2, 1));
+        let text = render(&report, false);
+        assert!(text.starts_with("doctor: python 'my server.py'\n"), "{text}");
+        assert!(
+            text.contains("result: 0 fail, 1 warn, 9 pass (by check, in both eras)"),
+            "{text}"
+        );
+        assert!(text.contains("✓ messages: 1 pass (ids-echoed)"), "{text}");
+        assert_eq!(text.matches("! unparsable-line (legacy, modern)").count(), 1, "{text}");
+        // A group too long for a line wraps; no name is dropped.
+        for id in lifecycle {
+            assert!(text.contains(id), "{id} missing:\n{text}");
+        }
+        for line in text.lines() {
+            assert!(unicode_width::UnicodeWidthStr::width(line) <= WIDTH, "{line}");
+        }
+    }
 
     #[test]
     fn calls_and_eras_parse() {

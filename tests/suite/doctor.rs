@@ -449,8 +449,9 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     let _ = server.kill();
     assert_eq!(report.era, "modern", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    // 8 HTTP checks and 3 of tools; resources and prompts, not declared, left out.
-    assert_eq!(report.cases.len(), 11, "{}", summary(&report));
+    // Era detection, 8 HTTP checks and 3 of tools; resources and prompts,
+    // not declared, left out.
+    assert_eq!(report.cases.len(), 12, "{}", summary(&report));
     let (mut server, url) = serve_http(&course_binary("exercise-06-http-front-door"));
     let report = doctor::doctor_url(&url, &options);
     let _ = server.kill();
@@ -554,8 +555,9 @@ fn over_https_the_reference_06_gets_no_fail_with_its_certificate_trusted() {
     let report = doctor::doctor_url(&front.url, &options);
     assert_eq!(report.era, "modern", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    // 8 HTTP checks and 3 of tools; resources and prompts, not declared, left out.
-    assert_eq!(report.cases.len(), 11, "{}", summary(&report));
+    // Era detection, 8 HTTP checks and 3 of tools; resources and prompts,
+    // not declared, left out.
+    assert_eq!(report.cases.len(), 12, "{}", summary(&report));
     // Untrusted (Mozilla's roots only): exit 2, one sentence naming it.
     let doctor = |args: &[&str]| {
         Command::cargo_bin("mcplings")
@@ -713,9 +715,45 @@ fn exit_codes() {
     assert_eq!(wrong.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&wrong.stdout).unwrap();
     assert_eq!(report["fails"], json!(1), "{report:#}");
+    // In a server's terms (docs/doctor.md): directions to and from the
+    // server, `outcome` and no `status`, an era on every check but
+    // detection.
+    let cases = report["cases"].as_array().unwrap();
+    for case in cases {
+        assert!(case.get("status").is_none(), "{case:#}");
+        assert_eq!(case["era"].is_null(), case["id"] == "era-detection", "{case:#}");
+        for line in case["transcript"].as_array().unwrap() {
+            assert!(
+                ["to_server", "from_server"].contains(&line["dir"].as_str().unwrap()),
+                "{line}"
+            );
+        }
+    }
     let missing = doctor(&["--", "/nonexistent/mcp-server"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stdout).contains("cannot start the server"));
+    let text = String::from_utf8_lossy(&missing.stdout);
+    assert!(
+        text.contains("cannot start `/nonexistent/mcp-server`: no such file"),
+        "{text}"
+    );
+    // On PATH: where to look.
+    let unknown = doctor(&["--", "mcplings-no-such-server", "--flag"]);
+    let text = String::from_utf8_lossy(&unknown.stdout);
+    assert_eq!(unknown.status.code(), Some(2), "{text}");
+    assert!(text.contains("no such program on PATH"), "{text}");
+    // --call naming a tool the server does not list: the report, then exit 2.
+    let typo = doctor(&[
+        "--call",
+        "ad={}",
+        "--",
+        &python[0],
+        &python[1],
+        server.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&typo.stderr);
+    assert_eq!(typo.status.code(), Some(2), "{said}");
+    assert!(said.contains("does not list: ad"), "{said}");
+    assert!(String::from_utf8_lossy(&typo.stdout).contains("`ad`: not listed"));
     assert_eq!(doctor(&[]).status.code(), Some(2));
     assert_eq!(doctor(&["--era", "future", "--", "true"]).status.code(), Some(2));
 

@@ -138,7 +138,7 @@ fn ids(s: &mut Session, ctx: &Ctx) -> Checked {
     // JSON lets an implementation lose (a warn).
     let (exact, big): (Vec<_>, Vec<_>) = ids::legal().into_iter().partition(|(_, t)| !ids::beyond_double(t));
     ids_echoed_these(s, &|id| served(era, id), exact)?;
-    ids_echoed_these(s, &|id| served(era, id), big).map_err(|f| Finding::under(&rules::BIG_IDS, f))?;
+    ids_echoed_these(s, &|id| served(era, id), big).map_err(|f| Finding::under(&rules::BIG_IDS, ids::as_advice(f)))?;
     Ok(Outcome::Pass)
 }
 

@@ -152,8 +152,27 @@ fn probe<T>(
         finished,
         started,
     );
-    case.era = None;
+    // Detection decides the era rather than speaking one; `initialize`
+    // is the legacy handshake.
+    if check.id == PROBE.id {
+        case.era = None;
+    }
     Ok((case, value, heard))
+}
+
+/// Why `target` could not be started, from the spawn error `e` ("cannot
+/// start PROGRAM: …"): for a program not found, where to look.
+fn cannot_start(target: &Target, e: &str) -> String {
+    if !e.contains("os error 2") {
+        return e.to_string();
+    }
+    let program = target.program.display();
+    let lookup = if target.program.components().count() > 1 {
+        "no such file: check the path"
+    } else {
+        "no such program on PATH: is it installed? Give its path (./server), or its launcher (npx, uvx, python -m)"
+    };
+    format!("cannot start `{program}`: {lookup}")
 }
 
 /// What the modern probe got.
@@ -228,7 +247,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                 hearings.push(heard);
             }
             Err(e) => {
-                detected.error = Some(format!("cannot start the server: {e}"));
+                detected.error = Some(cannot_start(target, &e));
                 return detected;
             }
         }
@@ -300,7 +319,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                 }
             }
             Err(e) => {
-                detected.error = Some(format!("cannot start the server: {e}"));
+                detected.error = Some(cannot_start(target, &e));
                 return detected;
             }
         }

@@ -226,7 +226,16 @@ pub(super) fn declared(ctx: &Ctx, capability: &str) -> Option<Outcome> {
 
 fn tools_listed(c: &mut dyn Caller, _: &Ctx) -> Checked {
     let (tools, pages) = walked!(c, "tools/list", "tools");
-    Ok(Outcome::Note(format!("{} tools over {pages} page(s)", tools.len())))
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    let shown = match names.len() {
+        0 => String::new(),
+        n if n <= 12 => format!(": {}", names.join(", ")),
+        n => format!(": {}, … ({} more)", names[..12].join(", "), n - 12),
+    };
+    Ok(Outcome::Note(format!(
+        "{} tools over {pages} page(s){shown}",
+        tools.len()
+    )))
 }
 
 /// Why `schema` is not a valid JSON Schema, if it is not; `Err` with a
@@ -258,7 +267,16 @@ fn schema_problem(schema: &Value) -> Result<Option<String>, String> {
 }
 
 fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
-    let (tools, _) = walked!(c, "tools/list", "tools");
+    // A listing that fails is tools-listed's finding: said once, there.
+    let Ok(walked) = walk(c, "tools/list", "tools") else {
+        return Ok(Outcome::Unverified(
+            "tools/list did not list the tools (tools-listed says why): no schema to check".into(),
+        ));
+    };
+    let (tools, _) = match walked {
+        Ok(walked) => walked,
+        Err(why) => return Ok(Outcome::Unverified(why)),
+    };
     if tools.is_empty() {
         return Ok(Outcome::Unverified(
             "tools/list names no tool: no schema to check".into(),
@@ -384,6 +402,12 @@ fn not_asked(ctx: &Ctx) -> Option<Outcome> {
         .then(|| Outcome::Skip("no tool is called unless asked: --call NAME=JSON, or --call-readonly".into()))
 }
 
+/// What the tools-called note says of a tool `--call` named that the
+/// server does not list (the CLI finds it there: a usage error, exit 2).
+pub(crate) fn not_listed(name: &str) -> String {
+    format!("`{name}`: not listed, not called")
+}
+
 fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
     if let Some(skip) = not_asked(ctx) {
         return Ok(skip);
@@ -409,7 +433,7 @@ fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
     let mut done = Vec::new();
     for (name, arguments) in &calls {
         let Some(tool) = tools.iter().find(|t| t["name"] == json!(name)) else {
-            done.push(format!("{name}: not listed, not called"));
+            done.push(not_listed(name));
             continue;
         };
         let response = c.call("tools/call", json!({"name": name, "arguments": arguments}))?;

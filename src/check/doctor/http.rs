@@ -266,7 +266,7 @@ fn ids_echoed(c: &mut HttpConn, _: &Ctx) -> Checked {
     // Ids a double holds first (a MUST); then the integers past 2^53 (a warn).
     let (exact, big): (Vec<_>, Vec<_>) = ids::legal().into_iter().partition(|(_, t)| !ids::beyond_double(t));
     echoed_these(c, &params, exact)?;
-    echoed_these(c, &params, big).map_err(|f| Finding::under(&rules::BIG_IDS, f.failure))?;
+    echoed_these(c, &params, big).map_err(|f| Finding::under(&rules::BIG_IDS, ids::as_advice(f.failure)))?;
     Ok(Outcome::Pass)
 }
 
@@ -283,7 +283,7 @@ fn echoed_these(c: &mut HttpConn, params: &Value, these: Vec<(&'static str, Stri
             )
             .into());
         };
-        ids::echoed(what, &ids::value_of(&text), &response)?;
+        ids::served(what, &ids::value_of(&text), &response)?;
     }
     Ok(())
 }
@@ -421,8 +421,29 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         .and_then(|m| m.pointer("/error/code"))
         .and_then(Value::as_i64)
         .is_some_and(|code| super::detect::is_modern_http_error(reply.status, code));
+    // The probe, as the era-detection case (stdio reports it so too).
+    let detection = |probe: HttpConn, how: String| {
+        let (mut case, _) = finish_case(
+            super::detect::PROBE.id,
+            super::detect::PROBE.name.into(),
+            super::detect::PROBE.about,
+            super::detect::PROBE.rule,
+            Era::Modern,
+            Ok(Outcome::Note(how)),
+            probe.finished(),
+            started,
+        );
+        case.era = None;
+        case
+    };
     let capabilities = match response.as_ref().and_then(|m| m.get("result")) {
-        Some(result) => result["capabilities"].clone(),
+        Some(result) => {
+            let capabilities = result["capabilities"].clone();
+            report
+                .cases
+                .push(detection(probe, "server/discover answered: a modern server".into()));
+            capabilities
+        }
         None if (400..500).contains(&reply.status) && !modern_error => {
             if options.era == super::EraChoice::Modern {
                 report.error = Some(format!(
@@ -431,12 +452,19 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
                 ));
                 return;
             }
+            report.cases.push(detection(
+                probe,
+                format!(
+                    "server/discover got {} without a modern JSON-RPC error: not a modern server",
+                    reply.status
+                ),
+            ));
             super::http_legacy::doctor_url(url, options, report, Some(reply.status));
             return;
         }
         None => {
             let failure = Failure::showing("server/discover got no result", shown(&reply));
-            let (mut case, _) = finish_case(
+            let (case, _) = finish_case(
                 "server-discover",
                 "server/discover".into(),
                 CHECKS[0].about,
@@ -446,7 +474,6 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
                 probe.finished(),
                 started,
             );
-            case.era = None;
             report.era = "unknown".into();
             report.detection = format!("server/discover got HTTP {} and no result", reply.status);
             report.cases.push(case);
@@ -493,8 +520,5 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
             &ctx,
             &body,
         ));
-    }
-    for case in &mut report.cases {
-        case.era = None;
     }
 }

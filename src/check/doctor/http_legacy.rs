@@ -242,7 +242,7 @@ pub(super) fn ids_echoed(c: &mut HttpConn, _: &Ctx) -> Checked {
     let mut s = Legacy::open(c)?;
     let (exact, big): (Vec<_>, Vec<_>) = ids::legal().into_iter().partition(|(_, t)| !ids::beyond_double(t));
     echoed(&mut s, exact)?;
-    echoed(&mut s, big).map_err(|f| Finding::under(&rules::BIG_IDS, f))?;
+    echoed(&mut s, big).map_err(|f| Finding::under(&rules::BIG_IDS, ids::as_advice(f)))?;
     Ok(Outcome::Pass)
 }
 
@@ -255,7 +255,7 @@ fn echoed(s: &mut Legacy, these: Vec<(&'static str, String)>) -> Result<(), Fail
                 shown(&reply),
             ));
         };
-        ids::echoed(what, &ids::value_of(&text), &response)?;
+        ids::served(what, &ids::value_of(&text), &response)?;
     }
     Ok(())
 }
@@ -449,7 +449,4 @@ pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super
         &open,
     ));
     run(url, options, &ctx, &mut report.cases);
-    for case in &mut report.cases {
-        case.era = None;
-    }
 }

@@ -160,6 +160,30 @@ impl DoctorReport {
         self.passed = self.error.is_none() && self.fails == 0;
     }
 
+    /// The report as `--json` prints it: the fields of [`DoctorReport`]
+    /// and [`DoctorCase`] (a case's [`CaseReport`] flattened into it),
+    /// but in a server's terms: each transcript line's `dir` is
+    /// `to_server` or `from_server` (an exercise's report says
+    /// `to_learner`/`from_learner`), and a case carries no `status`
+    /// (`outcome` says it in four values where `status` has two).
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(self).expect("a doctor report is JSON");
+        let cases = value["cases"].as_array_mut().into_iter().flatten();
+        for case in cases.filter_map(serde_json::Value::as_object_mut) {
+            case.remove("status");
+            let lines = case.get_mut("transcript").and_then(serde_json::Value::as_array_mut);
+            for line in lines.into_iter().flatten() {
+                let dir = match line["dir"].as_str() {
+                    Some("to_learner") => "to_server",
+                    Some("from_learner") => "from_server",
+                    _ => continue,
+                };
+                line["dir"] = dir.into();
+            }
+        }
+        value
+    }
+
     /// The case called `name`, if any (for tests and scripts).
     pub fn case(&self, name: &str) -> Option<&DoctorCase> {
         self.cases.iter().find(|c| c.case.name == name)

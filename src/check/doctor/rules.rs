@@ -156,23 +156,25 @@ pub const REPLY: Rule = must(
     "§ 5 Response object",
     "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.",
 );
-/// The error code of an unknown method.
-pub const METHOD_NOT_FOUND: Rule = should(
-    "JSON-RPC 2.0",
-    "§ 5.1 Error object",
-    "-32601 Method not found: The method does not exist / is not available.",
+/// The error code of an unknown method over stdio: JSON-RPC 2.0 § 5.1
+/// names -32601 in its table of codes, a definition that binds nobody
+/// (2026-07-28 binds it over HTTP: [`METHOD_NOT_FOUND_HTTP`]), so this is
+/// advice.
+pub const METHOD_NOT_FOUND: Rule = advice(
+    "error codes",
+    "answer a method you do not have with -32601 Method not found, the code JSON-RPC 2.0 § 5.1 defines for it: a client tells a missing method from a failing one by it",
 );
-/// A line that is not JSON.
-pub const PARSE_ERROR: Rule = should(
-    "JSON-RPC 2.0",
-    "§ 5.1 Error object",
-    "-32700 Parse error: Invalid JSON was received by the server.",
+/// A line that is not JSON: JSON-RPC 2.0's table names -32700, and no
+/// sentence of JSON-RPC or MCP binds a server to answer a line it cannot
+/// parse (every SDK tried drops it), so this is advice.
+pub const PARSE_ERROR: Rule = advice(
+    "unparsable lines",
+    "answer a line that is not JSON with -32700 Parse error (JSON-RPC 2.0 § 5.1) and read on: a client whose request was garbled then learns why instead of waiting",
 );
-/// A JSON value that is no request.
-pub const INVALID_REQUEST: Rule = should(
-    "JSON-RPC 2.0",
-    "§ 5.1 Error object",
-    "-32600 Invalid Request: The JSON sent is not a valid Request object.",
+/// A JSON value that is no request: as [`PARSE_ERROR`], with -32600.
+pub const INVALID_REQUEST: Rule = advice(
+    "invalid requests",
+    "answer a JSON object that is no request with -32600 Invalid Request (JSON-RPC 2.0 § 5.1) and read on: a client that sent it then learns why instead of waiting",
 );
 /// `server/discover` (modern).
 pub const DISCOVER: Rule = must("2026-07-28", "server/discover", "Servers MUST implement it.");

@@ -120,7 +120,7 @@ fn not_json_reason(number: usize, line: &str) -> String {
         )
     } else {
         format!(
-            "stdout line {number} is not JSON: `{line}`. stdout carries only JSON-RPC messages, one per line (2025-11-25 basic/transports › stdio): print banners and debug output to stderr (eprintln!)"
+            "stdout line {number} is not JSON: `{line}`. stdout carries only JSON-RPC messages, one per line (2025-11-25 basic/transports › stdio): print banners and debug output to stderr (eprintln! in Rust, console.error in Node, sys.stderr in Python)"
         )
     }
 }

@@ -105,7 +105,7 @@ pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) 
     loop {
         let Some(got) = next_within(s, within)? else {
             return Err(Failure::new(format!(
-                "no response to `{method}` (id {id}) within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4); a client left without one waits forever",
+                "no response to `{method}` (id {id}) within {:.1} s. Every request gets a response, an error if nothing else: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\" (JSON-RPC 2.0 § 5); a client left without one waits forever",
                 within.as_secs_f64()
             )));
         };
@@ -146,7 +146,7 @@ pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) 
             }
             Kind::Request { method: sent, .. } => {
                 return Err(Failure::new(format!(
-                    "the server sent a `{sent}` request while the client waited for its `{method}` response. This server sends no requests; answer the client's request"
+                    "the server sent a `{sent}` request while the client waited for its `{method}` response. The client declared no capability that calls for one and will not answer it: answer the client's request"
                 )));
             }
             Kind::Invalid { reason } => {
@@ -233,7 +233,7 @@ fn answer_to(s: &mut Session, what: &str) -> Result<Value, Failure> {
     loop {
         let Some(got) = next(s)? else {
             return Err(Failure::new(format!(
-                "no response to the request {what} within {:.1} s. Every request gets exactly one response, an error if nothing else (JSON-RPC 2.0 § 4)",
+                "no response to the request {what} within {:.1} s. Every request gets a response, an error if nothing else: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\" (JSON-RPC 2.0 § 5)",
                 ANSWER_WITHIN.as_secs_f64()
             )));
         };

@@ -106,6 +106,22 @@ fn shown(id: &Value) -> String {
     }
 }
 
+/// What [`echoed`] says between the id and how it changed.
+const ECHO_RULE: &str = ", must get that id back exactly, in type and in value (basic/index › Result Responses: the same ID as the request); here ";
+
+/// A failure of [`echoed`] or [`served`] worded as advice, for an id no
+/// sentence obliges the server to keep (an integer past 2^53 - 1, which
+/// RFC 8259 § 6 lets a JSON implementation round): "is best echoed
+/// digit for digit" where the rule's "must" stood.
+pub(crate) fn as_advice(failure: Failure) -> Failure {
+    Failure {
+        reason: failure
+            .reason
+            .replacen(ECHO_RULE, ", is best echoed digit for digit; here ", 1),
+        ..failure
+    }
+}
+
 /// Fails unless `response` carries `sent` (an id of kind `what`) as its
 /// id, exactly: the same type and the same value.
 pub(crate) fn echoed(what: &str, sent: &Value, response: &Value) -> Result<(), Failure> {
@@ -131,10 +147,7 @@ pub(crate) fn echoed(what: &str, sent: &Value, response: &Value) -> Result<(), F
         (_, Some(g)) => format!("it came back as {}", shown(g)),
     };
     Err(Failure::mismatch(
-        format!(
-            "a request whose id is {what}, {}, must get that id back exactly, in type and in value (basic/index › Result Responses: the same ID as the request); here {how}",
-            shown(sent)
-        ),
+        format!("a request whose id is {what}, {}{ECHO_RULE}{how}", shown(sent)),
         json!({"jsonrpc": "2.0", "id": sent, "…": "…"}),
         response.clone(),
     ))

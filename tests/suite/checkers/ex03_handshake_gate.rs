@@ -129,10 +129,7 @@ fn m03_silent_to_early_requests() {
     assert_failed(
         &report,
         "early request refused",
-        &[
-            "no response to `tools/list` (id 1)",
-            "Every request gets exactly one response",
-        ],
+        &["no response to `tools/list` (id 1)", "Every request gets a response"],
     );
 }
 
