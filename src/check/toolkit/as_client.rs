@@ -35,6 +35,9 @@ use crate::check::session::{Received, Session, Stop};
 use crate::jsonrpc::{Kind, classify};
 use crate::mcp;
 
+/// What a "no response" failure says of the rule it breaks.
+pub(crate) const REPLY_RULE: &str = "Every request gets a response, an error if nothing else: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\" (JSON-RPC 2.0 § 5)";
+
 /// How long a server may take to answer one request in an [`exchange`].
 /// The exercises' servers answer at once; this only bounds waiting for an
 /// answer that never comes.
@@ -105,7 +108,7 @@ pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) 
     loop {
         let Some(got) = next_within(s, within)? else {
             return Err(Failure::new(format!(
-                "no response to `{method}` (id {id}) within {:.1} s. Every request gets a response, an error if nothing else: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\" (JSON-RPC 2.0 § 5); a client left without one waits forever",
+                "no response to `{method}` (id {id}) within {:.1} s. {REPLY_RULE}; a client left without one waits forever",
                 within.as_secs_f64()
             )));
         };
@@ -233,7 +236,7 @@ fn answer_to(s: &mut Session, what: &str) -> Result<Value, Failure> {
     loop {
         let Some(got) = next(s)? else {
             return Err(Failure::new(format!(
-                "no response to the request {what} within {:.1} s. Every request gets a response, an error if nothing else: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications\" (JSON-RPC 2.0 § 5)",
+                "no response to the request {what} within {:.1} s. {REPLY_RULE}",
                 ANSWER_WITHIN.as_secs_f64()
             )));
         };

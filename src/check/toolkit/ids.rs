@@ -109,15 +109,18 @@ fn shown(id: &Value) -> String {
 /// What [`echoed`] says between the id and how it changed.
 const ECHO_RULE: &str = ", must get that id back exactly, in type and in value (basic/index › Result Responses: the same ID as the request); here ";
 
-/// A failure of [`echoed`] or [`served`] worded as advice, for an id no
-/// sentence obliges the server to keep (an integer past 2^53 - 1, which
-/// RFC 8259 § 6 lets a JSON implementation round): "is best echoed
-/// digit for digit" where the rule's "must" stood.
+/// A failure of [`echoed`] or [`served`], or of no response at all,
+/// worded as advice, for an id no sentence obliges the server to keep
+/// (an integer past 2^53 - 1, which RFC 8259 § 6 lets a JSON
+/// implementation round): "is best echoed digit for digit" where the
+/// rule's "must" stood, and no quoted MUST.
 pub(crate) fn as_advice(failure: Failure) -> Failure {
+    let advice = "JSON lets a library lose an integer past 2^53 - 1 (RFC 8259 § 6), and a client then waits for ever: keep the id as the JSON value it was";
     Failure {
         reason: failure
             .reason
-            .replacen(ECHO_RULE, ", is best echoed digit for digit; here ", 1),
+            .replacen(ECHO_RULE, ", is best echoed digit for digit; here ", 1)
+            .replacen(super::as_client::REPLY_RULE, advice, 1),
         ..failure
     }
 }
@@ -301,6 +304,20 @@ mod tests {
         for (i, id) in many.iter().enumerate() {
             assert!(id.is_string() || id.is_i64(), "{id}");
             assert!(!many[..i].contains(id), "{id} twice");
+        }
+    }
+
+    #[test]
+    fn advice_quotes_no_must() {
+        let big = json!(9_223_372_036_854_775_807_i64);
+        let rounded = json!({"jsonrpc": "2.0", "id": 9.223372036854776e18, "result": {}});
+        let changed = as_advice(echoed("the largest 64-bit integer", &big, &rounded).unwrap_err());
+        let silent = as_advice(Failure::new(format!(
+            "no response to the request whose id is big within 1.0 s. {}",
+            crate::check::toolkit::as_client::REPLY_RULE
+        )));
+        for failure in [changed, silent] {
+            assert!(!failure.reason.to_lowercase().contains("must"), "{}", failure.reason);
         }
     }
 
