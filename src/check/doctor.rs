@@ -27,7 +27,7 @@
 
 mod base;
 mod detect;
-pub(crate) mod features;
+mod features;
 mod http;
 mod http_legacy;
 pub mod ids;
@@ -305,9 +305,39 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
             report.notes.push("--call-readonly trusts `readOnlyHint`: annotations are hints from the server, not guarantees (2025-11-25 server/tools › Tool: \"clients MUST consider tool annotations to be untrusted unless they come from trusted servers\")".into());
         }
     }
+    after_calls(&mut report, options);
     report.tally();
     report.duration_ms = started.elapsed().as_millis() as u64;
     report
+}
+
+/// What tools were called leaves in the report: a note that their
+/// results are in the transcripts, and [`DoctorReport::usage`] when a
+/// `--call` named a tool the server does not list.
+fn after_calls(report: &mut DoctorReport, options: &Options) {
+    if !options.calls.is_empty() || options.call_readonly {
+        report.notes.push(
+            "the called tools' results are in the transcripts (--json, --verbose): a tool may return secrets (an environment, a token), so look before you share the report".into(),
+        );
+    }
+    let unlisted: Vec<&str> = options
+        .calls
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| {
+            let said = features::not_listed(name);
+            report
+                .cases
+                .iter()
+                .any(|c| c.id == "tools-called" && c.note.as_deref().is_some_and(|n| n.contains(&said)))
+        })
+        .collect();
+    if !unlisted.is_empty() {
+        report.usage = Some(format!(
+            "--call names a tool the server does not list: {} (tools-listed names the tools: --verbose)",
+            unlisted.join(", ")
+        ));
+    }
 }
 
 /// Runs doctor against the modern Streamable HTTP server at `url` (http,
@@ -318,6 +348,7 @@ pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {
     let started = Instant::now();
     let mut report = DoctorReport::new(vec![url.to_string()]);
     http::doctor_url(url, options, &mut report);
+    after_calls(&mut report, options);
     report.tally();
     report.duration_ms = started.elapsed().as_millis() as u64;
     report

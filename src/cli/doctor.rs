@@ -115,27 +115,13 @@ pub fn run(args: &Args) -> Result<u8, String> {
     } else {
         print!("{}", render(&report, args.verbose));
     }
-    // A tool --call names that the server does not list: a usage error.
-    let unlisted: Vec<&str> = options
-        .calls
-        .iter()
-        .map(|(name, _)| name.as_str())
-        .filter(|name| {
-            let said = doctor::features::not_listed(name);
-            report
-                .cases
-                .iter()
-                .any(|c| c.note.as_deref().is_some_and(|n| n.contains(&said)))
-        })
-        .collect();
-    if !unlisted.is_empty() && !as_json {
-        eprintln!(
-            "mcplings doctor: --call names a tool the server does not list: {} (--verbose lists its tools under tools-listed)",
-            unlisted.join(", ")
-        );
+    // A usage error the run found (a --call naming a tool the server does
+    // not list): the report stands, the sentence follows, exit 2.
+    if let Some(usage) = &report.usage {
+        eprintln!("mcplings doctor: {usage}");
     }
     Ok(match (&report.error, report.passed) {
-        (_, _) if !unlisted.is_empty() => EXIT_ERROR,
+        _ if report.usage.is_some() => EXIT_ERROR,
         (Some(_), _) => EXIT_ERROR,
         (None, true) => 0,
         (None, false) => EXIT_FAILED,

@@ -185,7 +185,7 @@ type Mutant = (&'static str, fn(&mut Options), &'static str, Verdict);
 fn none(_: &mut Options) {}
 
 const MUTANTS: &[Mutant] = &[
-    ("banner", none, "era detection", Verdict::Fail),
+    ("banner", none, "stdout carries only messages (legacy)", Verdict::Fail),
     ("flood", none, "era detection", Verdict::Fail),
     ("echo-future", none, "version negotiation", Verdict::Fail),
     ("no-gate", none, "requests before initialize", Verdict::Warn),
@@ -275,6 +275,22 @@ fn each_mutant_is_caught_by_its_check_1() {
 #[test]
 fn each_mutant_is_caught_by_its_check_2() {
     mutants(2, 3);
+}
+
+#[test]
+fn a_banner_fails_the_stdout_check_once_and_hides_nothing_else() {
+    let report = run(&mock("banner"), &Options::default());
+    assert_eq!(report.era, "dual-era", "{}", summary(&report));
+    assert_eq!(report.failed_ids, ["stdout-messages"], "{}", summary(&report));
+    let junk = report.case("stdout carries only messages (legacy)").unwrap();
+    assert!(
+        junk.case
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("mock server ready")),
+        "{}",
+        summary(&report)
+    );
 }
 
 #[test]
@@ -753,7 +769,25 @@ fn exit_codes() {
     let said = String::from_utf8_lossy(&typo.stderr);
     assert_eq!(typo.status.code(), Some(2), "{said}");
     assert!(said.contains("does not list: ad"), "{said}");
-    assert!(String::from_utf8_lossy(&typo.stdout).contains("`ad`: not listed"));
+    let text = String::from_utf8_lossy(&typo.stdout);
+    assert!(
+        text.contains("`ad`: not listed, not called (did you mean `add`?)"),
+        "{text}"
+    );
+    // The same in JSON: not passed, the usage error named.
+    let typo = doctor(&[
+        "--json",
+        "--call",
+        "ad={}",
+        "--",
+        &python[0],
+        &python[1],
+        server.to_str().unwrap(),
+    ]);
+    assert_eq!(typo.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_slice(&typo.stdout).unwrap();
+    assert_eq!(report["passed"], json!(false), "{report:#}");
+    assert!(report["usage"].as_str().is_some_and(|u| u.contains("ad")), "{report:#}");
     assert_eq!(doctor(&[]).status.code(), Some(2));
     assert_eq!(doctor(&["--era", "future", "--", "true"]).status.code(), Some(2));
 

@@ -173,7 +173,7 @@ fn server_spins_forever() {
     // response, each in about that second, not at the timeout.
     first_failed(
         &report,
-        &["no response to `initialize` (id 1) within 1.0 s"],
+        &["no response to `initialize` (id 1) within "],
         Duration::from_secs(1) + MARGIN,
     );
     assert!(
@@ -785,7 +785,7 @@ fn cli_check_of_a_spinning_server_with_a_grandchild() {
         first["reason"]
             .as_str()
             .unwrap()
-            .starts_with("no response to `initialize` (id 1) within 1.0 s"),
+            .starts_with("no response to `initialize` (id 1) within "),
         "{first:#}"
     );
     for case in report["cases"].as_array().unwrap() {

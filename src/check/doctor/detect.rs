@@ -121,6 +121,9 @@ fn probe<T>(
         Stop::Io(e) => e,
         other => other.reason(),
     })?;
+    // Detection reads past a banner, as a lenient host does: the stdout
+    // check judges it.
+    session.skip_junk();
     let (result, value) = talk(&mut session);
     let finished = session.finish();
     let heard = Heard {
@@ -229,7 +232,10 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                     }
                 },
                 Err(failure) => {
-                    let why = format!("server/discover got no answer: {}", failure.reason);
+                    let why = format!(
+                        "server/discover got no answer ({}): not a modern server; --era legacy skips this probe",
+                        crate::check::toolkit::as_client::without_reply_rule(&failure.reason)
+                    );
                     let framing = super::framing(&failure.stop);
                     let result = if forced || framing {
                         Err(Finding::from(failure))

@@ -402,10 +402,22 @@ fn not_asked(ctx: &Ctx) -> Option<Outcome> {
         .then(|| Outcome::Skip("no tool is called unless asked: --call NAME=JSON, or --call-readonly".into()))
 }
 
-/// What the tools-called note says of a tool `--call` named that the
-/// server does not list (the CLI finds it there: a usage error, exit 2).
+/// How the tools-called note begins its word on a tool `--call` named
+/// that the server does not list (the run finds it there: a usage error,
+/// exit 2).
 pub(crate) fn not_listed(name: &str) -> String {
-    format!("`{name}`: not listed, not called")
+    format!("`{name}`: not listed")
+}
+
+/// The listed tool `name` was most likely meant to be, if one is close
+/// (at most two edits, or the same but for case).
+fn closest<'a>(name: &str, listed: &[&'a str]) -> Option<&'a str> {
+    listed
+        .iter()
+        .map(|t| (strsim::levenshtein(&name.to_lowercase(), &t.to_lowercase()), *t))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, t)| t)
 }
 
 fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
@@ -433,7 +445,9 @@ fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
     let mut done = Vec::new();
     for (name, arguments) in &calls {
         let Some(tool) = tools.iter().find(|t| t["name"] == json!(name)) else {
-            done.push(not_listed(name));
+            let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+            let guess = closest(name, &names).map_or(String::new(), |t| format!(" (did you mean `{t}`?)"));
+            done.push(format!("{}, not called{guess}", not_listed(name)));
             continue;
         };
         let response = c.call("tools/call", json!({"name": name, "arguments": arguments}))?;

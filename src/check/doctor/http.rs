@@ -49,6 +49,15 @@ impl HttpConn {
         }
     }
 
+    /// The transcript's line for `request`: `POST URL · headers`, the URL
+    /// being where the request went (`request.path` is empty: doctor
+    /// fetches the URL it was given).
+    fn request_line(&self, request: &Request) -> String {
+        let line = wire::request_line(request);
+        let rest = line.strip_prefix(request.method).unwrap_or(&line).trim_start();
+        format!("{} {} {rest}", request.method, self.url).trim_end().to_string()
+    }
+
     fn note(&mut self, dir: Direction, line: &str, kind: EntryKind) {
         let id = serde_json::from_str::<Value>(line)
             .ok()
@@ -70,7 +79,7 @@ impl HttpConn {
             headers,
             body: Some(body.as_bytes().to_vec()),
         };
-        self.note(Direction::ToLearner, &wire::request_line(&request), EntryKind::Http);
+        self.note(Direction::ToLearner, &self.request_line(&request), EntryKind::Http);
         self.note(Direction::ToLearner, body, EntryKind::Frame);
         let reply = wire::fetch_trusting(&self.url, &request, EXCHANGE, &self.trust).map_err(|e| match e {
             Fetched::Timeout => Failure::new(format!("no HTTP reply within {} s", EXCHANGE.as_secs())),
@@ -102,7 +111,7 @@ impl HttpConn {
             headers,
             body: None,
         };
-        self.note(Direction::ToLearner, &wire::request_line(&request), EntryKind::Http);
+        self.note(Direction::ToLearner, &self.request_line(&request), EntryKind::Http);
         let reply = wire::fetch_trusting(&self.url, &request, EXCHANGE, &self.trust).map_err(|e| match e {
             Fetched::Timeout => Failure::new(format!("no HTTP reply within {} s", EXCHANGE.as_secs())),
             Fetched::Failed(e) => Failure::new(e),

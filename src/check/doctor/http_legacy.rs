@@ -235,7 +235,11 @@ pub(super) fn version_header(c: &mut HttpConn, _: &Ctx) -> Checked {
 
 pub(super) fn origin(c: &mut HttpConn, _: &Ctx) -> Checked {
     let (reply, _) = initialize(c, mcp::LEGACY, &[("Origin", "http://evil.example")])?;
-    status_is(&reply, 403, "initialize with Origin http://evil.example")
+    status_is(
+        &reply,
+        403,
+        "initialize with Origin http://evil.example (DNS rebinding: any web page can make a browser POST to a local server)",
+    )
 }
 
 pub(super) fn ids_echoed(c: &mut HttpConn, _: &Ctx) -> Checked {
@@ -412,8 +416,14 @@ pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super
     let mut probe = HttpConn::new(url, &options.trust);
     let answered = initialize(&mut probe, mcp::LEGACY, &[]);
     let Ok((reply, Some(result))) = answered.map(|(r, m)| (r, m.and_then(|m| m.get("result").cloned()))) else {
+        // A 404 to both often means a wrong path, not a wrong server.
+        let path = if status == Some(404) {
+            "; check the URL's path (servers commonly serve /mcp)"
+        } else {
+            ""
+        };
         report.error = Some(format!(
-            "{url}: {probed}, and initialize got no result: not a legacy MCP server"
+            "{url}: {probed}, and initialize got no result: not an MCP server at this URL{path}"
         ));
         return;
     };

@@ -105,7 +105,8 @@ pub struct DoctorReport {
     pub failed_ids: Vec<&'static str>,
     /// The ids of the checks that warned, each once, in report order.
     pub warned_ids: Vec<&'static str>,
-    /// True when no check failed.
+    /// True when no check failed, the server could be run, and the run
+    /// found no usage error.
     pub passed: bool,
     /// Things to know about the run itself (annotations are untrusted
     /// hints; frames of a revision without types are not validated).
@@ -115,6 +116,11 @@ pub struct DoctorReport {
     /// Set when the server could not be started or reached at all (exit 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Set when the run found a usage error it could only see once the
+    /// server answered (a `--call` naming a tool it does not list): the
+    /// report stands, and the exit is 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<String>,
 }
 
 impl DoctorReport {
@@ -135,6 +141,7 @@ impl DoctorReport {
             notes: Vec::new(),
             duration_ms: 0,
             error: None,
+            usage: None,
         }
     }
 
@@ -157,7 +164,7 @@ impl DoctorReport {
         };
         self.failed_ids = ids(Verdict::Fail);
         self.warned_ids = ids(Verdict::Warn);
-        self.passed = self.error.is_none() && self.fails == 0;
+        self.passed = self.error.is_none() && self.usage.is_none() && self.fails == 0;
     }
 
     /// The report as `--json` prints it: the fields of [`DoctorReport`]

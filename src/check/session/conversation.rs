@@ -59,6 +59,9 @@ pub struct Session {
     pub(super) peer: Option<std::net::TcpListener>,
     /// How much upper time bounds stretch in this session ([`slack::scale`]).
     pub(super) scale: f64,
+    /// Whether reading goes past stdout lines that are not JSON
+    /// ([`Session::skip_junk`]).
+    pub(super) skip_junk: bool,
 }
 
 /// What is left of a session once it is over.
@@ -271,7 +274,16 @@ impl Session {
             port: None,
             peer: None,
             scale,
+            skip_junk: false,
         }
+    }
+
+    /// From now on, reads go past stdout lines that are not JSON or not
+    /// UTF-8 (each still recorded in the transcript, as junk), as a lenient
+    /// host does: for doctor's checks, so that a banner is judged once, by
+    /// the check of stdout, and hides nothing else.
+    pub fn skip_junk(&mut self) {
+        self.skip_junk = true;
     }
 
     /// `bound`, a time by which something must happen (a reply expected

@@ -27,8 +27,18 @@ impl Session {
     /// line that is not one JSON text in UTF-8 ending in `\n` alone, and the
     /// other [`Stop`] variants for timeouts, exits, floods and cancels.
     pub fn recv(&mut self) -> Result<Received, Stop> {
-        let (bytes, truncated) = self.next_line(self.deadline)?;
-        self.take_line(bytes, truncated)
+        loop {
+            let (bytes, truncated) = self.next_line(self.deadline)?;
+            match self.take_line(bytes, truncated) {
+                Err(stop) if self.skipped(&stop) => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Whether `stop` is a junk line that [`Session::skip_junk`] reads past.
+    fn skipped(&self, stop: &Stop) -> bool {
+        self.skip_junk && matches!(stop, Stop::NotJson { .. } | Stop::NotUtf8 { .. })
     }
 
     /// Waits `window` for more output. `Ok(None)` when nothing arrived (the
@@ -45,11 +55,16 @@ impl Session {
     /// [`Session::recv_within`] up to an instant rather than for a window.
     pub fn recv_until(&mut self, until: Instant) -> Result<Option<Received>, Stop> {
         let until = until.min(self.deadline);
-        match self.next_line(until) {
-            Ok((bytes, truncated)) => self.take_line(bytes, truncated).map(Some),
-            Err(Stop::Timeout(_)) if Instant::now() < self.deadline => Ok(None),
-            Err(Stop::Exited(_)) => Ok(None),
-            Err(stop) => Err(stop),
+        loop {
+            return match self.next_line(until) {
+                Ok((bytes, truncated)) => match self.take_line(bytes, truncated) {
+                    Err(stop) if self.skipped(&stop) => continue,
+                    other => other.map(Some),
+                },
+                Err(Stop::Timeout(_)) if Instant::now() < self.deadline => Ok(None),
+                Err(Stop::Exited(_)) => Ok(None),
+                Err(stop) => Err(stop),
+            };
         }
     }
 
