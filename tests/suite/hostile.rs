@@ -528,7 +528,7 @@ fn server_prints_a_banner() {
         &[
             "stdout line 1 is not JSON: `handshake-gate v0.1 listening on stdio`",
             "2025-11-25 basic/transports",
-            "stderr (eprintln!)",
+            "stderr (eprintln! in Rust",
         ],
         MARGIN,
     );

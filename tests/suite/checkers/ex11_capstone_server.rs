@@ -322,7 +322,7 @@ fn m11_debug_print_on_stdout() {
     assert_failed(
         &report,
         "handshake (legacy)",
-        &["is not JSON: `got ping`", "debug output to stderr (eprintln!)"],
+        &["is not JSON: `got ping`", "debug output to stderr (eprintln! in Rust"],
     );
 }
 
