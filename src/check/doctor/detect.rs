@@ -137,6 +137,7 @@ fn probe<T>(
         calls: Vec::new(),
         call_readonly: false,
         startup: STARTUP,
+        opened: None,
     };
     let result = match result {
         Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),

@@ -349,6 +349,7 @@ pub(crate) fn exchange_err(s: &mut Session, frame: &Value, why: &str) -> Result<
 }
 
 /// The checker as a client of one era.
+#[derive(Debug, Clone)]
 pub(crate) struct Client {
     /// Whether requests carry the modern `_meta`.
     pub modern: bool,
