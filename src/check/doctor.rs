@@ -287,7 +287,8 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
     let mut command = vec![target.program.display().to_string()];
     command.extend(target.args.iter().cloned());
     let mut report = DoctorReport::new(command);
-    let detected = detect::detect(target, options);
+    let mut detected = detect::detect(target, options);
+    let probed = std::mem::take(&mut detected.kept);
     report.cases.extend(detected.cases);
     report.era = detected.era;
     report.detection = detected.how;
@@ -318,7 +319,7 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
                 }
             }
         }
-        report.cases.extend(run_all(target, &runs, options));
+        report.cases.extend(run_all(target, &runs, options, probed));
         if let Some(f) = detected.eras.iter().find(|f| f.era == Era::Legacy)
             && ![mcp::LEGACY, ""].contains(&f.legacy_version.as_str())
         {

@@ -31,17 +31,32 @@ enum Job {
 /// that did not pass there run again, each in its own, before any
 /// verdict. After a check that hung, every later one (in report order)
 /// is not run, whichever way they ran.
-pub(super) fn run_all(target: &Target, runs: &[(&'static Check, Ctx)], options: &Options) -> Vec<DoctorCase> {
+pub(super) fn run_all(
+    target: &Target,
+    runs: &[(&'static Check, Ctx)],
+    options: &Options,
+    mut probed: Vec<(Era, Session)>,
+) -> Vec<DoctorCase> {
     let groups = if options.isolated {
         Vec::new()
     } else {
         shared::groups(runs)
     };
-    // Started here, by the thread that outlives the run.
+    // A probe's process where detection kept one, else one started here,
+    // by the thread that outlives the run.
     let sessions: Vec<Mutex<Option<_>>> = groups
         .iter()
-        .map(|_| Mutex::new(Some(shared::spawn(target, options))))
+        .map(|group| {
+            let era = runs[group[0]].1.era;
+            let start = match probed.iter().position(|(e, _)| *e == era) {
+                Some(at) => shared::Start::Probed(probed.remove(at).1),
+                None => shared::Start::Fresh(shared::spawn(target, options)),
+            };
+            Mutex::new(Some(start))
+        })
         .collect();
+    // A probe's process no group takes ends here, on its starting thread.
+    probed.into_iter().for_each(|(_, session)| drop(session.finish()));
     // Each group at the place of its first check in report order.
     let jobs: Vec<Job> = (0..runs.len())
         .filter_map(|i| match groups.iter().position(|g| g.contains(&i)) {
@@ -63,7 +78,7 @@ pub(super) fn run_all(target: &Target, runs: &[(&'static Check, Ctx)], options: 
             }
             Job::Shared(g) => {
                 let session = sessions[g].lock().unwrap_or_else(|e| e.into_inner()).take();
-                let session = session.unwrap_or_else(|| Err(Stop::Cancelled));
+                let session = session.unwrap_or(shared::Start::Fresh(Err(Stop::Cancelled)));
                 let ran = shared::run_shared(session, runs, &groups[g]);
                 let mut all = cases.lock().unwrap_or_else(|e| e.into_inner());
                 for (i, case) in ran.kept {

@@ -23,6 +23,7 @@ use super::run::{named, schema_applies};
 use super::{CHECK_TIMEOUT, Check, Checked, Ctx, DoctorCase, Era, Options, Outcome, Target};
 use super::{finish_case, schema_finding};
 use crate::check::session::{Session, Stop};
+use crate::check::toolkit::Failure;
 use crate::check::toolkit::as_client::Client;
 
 /// The checks run on the shared process, in the order they run there:
@@ -80,18 +81,35 @@ pub(super) struct Ran {
     pub again: Vec<usize>,
 }
 
-/// Runs `members` (indexes into `runs`, one era) one after another on
-/// `session`, each with a deadline of its own.
-pub(super) fn run_shared(session: Result<Session, Stop>, runs: &[(&'static Check, Ctx)], members: &[usize]) -> Ran {
+/// How a shared process came to be.
+pub(super) enum Start {
+    /// Detection's probe of the era, answered (`initialize` for legacy).
+    Probed(Session),
+    /// Started for the checks.
+    Fresh(Result<Session, Stop>),
+}
+
+/// Runs `members` (indexes into `runs`, one era) one after another on the
+/// shared process, each with a deadline of its own.
+pub(super) fn run_shared(start: Start, runs: &[(&'static Check, Ctx)], members: &[usize]) -> Ran {
     let mut ran = Ran::default();
+    let (probed, session) = match start {
+        Start::Probed(session) => (true, Ok(session)),
+        Start::Fresh(session) => (false, session),
+    };
     let (Ok(mut session), Some(&first)) = (session, members.first()) else {
         ran.again = members.to_vec();
         return ran;
     };
     let base = &runs[first].1;
-    let opened = match base.era {
-        Era::Legacy => Client::legacy(&mut session),
-        Era::Modern => Ok(Client::modern()),
+    let opened = match (base.era, probed) {
+        // The probe's `initialize` was answered: the handshake ends.
+        (Era::Legacy, true) => session
+            .send_json(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .map(|()| Client::before_initialize())
+            .map_err(Failure::from),
+        (Era::Legacy, false) => Client::legacy(&mut session),
+        (Era::Modern, _) => Ok(Client::modern()),
     };
     let ctx = match opened {
         Ok(client) => Ctx {
