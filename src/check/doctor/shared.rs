@@ -6,9 +6,10 @@
 //! unparsable line, notifications, end of input, the lifecycle's order,
 //! stdout before the first request, tools called).
 //!
-//! A verdict never depends on sharing: a check that does not pass on the
-//! shared process (a fail, a warn, not verified) is run again in a process
-//! of its own, and that run is its verdict. After a crash, a hang or junk
+//! A verdict never depends on sharing: a check that fails or warns on the
+//! shared process is run again in a process of its own, and that run is
+//! its verdict (one not verified there stands: the server answered, and
+//! what it answered, a list with nothing to read, would be the same). After a crash, a hang or junk
 //! on stdout the shared process is given up (its state is unknown) and
 //! the checks not run on it yet run in processes of their own too; only
 //! the checks on it are touched. The shared
@@ -20,7 +21,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::run::{named, schema_applies};
-use super::{CHECK_TIMEOUT, Check, Checked, Ctx, DoctorCase, Era, Options, Outcome, Target};
+use super::{CHECK_TIMEOUT, Check, Checked, Ctx, DoctorCase, Era, Options, Target};
 use super::{finish_case, schema_finding};
 use crate::check::session::{Session, Stop};
 use crate::check::toolkit::Failure;
@@ -140,7 +141,9 @@ pub(super) fn run_shared(start: Start, runs: &[(&'static Check, Ctx)], members: 
             other => other,
         };
         match result {
-            Ok(outcome @ (Outcome::Pass | Outcome::Note(_) | Outcome::Skip(_))) => {
+            // Not verified for what the server answered (it lists no
+            // resource): as a process of its own would have answered.
+            Ok(outcome) if !session.cancelled() => {
                 let (case, _) = finish_case(
                     check.id,
                     named(check, ctx.era),
@@ -154,7 +157,6 @@ pub(super) fn run_shared(start: Start, runs: &[(&'static Check, Ctx)], members: 
                 ran.kept.push((index, case));
             }
             // The server answered: only this check is done again.
-            Ok(Outcome::Unverified(_)) if !session.cancelled() => ran.again.push(index),
             Err(finding) if finding.failure.stop.is_none() && !session.cancelled() => ran.again.push(index),
             // A crash, a hang, junk on stdout, a cancel: the process is
             // given up, and what was left to run on it runs elsewhere.
