@@ -1,6 +1,8 @@
 //! `mcplings doctor`: the checks that hold for *every* MCP server, run
-//! against any stdio server command, on the engine `check` uses: each
-//! check in a fresh process ([`Session`]), the case pool (`cases.rs`),
+//! against any stdio server command, on the engine `check` uses: a check
+//! in a fresh process ([`Session`]), or, for those that only list, read
+//! and validate, one process per era (`shared.rs`; `--isolated`:
+//! [`Options::isolated`], none shared), the case pool (`cases.rs`),
 //! the toolkit's client (`toolkit::as_client`: the legacy handshake, the
 //! modern `_meta`, exchanges, the id rules of `toolkit::ids`), the
 //! schema check of every frame (`schema.rs`) and `check`'s case report.
