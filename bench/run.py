@@ -36,6 +36,16 @@ Prints medians over N runs (default 10) of:
       MCPLINGS_TIME_SCALE=1 (the windows the checkers name). The load
       average is printed beside (c) and (f).
 
+  (g) opt-in (`--only g`, not in the default): `mcplings doctor` against
+      real stdio servers, the default way (the checks that only list, read
+      and validate share a process per era) beside `--isolated` (a fresh
+      process per check), interleaved run by run, the median of three of
+      each: the Python SDK's MCPServer (`.ci/interop/sdk_server.py`,
+      dual-era; `--sdk-python` names a Python with the SDK) and
+      server-everything (`--everything` names its `mcp-server-everything`);
+      each line says whether the two ways gave the same verdicts. Targets
+      on a quiet machine: MCPServer ≤ 15 s, server-everything ≤ 5 s.
+
 `--only cf` runs some of them. rustlings is installed on first use with
 `cargo install rustlings --version 6.5.0 --locked --root
 target/bench-tools`, and runs in a scratch workspace made by `rustlings
@@ -223,6 +233,32 @@ def warm_checks(env=None):
     return figures
 
 
+def doctor_figures(servers, mcplings, runs=3):
+    """(g): for each server (a label and its command), the median wall
+    seconds of `mcplings doctor --json` shared and `--isolated`, the runs
+    interleaved, and whether every run gave the same verdicts (each
+    check's id, era and outcome)."""
+    import json
+
+    times = {label: {"shared": [], "isolated": []} for label, _ in servers}
+    verdicts = {label: set() for label, _ in servers}
+    for _ in range(runs):
+        for label, command in servers:
+            for mode in ("shared", "isolated"):
+                flags = ["--isolated"] if mode == "isolated" else []
+                started = time.perf_counter()
+                done = subprocess.run([mcplings, "doctor", "--json", *flags, "--", *command], cwd=REPO,
+                                      stdin=subprocess.DEVNULL, capture_output=True, text=True)
+                times[label][mode].append(time.perf_counter() - started)
+                try:
+                    cases = json.loads(done.stdout)["cases"]
+                    verdicts[label].add(tuple((c["id"], c.get("era"), c["outcome"]) for c in cases))
+                except (ValueError, KeyError):
+                    verdicts[label].add(("exit", done.returncode, done.stderr[-200:]))
+    return {label: (statistics.median(t["shared"]), statistics.median(t["isolated"]), len(verdicts[label]) == 1)
+            for label, t in times.items()}
+
+
 def load():
     """The 1-minute load average, to print beside a figure: on a shared
     machine it says how far the figure is from a quiet one's."""
@@ -233,10 +269,30 @@ def main():
     global ROOT, ENV
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--only", default="abcdef", help="which figures to measure, e.g. `cf` (default: all)")
+    parser.add_argument("--only", default="abcdef", help="which figures to measure, e.g. `cf` (default: all but g)")
+    parser.add_argument("--sdk-python", help="(g) a Python with the MCP SDK installed, to run .ci/interop/sdk_server.py")
+    parser.add_argument("--everything", help="(g) the mcp-server-everything command (stdio)")
+    parser.add_argument("--mcplings", type=Path, default=MCPLINGS, help="(g) the mcplings binary doctor runs from (default: the release build)")
     args = parser.parse_args()
-    with_pyte()
+    only = set(args.only)
+    if only & set("bcde"):
+        with_pyte()
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if "g" in only:
+        if not (args.sdk_python and args.everything):
+            sys.exit("(g) needs --sdk-python PYTHON and --everything COMMAND")
+        if not args.mcplings.exists():
+            sys.exit(f"no {args.mcplings}: cargo build --release, or name a binary with --mcplings")
+        servers = [
+            ("MCPServer (Python SDK, dual-era)", [args.sdk_python, str(REPO / ".ci" / "interop" / "sdk_server.py")]),
+            ("server-everything (stdio)", [args.everything]),
+        ]
+        for label, (shared, isolated, same) in doctor_figures(servers, args.mcplings).items():
+            agree = "same verdicts" if same else "VERDICTS DIFFER between runs or ways"
+            print(f"(g) doctor, {label}, median of 3: shared {shared:.1f} s, --isolated {isolated:.1f} s; {agree} ({load()})")
+        only.discard("g")
+        if not only:
+            return
     if not MCPLINGS.exists():
         sys.exit("build the app first: cargo build --release")
     with tempfile.TemporaryDirectory(prefix="mcplings-bench-") as scratch:
@@ -253,7 +309,6 @@ def main():
         crates_target = Path(scratch) / "target" / "exercises"
         harness = crates_target / "debug" / "exercise-01-encode-frames"
 
-        only = set(args.only)
         if only & set("ab"):
             # (b) first: the target dir is still empty.
             b = timed([MCPLINGS, "check", "01"])

@@ -192,6 +192,12 @@ pub enum Command {
         /// milliseconds (default 10000; stretched on a loaded machine).
         #[arg(long, value_name = "MS")]
         startup_ms: Option<u64>,
+        /// Run every check in a fresh process of the server (slower). By
+        /// default the checks that only list, read and validate share one
+        /// process per era, and any of them that does not pass there runs
+        /// again in a process of its own before its verdict.
+        #[arg(long)]
+        isolated: bool,
         /// Check a running Streamable HTTP server (http or https) at this
         /// URL instead of a stdio command.
         #[arg(long, value_name = "URL")]
@@ -317,6 +323,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             url,
             cacert,
             startup_ms,
+            isolated,
             command,
         }) => doctor::run(&doctor::Args {
             command: &command,
@@ -328,6 +335,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             json,
             startup_ms,
             verbose,
+            isolated,
         }),
         Some(Command::Wire { view: Some(file), .. }) => wire::view(&file),
         Some(Command::Wire { log, command, .. }) => wire::run(&command, log.as_deref()),

@@ -21,7 +21,7 @@ use super::{CaseReport, Event, Status};
 pub const CASES_AT_ONCE: usize = 4;
 
 pub(super) const CANCELLED: &str = "not run: the check was cancelled";
-const HUNG: &str = "not run: an earlier case hung; fix that one first";
+pub(super) const HUNG: &str = "not run: an earlier case hung; fix that one first";
 
 /// How often the pool looks at the check's cancel flag while cases run.
 const CANCEL_POLL: Duration = Duration::from_millis(20);

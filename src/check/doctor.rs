@@ -1,6 +1,8 @@
 //! `mcplings doctor`: the checks that hold for *every* MCP server, run
-//! against any stdio server command, on the engine `check` uses: each
-//! check in a fresh process ([`Session`]), the case pool (`cases.rs`),
+//! against any stdio server command, on the engine `check` uses: a check
+//! in a fresh process ([`Session`]), or, for those that only list, read
+//! and validate, one process per era (`shared.rs`; `--isolated`:
+//! [`Options::isolated`], none shared), the case pool (`cases.rs`),
 //! the toolkit's client (`toolkit::as_client`: the legacy handshake, the
 //! modern `_meta`, exchanges, the id rules of `toolkit::ids`), the
 //! schema check of every frame (`schema.rs`) and `check`'s case report.
@@ -35,6 +37,7 @@ mod lifecycle;
 pub mod report;
 pub mod rules;
 mod run;
+mod shared;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -51,6 +54,7 @@ pub use rules::{Level, Rule};
 
 use super::session::{Session, Stop};
 use super::toolkit::Failure;
+use super::toolkit::as_client::Client;
 use crate::mcp;
 
 /// How long a check's whole conversation may take.
@@ -91,6 +95,9 @@ pub struct Options {
     pub startup: Option<Duration>,
     /// The certificates an `https://` URL trusts (`--url`; `--cacert`).
     pub trust: super::http::Trust,
+    /// Run every check in a process of its own (`--isolated`), as the
+    /// shared process's checks are run again when they do not pass there.
+    pub isolated: bool,
     /// Run only the checks with these names (without the era: `ids
     /// echoed`), after era detection; `None` runs them all (stdio).
     pub only: Option<Vec<String>>,
@@ -145,9 +152,29 @@ pub(crate) struct Ctx {
     pub call_readonly: bool,
     /// How long the first answer in a process may take.
     pub startup: Duration,
+    /// On the shared process: the client of the conversation already
+    /// opened there (the legacy handshake done), which each check on it
+    /// continues, so no request id is used twice in the session.
+    pub opened: Option<std::sync::Mutex<Client>>,
 }
 
 impl Ctx {
+    /// The client a check on the shared process continues with, if it runs
+    /// on one.
+    pub fn continued(&self) -> Option<Client> {
+        self.opened
+            .as_ref()
+            .map(|c| c.lock().unwrap_or_else(|e| e.into_inner()).clone())
+    }
+
+    /// Keeps `client` (its next id) for the next check on the shared
+    /// process; nothing in a process of the check's own.
+    pub fn keep(&self, client: Client) {
+        if let Some(slot) = &self.opened {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = client;
+        }
+    }
+
     /// Whether the server declared the capability `name` in this era.
     pub fn declares(&self, name: &str) -> bool {
         self.capabilities.get(name).is_some_and(Value::is_object)
@@ -262,7 +289,8 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
     let mut command = vec![target.program.display().to_string()];
     command.extend(target.args.iter().cloned());
     let mut report = DoctorReport::new(command);
-    let detected = detect::detect(target, options);
+    let mut detected = detect::detect(target, options);
+    let probed = std::mem::take(&mut detected.kept);
     report.cases.extend(detected.cases);
     report.era = detected.era;
     report.detection = detected.how;
@@ -287,12 +315,13 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
                             calls: options.calls.clone(),
                             call_readonly: options.call_readonly,
                             startup: options.startup.unwrap_or(STARTUP),
+                            opened: None,
                         },
                     ));
                 }
             }
         }
-        report.cases.extend(run_all(target, &runs, options));
+        report.cases.extend(run_all(target, &runs, options, probed));
         if let Some(f) = detected.eras.iter().find(|f| f.era == Era::Legacy)
             && ![mcp::LEGACY, ""].contains(&f.legacy_version.as_str())
         {

@@ -67,6 +67,8 @@ pub struct Args<'a> {
     pub startup_ms: Option<u64>,
     /// `--verbose`: every check, with transcripts and differences.
     pub verbose: bool,
+    /// `--isolated`: every check in a process of its own.
+    pub isolated: bool,
 }
 
 /// Runs doctor and prints the report; the exit code.
@@ -83,6 +85,7 @@ pub fn run(args: &Args) -> Result<u8, String> {
         call_readonly: args.call_readonly,
         cancel: None,
         only: None,
+        isolated: args.isolated,
         startup: args.startup_ms.map(std::time::Duration::from_millis),
     };
     let report = match (args.url, args.command.split_first()) {

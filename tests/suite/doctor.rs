@@ -319,35 +319,168 @@ fn a_slow_start_after_detection_is_not_verified_never_a_fail() {
     // The probes find the server; every later process of it writes
     // nothing within the startup window (as an interpreter on a loaded
     // machine): nothing is shown about any rule, so nothing fails or warns.
-    let options = Options {
-        startup: Some(std::time::Duration::from_secs(1)),
-        only: Some(
-            ["ping", "server/discover", "ids echoed", "resources"]
-                .map(String::from)
-                .to_vec(),
-        ),
-        ..Options::default()
-    };
-    let report = run(&mock("slow-later"), &options);
-    assert_eq!(report.era, "dual-era", "{}", summary(&report));
-    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    let unverified: Vec<_> = report
+    // Shared, the checks on the probes' processes are judged there; the
+    // others, and every check with --isolated, are not verified.
+    for isolated in [true, false] {
+        let options = Options {
+            startup: Some(std::time::Duration::from_secs(1)),
+            only: Some(
+                ["ping", "server/discover", "ids echoed", "resources"]
+                    .map(String::from)
+                    .to_vec(),
+            ),
+            isolated,
+            ..Options::default()
+        };
+        let report = run(&mock("slow-later"), &options);
+        assert_eq!(report.era, "dual-era", "{}", summary(&report));
+        assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+        let unverified: Vec<_> = report
+            .cases
+            .iter()
+            .filter(|c| c.verdict == Verdict::NotVerified)
+            .collect();
+        // Every check asked for after the two probes, in the eras it runs
+        // in: ping (legacy), server/discover (modern), ids echoed and
+        // resources (both); shared, ids echoed (both) alone.
+        let expected = if isolated { 1 + 1 + 2 + 2 } else { 2 };
+        assert_eq!(unverified.len(), expected, "isolated {isolated}: {}", summary(&report));
+        assert!(
+            unverified
+                .iter()
+                .all(|c| c.note.as_deref().is_some_and(|n| n.contains("--startup-ms"))),
+            "{}",
+            summary(&report)
+        );
+        assert!(report.passed);
+    }
+}
+
+/// Each case's (id, era, outcome): what a verdict is.
+fn verdicts(report: &DoctorReport) -> Vec<(String, String, Verdict)> {
+    let era = |c: &doctor::DoctorCase| c.era.unwrap_or("").to_string();
+    report
         .cases
         .iter()
-        .filter(|c| c.verdict == Verdict::NotVerified)
-        .collect();
-    // Every check asked for after the two probes, in the eras it runs in:
-    // ping (legacy), server/discover (modern), ids echoed and resources
-    // (both).
-    assert_eq!(unverified.len(), 1 + 1 + 2 + 2, "{}", summary(&report));
-    assert!(
-        unverified
-            .iter()
-            .all(|c| c.note.as_deref().is_some_and(|n| n.contains("--startup-ms"))),
-        "{}",
-        summary(&report)
+        .map(|c| (c.id.to_string(), era(c), c.verdict))
+        .collect()
+}
+
+/// The first line doctor sent in `case`'s process: its method.
+fn first_method(case: &doctor::DoctorCase) -> Option<String> {
+    let first = case
+        .case
+        .transcript
+        .iter()
+        .find(|e| e.dir == mcplings::check::report::Direction::ToLearner)?;
+    let frame: serde_json::Value = serde_json::from_str(&first.line).ok()?;
+    frame["method"].as_str().map(String::from)
+}
+
+/// Runs doctor on `target` shared and `--isolated`: the verdicts must be
+/// the same; returns both reports.
+fn both_ways(label: &str, target: &Target, options: &Options) -> (DoctorReport, DoctorReport) {
+    let shared = run(target, options);
+    let isolated = run(
+        target,
+        &Options {
+            isolated: true,
+            ..options.clone()
+        },
     );
-    assert!(report.passed);
+    assert_eq!(
+        verdicts(&shared),
+        verdicts(&isolated),
+        "{label}: shared\n{}isolated\n{}",
+        summary(&shared),
+        summary(&isolated)
+    );
+    assert_eq!(shared.error, isolated.error, "{label}");
+    (shared, isolated)
+}
+
+#[test]
+fn sharing_a_process_changes_no_verdict_on_the_references() {
+    for n in ["07-tool-server", "11-capstone-server"] {
+        let target = Target {
+            program: course_binary(&format!("solution-{n}")),
+            args: vec![],
+        };
+        both_ways(n, &target, &Options::default());
+    }
+}
+
+/// The mock's mistakes that touch a shared check, in one of two halves.
+fn sharing_on_mistakes(half: usize) {
+    let mistakes = [
+        "",
+        "list-error",
+        "cursor-loop",
+        "read-empty",
+        "templates-error",
+        "prompt-get-error",
+        "bad-schema",
+        "crash-on-junk",
+        "hang",
+    ];
+    for mistake in mistakes.iter().skip(half).step_by(2) {
+        let options = Options {
+            // `hang` never answers: not waiting 10 s stretched by load twice.
+            startup: Some(std::time::Duration::from_secs(if *mistake == "hang" { 1 } else { 10 })),
+            ..Options::default()
+        };
+        let (shared, isolated) = both_ways(mistake, &mock(mistake), &options);
+        let case = |r: &DoctorReport, name: &str| {
+            r.case(name)
+                .cloned()
+                .unwrap_or_else(|| panic!("{mistake}: no `{name}`:\n{}", summary(r)))
+        };
+        match *mistake {
+            // Shared for real: the legacy resources check ran after the
+            // handshake of another, in isolation after its own.
+            "" => {
+                let (one, own) = (
+                    case(&shared, "resources (legacy)"),
+                    case(&isolated, "resources (legacy)"),
+                );
+                assert_eq!(
+                    first_method(&one).as_deref(),
+                    Some("resources/list"),
+                    "{}",
+                    summary(&shared)
+                );
+                assert_eq!(
+                    first_method(&own).as_deref(),
+                    Some("initialize"),
+                    "{}",
+                    summary(&isolated)
+                );
+            }
+            // A warn found on the shared process is the warn of a run in a
+            // process of its own: its transcript opens with the handshake.
+            "list-error" => {
+                let warned = case(&shared, "tools listed (legacy)");
+                assert_eq!(warned.verdict, Verdict::Warn, "{}", summary(&shared));
+                assert_eq!(
+                    first_method(&warned).as_deref(),
+                    Some("initialize"),
+                    "{}",
+                    summary(&shared)
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn sharing_a_process_changes_no_verdict_on_the_mock_0() {
+    sharing_on_mistakes(0);
+}
+
+#[test]
+fn sharing_a_process_changes_no_verdict_on_the_mock_1() {
+    sharing_on_mistakes(1);
 }
 
 /// Starts an HTTP server (`command` given a free loopback port) and

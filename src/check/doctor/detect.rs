@@ -12,10 +12,11 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::{CHECK_TIMEOUT, finish_case, rules};
-use super::{Check, Checked, Ctx, DoctorCase, Era, EraChoice, Finding, Options, Outcome, STARTUP, Target};
+use super::{Check, Checked, DoctorCase, Era, EraChoice, Finding, Options, Outcome, STARTUP, Target};
 use crate::check::session::{Session, Stop};
 use crate::check::toolkit::Failure;
 use crate::check::toolkit::as_client::{exchange_within, initialize_request, request};
+
 use crate::mcp;
 
 /// Whether an HTTP error answer to a modern request is a recognized
@@ -55,6 +56,9 @@ pub(super) struct Detected {
     pub era: String,
     pub how: String,
     pub error: Option<String>,
+    /// The probes' processes of the eras found, still running, handshake
+    /// done: the shared processes' (`shared.rs`).
+    pub kept: Vec<(Era, Session)>,
 }
 
 /// The modern probe, as a check.
@@ -107,39 +111,28 @@ fn stderr_tail(stderr: &str) -> String {
     }
 }
 
-/// Runs `talk` in a fresh process of the server and reports it as
-/// `check`, with what was heard; `Err` when the server cannot be started.
-fn probe<T>(
-    target: &Target,
+/// Reports a probe that ran in `session` since `started` as `check`, with
+/// what was heard; `keep` leaves the session running for the checks that
+/// share a process (`shared.rs`), else it ends here.
+fn conclude(
+    mut session: Session,
     check: &Check,
     era: Era,
-    talk: impl FnOnce(&mut Session) -> (Checked, T),
-) -> Result<(DoctorCase, T, Heard), String> {
-    let started = Instant::now();
-    let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
-    let mut session = Session::spawn(&target.program, &args, CHECK_TIMEOUT, None).map_err(|stop| match stop {
-        Stop::Io(e) => e,
-        other => other.reason(),
-    })?;
-    // Detection reads past a banner, as a lenient host does: the stdout
-    // check judges it.
-    session.skip_junk();
-    let (result, value) = talk(&mut session);
-    let finished = session.finish();
+    result: Checked,
+    started: Instant,
+    keep: bool,
+) -> (DoctorCase, Heard, Option<Session>) {
+    let (finished, kept) = if keep {
+        (session.split(), Some(session))
+    } else {
+        (session.finish(), None)
+    };
     let heard = Heard {
         spoke: finished
             .transcript
             .iter()
             .any(|e| e.dir == crate::check::report::Direction::FromLearner),
         stderr: finished.stderr.clone(),
-    };
-    let ctx = Ctx {
-        era,
-        legacy_version: mcp::LEGACY.into(),
-        capabilities: Value::Null,
-        calls: Vec::new(),
-        call_readonly: false,
-        startup: STARTUP,
     };
     let result = match result {
         Ok(outcome) => super::schema_finding(&finished.transcript).map_or(Ok(outcome), Err),
@@ -150,7 +143,7 @@ fn probe<T>(
         check.name.into(),
         check.about,
         check.rule,
-        ctx.era,
+        era,
         result,
         finished,
         started,
@@ -160,7 +153,38 @@ fn probe<T>(
     if check.id == PROBE.id {
         case.era = None;
     }
-    Ok((case, value, heard))
+    (case, heard, kept)
+}
+
+/// Starts a probe's process of the server (on the calling thread: see
+/// `shared.rs`).
+fn start(target: &Target) -> Result<Session, String> {
+    let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
+    let mut session = Session::spawn(&target.program, &args, CHECK_TIMEOUT, None).map_err(|stop| match stop {
+        Stop::Io(e) => e,
+        other => other.reason(),
+    })?;
+    // Detection (and the checks that share its process) read past a
+    // banner, as a lenient host does: the stdout check judges it.
+    session.skip_junk();
+    Ok(session)
+}
+
+/// Sends `frame` in `session` and waits up to `within` for its answer, on
+/// a thread of its own, so the two probes wait side by side: a server
+/// silent on `server/discover` costs its window once, beside the
+/// handshake's, not before it.
+fn ask<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    mut session: Session,
+    frame: Value,
+    within: std::time::Duration,
+) -> std::thread::ScopedJoinHandle<'s, (Session, Result<Value, Failure>, Instant)> {
+    scope.spawn(move || {
+        let started = Instant::now();
+        let answer = exchange_within(&mut session, &frame, within);
+        (session, answer, started)
+    })
 }
 
 /// Why `target` could not be started, from the spawn error `e` ("cannot
@@ -190,7 +214,9 @@ enum Modern {
     No(String),
 }
 
-/// Finds the server's era; see the module doc.
+/// Finds the server's era; see the module doc. Both probes run at once,
+/// each in a process of its own; the process of an era found is kept for
+/// the checks that share one ([`Detected::kept`]).
 pub(super) fn detect(target: &Target, options: &Options) -> Detected {
     let mut detected = Detected {
         cases: Vec::new(),
@@ -198,65 +224,86 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         era: String::new(),
         how: String::new(),
         error: None,
+        kept: Vec::new(),
     };
+    let startup = options.startup.unwrap_or(STARTUP);
+    let mut started = |wanted: bool| -> Result<Option<Session>, ()> {
+        if !wanted {
+            return Ok(None);
+        }
+        start(target).map(Some).map_err(|e| {
+            detected.error.get_or_insert_with(|| cannot_start(target, &e));
+        })
+    };
+    let (Ok(modern_session), Ok(legacy_session)) = (
+        started(options.era != EraChoice::Legacy),
+        started(options.era != EraChoice::Modern),
+    ) else {
+        return detected;
+    };
+    let (modern_asked, legacy_asked) = std::thread::scope(|scope| {
+        let modern = modern_session.map(|s| ask(scope, s, discover("doctor-probe", mcp::MODERN), startup));
+        let legacy = legacy_session.map(|s| ask(scope, s, initialize_request("doctor-init", mcp::LEGACY), startup));
+        let joined =
+            |h: std::thread::ScopedJoinHandle<'_, _>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (modern.map(joined), legacy.map(joined))
+    });
     let mut modern = Modern::No("not probed (--era legacy)".into());
     let mut hearings: Vec<Heard> = Vec::new();
     let mut legacy_refused: Option<String> = None;
-    if options.era != EraChoice::Legacy {
+    if let Some((session, answer, since)) = modern_asked {
         let forced = options.era == EraChoice::Modern;
-        let probed = probe(target, &PROBE, Era::Modern, |s| {
-            let frame = discover("doctor-probe", mcp::MODERN);
-            match exchange_within(s, &frame, options.startup.unwrap_or(STARTUP)) {
-                Ok(response) => match (response.get("result"), response.pointer("/error/code")) {
-                    (Some(result), _) => (
-                        Ok(Outcome::Note("server/discover answered: a modern server".into())),
-                        Modern::Yes(result["capabilities"].clone()),
-                    ),
-                    (None, Some(code)) if code == &json!(-32022) => {
-                        let supported = response
-                            .pointer("/error/data/supported")
-                            .cloned()
-                            .unwrap_or(Value::Null);
-                        let how = format!(
-                            "server/discover at {} got -32022 Unsupported protocol version (supported: {supported}): a modern server, but not of a revision mcplings speaks",
-                            mcp::MODERN
-                        );
-                        (Ok(Outcome::Note(how)), Modern::OtherVersions(supported))
-                    }
-                    (None, code) => {
-                        let why = format!(
-                            "server/discover got error {}: not a modern server",
-                            code.map_or("(no code)".to_string(), Value::to_string)
-                        );
-                        (Ok(Outcome::Note(why.clone())), Modern::Refused(why))
-                    }
-                },
-                Err(failure) => {
-                    let why = format!(
-                        "server/discover got no answer ({}): not a modern server; --era legacy skips this probe",
-                        crate::check::toolkit::as_client::without_reply_rule(&failure.reason)
+        let (result, found) = match answer {
+            Ok(response) => match (response.get("result"), response.pointer("/error/code")) {
+                (Some(result), _) => (
+                    Ok(Outcome::Note("server/discover answered: a modern server".into())),
+                    Modern::Yes(result["capabilities"].clone()),
+                ),
+                (None, Some(code)) if code == &json!(-32022) => {
+                    let supported = response
+                        .pointer("/error/data/supported")
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    let how = format!(
+                        "server/discover at {} got -32022 Unsupported protocol version (supported: {supported}): a modern server, but not of a revision mcplings speaks",
+                        mcp::MODERN
                     );
-                    let framing = super::framing(&failure.stop);
-                    let result = if forced || framing {
-                        Err(Finding::from(failure))
-                    } else {
-                        Ok(Outcome::Note(why.clone()))
-                    };
-                    (result, Modern::No(why))
+                    (Ok(Outcome::Note(how)), Modern::OtherVersions(supported))
                 }
+                (None, code) => {
+                    let why = format!(
+                        "server/discover got error {}: not a modern server",
+                        code.map_or("(no code)".to_string(), Value::to_string)
+                    );
+                    (Ok(Outcome::Note(why.clone())), Modern::Refused(why))
+                }
+            },
+            Err(failure) => {
+                let why = format!(
+                    "server/discover got no answer ({}): not a modern server",
+                    crate::check::toolkit::as_client::without_reply_rule(&failure.reason)
+                );
+                let framing = super::framing(&failure.stop);
+                let result = if forced || framing {
+                    Err(Finding::from(failure))
+                } else {
+                    Ok(Outcome::Note(why.clone()))
+                };
+                (result, Modern::No(why))
             }
-        });
-        match probed {
-            Ok((case, found, heard)) => {
-                detected.cases.push(case);
-                modern = found;
-                hearings.push(heard);
-            }
-            Err(e) => {
-                detected.error = Some(cannot_start(target, &e));
-                return detected;
-            }
+        };
+        let keep = matches!(found, Modern::Yes(_)) && result.is_ok();
+        let (case, heard, kept) = conclude(session, &PROBE, Era::Modern, result, since, keep);
+        // A frame of the probe that broke the types fails it: its process
+        // is not kept (`conclude` judges the frames after keeping it).
+        if let Some(kept) = kept
+            && case.verdict != super::Verdict::Fail
+        {
+            detected.kept.push((Era::Modern, kept));
         }
+        detected.cases.push(case);
+        hearings.push(heard);
+        modern = found;
     }
     if let Modern::Yes(capabilities) = &modern {
         detected.eras.push(Found {
@@ -266,68 +313,64 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         });
     }
     let mut legacy_how = String::from("initialize not tried (--era modern)");
-    if options.era != EraChoice::Modern {
+    if let Some((session, answer, since)) = legacy_asked {
         let must = detected.eras.is_empty();
-        let probed = probe(target, &HANDSHAKE, Era::Legacy, |s| {
-            let frame = initialize_request("doctor-init", mcp::LEGACY);
-            match exchange_within(s, &frame, options.startup.unwrap_or(STARTUP)) {
-                Ok(response) => match response.get("result") {
-                    Some(result) => {
-                        let version = result["protocolVersion"].as_str().unwrap_or("").to_string();
-                        let note = format!("initialize at {} settled {version}", mcp::LEGACY);
-                        (Ok(Outcome::Note(note)), Ok((version, result["capabilities"].clone())))
-                    }
-                    None if options.era == EraChoice::Legacy => {
-                        let code = response.pointer("/error/code").map_or("(no code)".to_string(), Value::to_string);
-                        let why = format!("initialize got error {code}");
-                        (Ok(Outcome::Note(why.clone())), Err(why))
-                    }
-                    None if must => (
-                        Err(Failure::partial(
-                            "initialize got an error: the server must answer it with its capabilities and information",
-                            json!({"jsonrpc": "2.0", "id": "doctor-init", "result": {"protocolVersion": mcp::LEGACY, "capabilities": {}, "serverInfo": {}}}),
-                            response,
-                        )
-                        .into()),
-                        Err(String::new()),
-                    ),
-                    None => (
-                        Ok(Outcome::Note("initialize got an error: a modern-only server".into())),
-                        Err(String::new()),
-                    ),
-                },
-                Err(failure) if must || super::framing(&failure.stop) => (Err(failure.into()), Err(String::new())),
-                Err(failure) => (
-                    Ok(Outcome::Note(format!("initialize: {}", failure.reason))),
+        let (result, found): (Checked, Result<(String, Value), String>) = match answer {
+            Ok(response) => match response.get("result") {
+                Some(result) => {
+                    let version = result["protocolVersion"].as_str().unwrap_or("").to_string();
+                    let note = format!("initialize at {} settled {version}", mcp::LEGACY);
+                    (Ok(Outcome::Note(note)), Ok((version, result["capabilities"].clone())))
+                }
+                None if options.era == EraChoice::Legacy => {
+                    let code = response.pointer("/error/code").map_or("(no code)".to_string(), Value::to_string);
+                    let why = format!("initialize got error {code}");
+                    (Ok(Outcome::Note(why.clone())), Err(why))
+                }
+                None if must => (
+                    Err(Failure::partial(
+                        "initialize got an error: the server must answer it with its capabilities and information",
+                        json!({"jsonrpc": "2.0", "id": "doctor-init", "result": {"protocolVersion": mcp::LEGACY, "capabilities": {}, "serverInfo": {}}}),
+                        response,
+                    )
+                    .into()),
                     Err(String::new()),
                 ),
-            }
-        });
-        match probed {
-            Ok((case, found, heard)) => {
-                legacy_how = match &found {
-                    Ok((version, _)) => format!("initialize settled {version}"),
-                    Err(_) => "initialize failed".into(),
-                };
-                detected.cases.push(case);
-                hearings.push(heard);
-                if let Err(why) = &found
-                    && !why.is_empty()
-                {
-                    legacy_refused = Some(why.clone());
-                }
-                if let Ok((version, capabilities)) = found {
-                    detected.eras.push(Found {
-                        era: Era::Legacy,
-                        legacy_version: version,
-                        capabilities,
-                    });
-                }
-            }
-            Err(e) => {
-                detected.error = Some(cannot_start(target, &e));
-                return detected;
-            }
+                None => (
+                    Ok(Outcome::Note("initialize got an error: a modern-only server".into())),
+                    Err(String::new()),
+                ),
+            },
+            Err(failure) if must || super::framing(&failure.stop) => (Err(failure.into()), Err(String::new())),
+            Err(failure) => (
+                Ok(Outcome::Note(format!("initialize: {}", failure.reason))),
+                Err(String::new()),
+            ),
+        };
+        let keep = found.is_ok() && result.is_ok();
+        let (case, heard, kept) = conclude(session, &HANDSHAKE, Era::Legacy, result, since, keep);
+        legacy_how = match &found {
+            Ok((version, _)) => format!("initialize settled {version}"),
+            Err(_) => "initialize failed".into(),
+        };
+        if let Some(kept) = kept
+            && case.verdict != super::Verdict::Fail
+        {
+            detected.kept.push((Era::Legacy, kept));
+        }
+        detected.cases.push(case);
+        hearings.push(heard);
+        if let Err(why) = &found
+            && !why.is_empty()
+        {
+            legacy_refused = Some(why.clone());
+        }
+        if let Ok((version, capabilities)) = found {
+            detected.eras.push(Found {
+                era: Era::Legacy,
+                legacy_version: version,
+                capabilities,
+            });
         }
     }
     let modern_how = match &modern {

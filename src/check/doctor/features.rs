@@ -113,14 +113,28 @@ pub(super) const FEATURES: [Feature; 6] = [TOOLS_LISTED, TOOL_SCHEMAS, RESOURCES
 /// Runs `feature` over stdio: skipped unless its capability is declared,
 /// else in the check's era.
 fn over_stdio(s: &mut Session, ctx: &Ctx, feature: &Feature) -> Checked {
-    if let Some(skip) = feature.capability.and_then(|c| declared(ctx, c)) {
-        return Ok(skip);
-    }
-    if let Some(skip) = not_asked(ctx).filter(|_| feature.id == TOOLS_CALLED.id) {
+    if let Some(skip) = skipped(feature, ctx) {
         return Ok(skip);
     }
     let c = open(s, ctx).map_err(super::setup)?;
-    (feature.body)(&mut Stdio { s, c }, ctx)
+    let mut caller = Stdio { s, c };
+    let result = (feature.body)(&mut caller, ctx);
+    ctx.keep(caller.c);
+    result
+}
+
+/// Whether `check` is left out before any process is started for it: a
+/// feature the server does not declare, tools not asked to be called.
+pub(super) fn left_out(check: &Check, ctx: &Ctx) -> Option<Outcome> {
+    skipped(FEATURES.iter().find(|f| f.id == check.id)?, ctx)
+}
+
+/// Why `feature` does not apply, when it does not.
+fn skipped(feature: &Feature, ctx: &Ctx) -> Option<Outcome> {
+    if let Some(skip) = feature.capability.and_then(|c| declared(ctx, c)) {
+        return Some(skip);
+    }
+    not_asked(ctx).filter(|_| feature.id == TOOLS_CALLED.id)
 }
 
 /// A stdio check of `feature`.

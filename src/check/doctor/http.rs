@@ -498,6 +498,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         calls: options.calls.clone(),
         call_readonly: options.call_readonly,
         startup: options.startup.unwrap_or(super::STARTUP),
+        opened: None,
     };
     for check in CHECKS {
         report.cases.push(run_one(

@@ -442,6 +442,7 @@ pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super
         calls: options.calls.clone(),
         call_readonly: options.call_readonly,
         startup: options.startup.unwrap_or(super::STARTUP),
+        opened: None,
     };
     let open = |c: &mut HttpConn, _: &Ctx| -> Checked {
         let mut s = Legacy::open(c)?;

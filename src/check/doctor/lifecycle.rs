@@ -73,8 +73,12 @@ pub(super) static CHECKS: &[Check] = &[
 ];
 
 /// Opens a conversation in the check's era: the legacy handshake, or
-/// nothing (modern requests carry their `_meta`).
+/// nothing (modern requests carry their `_meta`); on the shared process,
+/// the conversation opened there goes on.
 pub(super) fn open(s: &mut Session, ctx: &Ctx) -> Result<Client, Failure> {
+    if let Some(client) = ctx.continued() {
+        return Ok(client);
+    }
     match ctx.era {
         Era::Legacy => Client::legacy(s),
         Era::Modern => Ok(Client::modern()),

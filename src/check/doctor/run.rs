@@ -4,59 +4,160 @@
 //! robustness advice, not a rule about responses), its outcome, its
 //! evidence.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::{AT_ONCE, rules};
+use super::{AT_ONCE, features, rules, shared};
 use super::{CHECK_TIMEOUT, Check, Checked, Ctx, DoctorCase, Era, Finding, Options, Outcome, Rule, Target, Verdict};
-use crate::check::cases::Cases;
+use crate::check::cases::{Cases, HUNG};
 use crate::check::report::{CaseReport, Status};
 use crate::check::session::{Session, Stop};
 use crate::check::toolkit::Failure;
 use crate::mcp;
 
-/// Runs the checks through the case pool, four at a time.
-pub(super) fn run_all(target: &Target, runs: &[(&'static Check, Ctx)], options: &Options) -> Vec<DoctorCase> {
-    let results: std::sync::Mutex<Vec<Option<DoctorCase>>> = std::sync::Mutex::new(vec![None; runs.len()]);
-    let run = |index: usize, stop: Arc<AtomicBool>| {
-        let (check, ctx) = &runs[index];
-        let (case, hung) = run_check(target, check, ctx, stop);
-        let report = case.case.clone();
-        results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(case);
-        (report, hung)
+/// A piece of work for the case pool.
+#[derive(Clone, Copy)]
+enum Job {
+    /// One check (its run's index) in a process of its own.
+    One(usize),
+    /// A group of checks (its index in the groups) on a shared process.
+    Shared(usize),
+}
+
+/// Runs the checks through the case pool, four at a time: each in a
+/// process of its own with `--isolated`; else the checks that only list,
+/// read and validate share a process per era (`shared.rs`), and those
+/// that did not pass there run again, each in its own, before any
+/// verdict. After a check that hung, every later one (in report order)
+/// is not run, whichever way they ran.
+pub(super) fn run_all(
+    target: &Target,
+    runs: &[(&'static Check, Ctx)],
+    options: &Options,
+    mut probed: Vec<(Era, Session)>,
+) -> Vec<DoctorCase> {
+    let groups = if options.isolated {
+        Vec::new()
+    } else {
+        shared::groups(runs)
     };
-    let not_run = |index: usize, reason: &str| {
-        let (check, ctx) = &runs[index];
-        CaseReport::not_run(&named(check, ctx.era), check.about, reason)
+    // A probe's process where detection kept one, else one started here,
+    // by the thread that outlives the run.
+    let sessions: Vec<Mutex<Option<_>>> = groups
+        .iter()
+        .map(|group| {
+            let era = runs[group[0]].1.era;
+            let start = match probed.iter().position(|(e, _)| *e == era) {
+                Some(at) => shared::Start::Probed(probed.remove(at).1),
+                None => shared::Start::Fresh(shared::spawn(target, options)),
+            };
+            Mutex::new(Some(start))
+        })
+        .collect();
+    // A probe's process no group takes ends here, on its starting thread.
+    probed.into_iter().for_each(|(_, session)| drop(session.finish()));
+    // Each group at the place of its first check in report order.
+    let jobs: Vec<Job> = (0..runs.len())
+        .filter_map(|i| match groups.iter().position(|g| g.contains(&i)) {
+            None => Some(Job::One(i)),
+            Some(g) if groups[g].iter().min() == Some(&i) => Some(Job::Shared(g)),
+            Some(_) => None,
+        })
+        .collect();
+    let cases: Mutex<Vec<Option<(DoctorCase, bool)>>> = Mutex::new(vec![None; runs.len()]);
+    let again: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+    let pool = |jobs: &[Job]| {
+        let run = |index: usize, stop: Arc<AtomicBool>| match jobs[index] {
+            Job::One(i) => {
+                let (check, ctx) = &runs[i];
+                let (case, hung) = run_check(target, check, ctx, stop);
+                let report = case.case.clone();
+                cases.lock().unwrap_or_else(|e| e.into_inner())[i] = Some((case, hung));
+                (report, hung)
+            }
+            Job::Shared(g) => {
+                let session = sessions[g].lock().unwrap_or_else(|e| e.into_inner()).take();
+                let session = session.unwrap_or(shared::Start::Fresh(Err(Stop::Cancelled)));
+                let ran = shared::run_shared(session, runs, &groups[g]);
+                let mut all = cases.lock().unwrap_or_else(|e| e.into_inner());
+                for (i, case) in ran.kept {
+                    all[i] = Some((case, false));
+                }
+                again.lock().unwrap_or_else(|e| e.into_inner()).extend(ran.again);
+                let (check, ctx) = &runs[groups[g][0]];
+                (
+                    CaseReport::not_run(&named(check, ctx.era), check.about, "shared"),
+                    false,
+                )
+            }
+        };
+        let not_run = |index: usize, reason: &str| {
+            let first = match jobs[index] {
+                Job::One(i) => i,
+                Job::Shared(g) => groups[g][0],
+            };
+            let (check, ctx) = &runs[first];
+            CaseReport::not_run(&named(check, ctx.era), check.about, reason)
+        };
+        let reports = Cases {
+            count: jobs.len(),
+            at_once: AT_ONCE,
+            cancel: options.cancel.as_deref(),
+        }
+        .run(&run, &not_run, &mut |_| {});
+        // A job the pool did not run, or whose run it does not show (after
+        // an earlier hang, or a cancel): its checks are not run.
+        let mut all = cases.lock().unwrap_or_else(|e| e.into_inner());
+        for (job, report) in jobs.iter().zip(reports) {
+            if report.status != Status::NotRun || report.reason.as_deref() == Some("shared") {
+                continue;
+            }
+            let members = match job {
+                Job::One(i) => vec![*i],
+                Job::Shared(g) => groups[*g].clone(),
+            };
+            for i in members {
+                all[i] = Some((not_run_case(runs, i, report.reason.as_deref()), false));
+            }
+        }
     };
-    let pool = Cases {
-        count: runs.len(),
-        at_once: AT_ONCE,
-        cancel: options.cancel.as_deref(),
-    };
-    let reports = pool.run(&run, &not_run, &mut |_| {});
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    reports
+    pool(&jobs);
+    let mut again = std::mem::take(&mut *again.lock().unwrap_or_else(|e| e.into_inner()));
+    if !again.is_empty() {
+        again.sort_unstable();
+        pool(&again.into_iter().map(Job::One).collect::<Vec<_>>());
+    }
+    let cases = cases.into_inner().unwrap_or_else(|e| e.into_inner());
+    let first_hung = cases.iter().position(|c| matches!(c, Some((_, true))));
+    cases
         .into_iter()
         .enumerate()
-        .map(|(i, report)| match (report.status, results[i].take()) {
-            (Status::NotRun, _) | (_, None) => DoctorCase {
-                id: runs[i].0.id,
-                verdict: Verdict::NotVerified,
-                era: Some(runs[i].1.era.name()),
-                rule: None,
-                note: Some(format!("not run: {}", report.reason.as_deref().unwrap_or("stopped"))),
-                shared: None,
-                case: report,
-            },
-            (_, Some(case)) => case,
+        .map(|(i, case)| match case {
+            Some((case, _)) if first_hung.is_none_or(|h| i <= h) => case,
+            Some(_) => not_run_case(runs, i, Some(HUNG)),
+            None => not_run_case(runs, i, None),
         })
         .collect()
 }
 
+/// The case of run `i`, not run for `reason`: not verified.
+fn not_run_case(runs: &[(&'static Check, Ctx)], i: usize, reason: Option<&str>) -> DoctorCase {
+    let (check, ctx) = &runs[i];
+    let report = CaseReport::not_run(&named(check, ctx.era), check.about, reason.unwrap_or("stopped"));
+    DoctorCase {
+        id: check.id,
+        verdict: Verdict::NotVerified,
+        era: Some(ctx.era.name()),
+        rule: None,
+        note: Some(format!("not run: {}", report.reason.as_deref().unwrap_or("stopped"))),
+        shared: None,
+        case: report,
+    }
+}
+
 /// A check's name in the report: with its era when it runs in both.
-fn named(check: &Check, era: Era) -> String {
+pub(super) fn named(check: &Check, era: Era) -> String {
     if check.eras.len() > 1 {
         format!("{} ({})", check.name, era.name())
     } else {
@@ -76,6 +177,19 @@ pub(crate) fn framing(stop: &Option<Stop>) -> bool {
 /// hung.
 fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -> (DoctorCase, bool) {
     let started = Instant::now();
+    if let Some(skip) = features::left_out(check, ctx) {
+        let name = named(check, ctx.era);
+        return finish_case(
+            check.id,
+            name,
+            check.about,
+            check.rule,
+            ctx.era,
+            Ok(skip),
+            Default::default(),
+            started,
+        );
+    }
     let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
     let (result, finished): (Checked, _) = match Session::spawn(&target.program, &args, CHECK_TIMEOUT, Some(stop)) {
         Ok(mut session) => {
@@ -115,7 +229,7 @@ fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -
 }
 
 /// Whether the frames of this era can be held to official types.
-fn schema_applies(ctx: &Ctx) -> bool {
+pub(super) fn schema_applies(ctx: &Ctx) -> bool {
     ctx.era == Era::Modern || ctx.legacy_version == mcp::LEGACY
 }
 

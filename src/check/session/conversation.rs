@@ -62,6 +62,8 @@ pub struct Session {
     /// Whether reading goes past stdout lines that are not JSON
     /// ([`Session::skip_junk`]).
     pub(super) skip_junk: bool,
+    /// Bytes of stderr text handed out by [`Session::split`] so far.
+    pub(super) stderr_split: usize,
 }
 
 /// What is left of a session once it is over.
@@ -275,6 +277,7 @@ impl Session {
             peer: None,
             scale,
             skip_junk: false,
+            stderr_split: 0,
         }
     }
 
@@ -419,6 +422,29 @@ impl Session {
     /// The transcript so far.
     pub fn transcript(&self) -> &[TranscriptEntry] {
         self.transcript.entries()
+    }
+
+    /// Ends one part of a long conversation and starts the next (one check
+    /// of several run on one process: doctor's shared process). Returns the
+    /// part's lines, timed from its start, and what the program wrote on
+    /// stderr during it (all of it, once the capture dropped a middle); the
+    /// next part gets a fresh transcript and a fresh deadline, the
+    /// session's timeout from now.
+    pub fn split(&mut self) -> Finished {
+        let now = Instant::now();
+        let transcript = std::mem::replace(&mut self.transcript, Transcript::new(now)).finish();
+        self.deadline = now + slack::stretch(self.timeout, self.scale);
+        let (text, stderr_dropped) = self.stderr.stderr_text();
+        let stderr = match text.get(self.stderr_split..) {
+            Some(part) if stderr_dropped == 0 => part.to_string(),
+            _ => text.clone(),
+        };
+        self.stderr_split = text.len();
+        Finished {
+            transcript,
+            stderr,
+            stderr_dropped,
+        }
     }
 
     /// Ends the run: closes stdin, gives the program a moment to exit on
