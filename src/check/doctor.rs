@@ -31,6 +31,7 @@ mod base;
 mod detect;
 mod features;
 mod http;
+mod http_conn;
 mod http_legacy;
 pub mod ids;
 mod lifecycle;
