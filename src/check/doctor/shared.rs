@@ -9,10 +9,11 @@
 //! A verdict never depends on sharing: a check that fails or warns on the
 //! shared process is run again in a process of its own, and that run is
 //! its verdict (one not verified there stands: the server answered, and
-//! what it answered, a list with nothing to read, would be the same). After a crash, a hang or junk
-//! on stdout the shared process is given up (its state is unknown) and
-//! the checks not run on it yet run in processes of their own too; only
-//! the checks on it are touched. The shared
+//! what it answered, a list with nothing to read, would be the same).
+//! After a crash or a hang the shared process is given up (its state is
+//! unknown) and the checks not run on it yet run in processes of their
+//! own too; only the checks on it are touched. A line on stdout that is
+//! no JSON is read past (a banner is `stdout-messages`' finding). The shared
 //! process is started by the thread that runs doctor, which outlives every
 //! check: on Linux a child dies with the *thread* that started it
 //! (`session/children.rs`), and a pool thread ends before the run does.
