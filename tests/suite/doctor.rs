@@ -422,6 +422,7 @@ fn sharing_on_mistakes(half: usize) {
         "bad-schema",
         "crash-on-junk",
         "hang",
+        "answers-notifications",
     ];
     for mistake in mistakes.iter().skip(half).step_by(2) {
         let options = Options {

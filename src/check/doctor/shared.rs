@@ -31,8 +31,9 @@ use crate::check::toolkit::as_client::Client;
 /// The checks run on the shared process, in the order they run there:
 /// listing, reading and validating first, then the requests answered
 /// with errors (an unknown method, a modern request without its
-/// capabilities or at a future version), which change nothing on a
-/// server that keeps the rules.
+/// capabilities or at a future version) and the notifications that get
+/// no answer (a cancel for a request never sent, an unknown method),
+/// which change nothing on a server that keeps the rules.
 pub(super) const SHARED: &[&str] = &[
     "tools-listed",
     "tool-schemas",
@@ -42,6 +43,7 @@ pub(super) const SHARED: &[&str] = &[
     "ping",
     "server-discover",
     "unknown-method",
+    "notifications-unanswered",
     "meta-required",
     "unsupported-version",
 ];
