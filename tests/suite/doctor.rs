@@ -892,14 +892,19 @@ fn exit_codes() {
     assert_eq!(unknown.status.code(), Some(2), "{text}");
     assert!(text.contains("no such program on PATH"), "{text}");
     // --call naming a tool the server does not list: the report, then exit 2.
-    let typo = doctor(&[
-        "--call",
-        "ad={}",
-        "--",
-        &python[0],
-        &python[1],
-        server.to_str().unwrap(),
-    ]);
+    let typo_run = |extra: &[&str]| {
+        let mut args = extra.to_vec();
+        args.extend([
+            "--call",
+            "ad={}",
+            "--",
+            &python[0],
+            &python[1],
+            server.to_str().unwrap(),
+        ]);
+        doctor(&args)
+    };
+    let typo = typo_run(&[]);
     let said = String::from_utf8_lossy(&typo.stderr);
     assert_eq!(typo.status.code(), Some(2), "{said}");
     assert!(said.contains("does not list: ad"), "{said}");
@@ -909,15 +914,7 @@ fn exit_codes() {
         "{text}"
     );
     // The same in JSON: not passed, the usage error named.
-    let typo = doctor(&[
-        "--json",
-        "--call",
-        "ad={}",
-        "--",
-        &python[0],
-        &python[1],
-        server.to_str().unwrap(),
-    ]);
+    let typo = typo_run(&["--json"]);
     assert_eq!(typo.status.code(), Some(2));
     let report: serde_json::Value = serde_json::from_slice(&typo.stdout).unwrap();
     assert_eq!(report["passed"], json!(false), "{report:#}");
