@@ -332,7 +332,7 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
             ));
         }
         if options.call_readonly {
-            report.notes.push("--call-readonly trusts `readOnlyHint`: annotations are hints from the server, not guarantees (2025-11-25 server/tools › Tool: \"clients MUST consider tool annotations to be untrusted unless they come from trusted servers\")".into());
+            report.notes.push("--call-readonly trusts `readOnlyHint`: annotations are hints from the server, not guarantees, and a client treats them as untrusted unless the server is (2025-11-25 server/tools › Tool)".into());
         }
     }
     after_calls(&mut report, options);
@@ -345,7 +345,11 @@ fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
 /// results are in the transcripts, and [`DoctorReport::usage`] when a
 /// `--call` named a tool the server does not list.
 fn after_calls(report: &mut DoctorReport, options: &Options) {
-    if !options.calls.is_empty() || options.call_readonly {
+    let called = report
+        .cases
+        .iter()
+        .any(|c| c.id == "tools-called" && c.case.transcript.iter().any(|e| e.line.contains("\"tools/call\"")));
+    if called {
         report.notes.push(
             "the called tools' results are in the transcripts (--json, --verbose): a tool may return secrets (an environment, a token), so look before you share the report".into(),
         );
@@ -363,9 +367,26 @@ fn after_calls(report: &mut DoctorReport, options: &Options) {
         })
         .collect();
     if !unlisted.is_empty() {
+        // Each name with the guess the tools-called note made, if any.
+        let note = report
+            .cases
+            .iter()
+            .find(|c| c.id == "tools-called")
+            .and_then(|c| c.note.clone())
+            .unwrap_or_default();
+        let named: Vec<String> = unlisted
+            .iter()
+            .map(|name| {
+                let marker = format!("{}, not called (did you mean ", features::not_listed(name));
+                match note.split(&marker).nth(1).and_then(|rest| rest.split("?)").next()) {
+                    Some(guess) => format!("{name} (did you mean {guess}?)"),
+                    None => name.to_string(),
+                }
+            })
+            .collect();
         report.usage = Some(format!(
             "--call names a tool the server does not list: {} (tools-listed names the tools: --verbose)",
-            unlisted.join(", ")
+            named.join(", ")
         ));
     }
 }

@@ -145,7 +145,7 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
     if !case.differences.is_empty() {
         let _ = writeln!(out, "      differences:");
         for d in case.differences.iter().take(6) {
-            let _ = writeln!(out, "        {}", Difference::describe(d));
+            let _ = writeln!(out, "        {}", shorten(&Difference::describe(d), LINE_WIDTH - 8));
         }
     }
     if let (Some(e), Some(a)) = (&case.expected, &case.actual) {
@@ -159,7 +159,11 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
     if !case.transcript.is_empty() {
         let _ = writeln!(out, "      transcript ({legend}):");
         if skip > 0 {
-            let _ = writeln!(out, "        … {skip} earlier lines");
+            let _ = writeln!(
+                out,
+                "        … {skip} earlier {}",
+                if skip == 1 { "line" } else { "lines" }
+            );
         }
         // The lines as they were sent: evidence, broken at characters.
         for entry in &case.transcript[skip..] {

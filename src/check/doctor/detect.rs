@@ -426,8 +426,18 @@ fn could_not_run(
             _ => "it never answered".into(),
         };
         let stderr = hearings.last().map_or_else(String::new, |h| stderr_tail(&h.stderr));
+        // The cause alone, without the probe's conclusion about the era.
+        let cause = how
+            .strip_prefix("server/discover got no answer (")
+            .and_then(|rest| rest.strip_suffix("): not a modern server"))
+            .unwrap_or(&how);
+        let advice = if cause.contains("exited") {
+            "check the command and what it needs (arguments, environment, files)"
+        } else {
+            "check the command, or give a slow starter more time with --startup-ms"
+        };
         return Some(format!(
-            "could not run the server: it wrote nothing on stdout ({how}); check the command, or give a slow starter more time with --startup-ms; {stderr}"
+            "could not run the server: it wrote nothing on stdout ({cause}); {advice}; {stderr}"
         ));
     }
     match (choice, modern, legacy_refused) {

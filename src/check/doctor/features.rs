@@ -235,6 +235,11 @@ fn walk_pages(c: &mut dyn Caller, method: &str, key: &str) -> Result<Option<(Vec
     Ok(None)
 }
 
+/// `n` and `noun`, plural but for one: "1 tool", "3 tools".
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Skips unless the server declares `capability`.
 pub(super) fn declared(ctx: &Ctx, capability: &str) -> Option<Outcome> {
     (!ctx.declares(capability)).then(|| Outcome::Skip(format!("the server does not declare `{capability}`")))
@@ -249,8 +254,9 @@ fn tools_listed(c: &mut dyn Caller, _: &Ctx) -> Checked {
         n => format!(": {}, … ({} more)", names[..12].join(", "), n - 12),
     };
     Ok(Outcome::Note(format!(
-        "{} tools over {pages} page(s){shown}",
-        tools.len()
+        "{} over {}{shown}",
+        counted(tools.len(), "tool"),
+        counted(pages, "page")
     )))
 }
 
@@ -355,8 +361,9 @@ fn resources(c: &mut dyn Caller, _: &Ctx) -> Checked {
         read += 1;
     }
     Ok(Outcome::Note(format!(
-        "{} resources over {pages} page(s), {read} read",
-        listed.len()
+        "{} over {}, {read} read",
+        counted(listed.len(), "resource"),
+        counted(pages, "page")
     )))
 }
 
@@ -366,7 +373,10 @@ fn templates(c: &mut dyn Caller, _: &Ctx) -> Checked {
         return Ok(Outcome::Note("no templates (-32601)".into()));
     }
     match response.pointer("/result/resourceTemplates").and_then(Value::as_array) {
-        Some(list) => Ok(Outcome::Note(format!("{} templates on the first page", list.len()))),
+        Some(list) => Ok(Outcome::Note(format!(
+            "{} on the first page",
+            counted(list.len(), "template")
+        ))),
         None => Err(Failure::showing("resources/templates/list got neither a list nor -32601", response).into()),
     }
 }
@@ -407,8 +417,9 @@ fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
         )));
     }
     Ok(Outcome::Note(format!(
-        "{} prompts over {pages} page(s), {got} got (those needing no arguments)",
-        listed.len()
+        "{} over {}, {got} got (those needing no arguments)",
+        counted(listed.len(), "prompt"),
+        counted(pages, "page")
     )))
 }
 

@@ -120,7 +120,7 @@ fn origin(c: &mut HttpConn, _: &Ctx) -> Checked {
         return Ok(Outcome::Pass);
     }
     Err(Failure::mismatch(
-        "a request with Origin http://evil.example must get 403 Forbidden (DNS rebinding: any web page can make a browser POST to a local server)",
+        "a request with Origin http://evil.example, an origin doctor takes as invalid for a local server, must get 403 Forbidden (DNS rebinding: any web page can make a browser POST to a local server)",
         json!({"status": 403}),
         shown(&reply),
     )

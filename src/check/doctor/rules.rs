@@ -136,7 +136,7 @@ pub const IDS_ECHOED: Rule = must(
 /// concern, and RFC 8259 binds nobody, so this is advice.
 pub const BIG_IDS: Rule = advice(
     "ids past 2^53",
-    "echo an integer id past 2^53 - 1 digit for digit: RFC 8259 § 6 lets a JSON library round it, and a client then finds no request for the response",
+    "serve a request whose id is an integer past 2^53 - 1 and echo the id digit for digit: RFC 8259 § 6 lets a JSON library round or refuse such a number, and the client then gets no answer it can match",
 );
 /// Forbidden ids: "Requests MUST include a string or integer ID" binds the
 /// sender; serving one anyway is advice for the receiver.

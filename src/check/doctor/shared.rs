@@ -191,7 +191,6 @@ mod tests {
             "stdout-messages",
             "ids-echoed",
             "ids-forbidden",
-            "notifications-unanswered",
             "unparsable-line",
             "invalid-request",
             "shutdown-on-eof",
