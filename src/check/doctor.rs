@@ -354,36 +354,21 @@ fn after_calls(report: &mut DoctorReport, options: &Options) {
             "the called tools' results are in the transcripts (--json, --verbose): a tool may return secrets (an environment, a token), so look before you share the report".into(),
         );
     }
-    let unlisted: Vec<&str> = options
+    // The tools-called notes (one per era) name each tool --call asked
+    // for that the server does not list.
+    let note: Vec<&str> = report
+        .cases
+        .iter()
+        .filter(|c| c.id == "tools-called")
+        .filter_map(|c| c.note.as_deref())
+        .collect();
+    let note = note.join("\n");
+    let named: Vec<String> = options
         .calls
         .iter()
-        .map(|(name, _)| name.as_str())
-        .filter(|name| {
-            let said = features::not_listed(name);
-            report
-                .cases
-                .iter()
-                .any(|c| c.id == "tools-called" && c.note.as_deref().is_some_and(|n| n.contains(&said)))
-        })
+        .filter_map(|(name, _)| features::unlisted(&note, name))
         .collect();
-    if !unlisted.is_empty() {
-        // Each name with the guess the tools-called note made, if any.
-        let note = report
-            .cases
-            .iter()
-            .find(|c| c.id == "tools-called")
-            .and_then(|c| c.note.clone())
-            .unwrap_or_default();
-        let named: Vec<String> = unlisted
-            .iter()
-            .map(|name| {
-                let marker = format!("{}, not called (did you mean ", features::not_listed(name));
-                match note.split(&marker).nth(1).and_then(|rest| rest.split("?)").next()) {
-                    Some(guess) => format!("{name} (did you mean {guess}?)"),
-                    None => name.to_string(),
-                }
-            })
-            .collect();
+    if !named.is_empty() {
         report.usage = Some(format!(
             "--call names a tool the server does not list: {} (tools-listed names the tools: --verbose)",
             named.join(", ")

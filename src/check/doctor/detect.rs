@@ -210,8 +210,15 @@ enum Modern {
     OtherVersions(Value),
     /// Another error answer: not a modern server, and why.
     Refused(String),
-    /// Anything else, and why.
-    No(String),
+    /// No answer at all, and what came instead (silence, an exit).
+    Silent(String),
+    /// Not probed (`--era legacy`).
+    NotProbed,
+}
+
+/// The probe's note on a server that did not answer it for `cause`.
+fn silent_note(cause: &str) -> String {
+    format!("server/discover got no answer ({cause}): not a modern server")
 }
 
 /// Finds the server's era; see the module doc. Both probes run at once,
@@ -248,7 +255,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
             |h: std::thread::ScopedJoinHandle<'_, _>| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         (modern.map(joined), legacy.map(joined))
     });
-    let mut modern = Modern::No("not probed (--era legacy)".into());
+    let mut modern = Modern::NotProbed;
     let mut hearings: Vec<Heard> = Vec::new();
     let mut legacy_refused: Option<String> = None;
     if let Some((session, answer, since)) = modern_asked {
@@ -279,17 +286,15 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
                 }
             },
             Err(failure) => {
-                let why = format!(
-                    "server/discover got no answer ({}): not a modern server",
-                    crate::check::toolkit::as_client::without_reply_rule(&failure.reason)
-                );
+                let cause = crate::check::toolkit::as_client::without_reply_rule(&failure.reason);
+                let why = silent_note(&cause);
                 let framing = super::framing(&failure.stop);
                 let result = if forced || framing {
                     Err(Finding::from(failure))
                 } else {
                     Ok(Outcome::Note(why.clone()))
                 };
-                (result, Modern::No(why))
+                (result, Modern::Silent(cause))
             }
         };
         let keep = matches!(found, Modern::Yes(_)) && result.is_ok();
@@ -376,7 +381,9 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
     let modern_how = match &modern {
         Modern::Yes(_) => "server/discover answered".to_string(),
         Modern::OtherVersions(v) => format!("server/discover answered -32022 (supports {v})"),
-        Modern::Refused(why) | Modern::No(why) => why.clone(),
+        Modern::Refused(why) => why.clone(),
+        Modern::Silent(cause) => silent_note(cause),
+        Modern::NotProbed => "not probed (--era legacy)".to_string(),
     };
     let eras: Vec<Era> = detected.eras.iter().map(|f| f.era).collect();
     detected.era = match eras.as_slice() {
@@ -421,16 +428,11 @@ fn could_not_run(
         return None;
     }
     if hearings.iter().all(|h| !h.spoke) {
-        let how = match modern {
-            Modern::No(why) if choice != EraChoice::Legacy => why.clone(),
-            _ => "it never answered".into(),
+        let cause = match modern {
+            Modern::Silent(cause) if choice != EraChoice::Legacy => cause.as_str(),
+            _ => "it never answered",
         };
         let stderr = hearings.last().map_or_else(String::new, |h| stderr_tail(&h.stderr));
-        // The cause alone, without the probe's conclusion about the era.
-        let cause = how
-            .strip_prefix("server/discover got no answer (")
-            .and_then(|rest| rest.strip_suffix("): not a modern server"))
-            .unwrap_or(&how);
         let advice = if cause.contains("exited") {
             "check the command and what it needs (arguments, environment, files)"
         } else {

@@ -17,7 +17,7 @@ use super::{BOTH, Check, Checked, Ctx, Finding, Outcome, rules};
 use crate::check::session::Session;
 use crate::check::toolkit::Failure;
 use crate::check::toolkit::as_client::Client;
-pub(crate) use calls::not_listed;
+pub(crate) use calls::unlisted;
 use calls::{not_asked, tools_called};
 
 /// Most pages walked of one list.

@@ -17,11 +17,20 @@ pub(super) fn not_asked(ctx: &Ctx) -> Option<Outcome> {
         .then(|| Outcome::Skip("no tool is called unless asked: --call NAME=JSON, or --call-readonly".into()))
 }
 
-/// How the tools-called note begins its word on a tool `--call` named
-/// that the server does not list (the run finds it there: a usage error,
-/// exit 2).
-pub(crate) fn not_listed(name: &str) -> String {
-    format!("`{name}`: not listed")
+/// The tools-called note's word on a tool `--call` named that the server
+/// does not list, with the listed tool it most likely meant.
+fn not_listed(name: &str, guess: Option<&str>) -> String {
+    let guess = guess.map_or(String::new(), |t| format!(" (did you mean `{t}`?)"));
+    format!("`{name}`: not listed, not called{guess}")
+}
+
+/// `name` as a usage error names it when the tools-called `note` says the
+/// server does not list it (`ad (did you mean `add`?)`); `None` when it
+/// does list it. The run reads it there: a usage error, exit 2.
+pub(crate) fn unlisted(note: &str, name: &str) -> Option<String> {
+    let rest = note.split(&format!("`{name}`: not listed, not called")).nth(1)?;
+    let guess = rest.strip_prefix(" (did you mean ").and_then(|g| g.split("?)").next());
+    Some(guess.map_or(name.to_string(), |g| format!("{name} (did you mean {g}?)")))
 }
 
 /// The listed tool `name` was most likely meant to be, if one is close
@@ -61,8 +70,7 @@ pub(super) fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
     for (name, arguments) in &calls {
         let Some(tool) = tools.iter().find(|t| t["name"] == json!(name)) else {
             let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-            let guess = closest(name, &names).map_or(String::new(), |t| format!(" (did you mean `{t}`?)"));
-            done.push(format!("{}, not called{guess}", not_listed(name)));
+            done.push(not_listed(name, closest(name, &names)));
             continue;
         };
         let response = c.call("tools/call", json!({"name": name, "arguments": arguments}))?;
