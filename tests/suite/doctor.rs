@@ -423,6 +423,7 @@ fn sharing_on_mistakes(half: usize) {
         "crash-on-junk",
         "hang",
         "answers-notifications",
+        "banner",
     ];
     for mistake in mistakes.iter().skip(half).step_by(2) {
         let options = Options {
@@ -456,6 +457,30 @@ fn sharing_on_mistakes(half: usize) {
                     "{}",
                     summary(&isolated)
                 );
+                // stdout judged on the shared process too: no handshake of
+                // its own.
+                let stdout = case(&shared, "stdout carries only messages (legacy)");
+                assert_eq!(stdout.verdict, Verdict::Pass, "{}", summary(&shared));
+                assert_ne!(
+                    first_method(&stdout).as_deref(),
+                    Some("initialize"),
+                    "{}",
+                    summary(&shared)
+                );
+                assert!(first_method(&stdout).is_some(), "{}", summary(&shared));
+            }
+            // A banner read past on the shared process (the probe's) fails
+            // stdout in a process of its own, which reads nothing past.
+            "banner" => {
+                for era in ["legacy", "modern"] {
+                    let stdout = case(&shared, &format!("stdout carries only messages ({era})"));
+                    assert_eq!(stdout.verdict, Verdict::Fail, "{}", summary(&shared));
+                    assert_eq!(
+                        stdout.case.transcript[0].dir,
+                        mcplings::check::report::Direction::FromLearner,
+                        "{era}: the banner first"
+                    );
+                }
             }
             // A warn found on the shared process is the warn of a run in a
             // process of its own: its transcript opens with the handshake.

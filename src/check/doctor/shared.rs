@@ -3,8 +3,7 @@
 //! server instead of a process each, for a server that takes seconds to
 //! start (a Python one). Every other check keeps a process of its own:
 //! those that may crash or wedge the server or need it fresh (ids, an
-//! unparsable line, notifications, end of input, the lifecycle's order,
-//! stdout before the first request, tools called).
+//! unparsable line, end of input, the lifecycle's order, tools called).
 //!
 //! A verdict never depends on sharing: a check that fails or warns on the
 //! shared process is run again in a process of its own, and that run is
@@ -13,7 +12,10 @@
 //! After a crash or a hang the shared process is given up (its state is
 //! unknown) and the checks not run on it yet run in processes of their
 //! own too; only the checks on it are touched. A line on stdout that is
-//! no JSON is read past (a banner is `stdout-messages`' finding). The shared
+//! no JSON is read past, counted over the process's whole life (the
+//! probe's exchange included): `stdout-messages` runs last and passes
+//! there only when there was none; with one it runs again in a process
+//! of its own, which reads nothing past, and that run is its verdict. The shared
 //! process is started by the thread that runs doctor, which outlives every
 //! check: on Linux a child dies with the *thread* that started it
 //! (`session/children.rs`), and a pool thread ends before the run does.
@@ -33,7 +35,8 @@ use crate::check::toolkit::as_client::Client;
 /// with errors (an unknown method, a modern request without its
 /// capabilities or at a future version) and the notifications that get
 /// no answer (a cancel for a request never sent, an unknown method),
-/// which change nothing on a server that keeps the rules.
+/// which change nothing on a server that keeps the rules; last, stdout
+/// judged over all of it.
 pub(super) const SHARED: &[&str] = &[
     "tools-listed",
     "tool-schemas",
@@ -46,7 +49,12 @@ pub(super) const SHARED: &[&str] = &[
     "notifications-unanswered",
     "meta-required",
     "unsupported-version",
+    STDOUT,
 ];
+
+/// The check of stdout: on the shared process it passes only when no line
+/// of junk came over the whole process (see the module doc).
+const STDOUT: &str = "stdout-messages";
 
 /// Whether `check` runs on the shared process.
 pub(super) fn shares(check: &Check) -> bool {
@@ -147,6 +155,9 @@ pub(super) fn run_shared(start: Start, runs: &[(&'static Check, Ctx)], members: 
             other => other,
         };
         match result {
+            // A banner or junk, read past until now: judged in a process
+            // that reads nothing past.
+            Ok(_) if check.id == STDOUT && session.junk_lines() > 0 => ran.again.push(index),
             // Not verified for what the server answered (it lists no
             // resource): as a process of its own would have answered.
             Ok(outcome) if !session.cancelled() => {
@@ -188,7 +199,6 @@ mod tests {
         }
         // What needs a fresh process never shares one.
         for id in [
-            "stdout-messages",
             "ids-echoed",
             "ids-forbidden",
             "unparsable-line",

@@ -62,6 +62,9 @@ pub struct Session {
     /// Whether reading goes past stdout lines that are not JSON
     /// ([`Session::skip_junk`]).
     pub(super) skip_junk: bool,
+    /// Stdout lines that were no JSON (or not UTF-8), over the whole
+    /// session: [`Session::split`] does not reset it.
+    pub(super) junk_lines: usize,
     /// Bytes of stderr text handed out by [`Session::split`] so far.
     pub(super) stderr_split: usize,
 }
@@ -277,6 +280,7 @@ impl Session {
             peer: None,
             scale,
             skip_junk: false,
+            junk_lines: 0,
             stderr_split: 0,
         }
     }
@@ -287,6 +291,13 @@ impl Session {
     /// the check of stdout, and hides nothing else.
     pub fn skip_junk(&mut self) {
         self.skip_junk = true;
+    }
+
+    /// How many stdout lines of the program were no JSON text or not
+    /// UTF-8 (junk) since it started, across [`Session::split`]s: what a
+    /// check of stdout on a shared process looks at.
+    pub fn junk_lines(&self) -> usize {
+        self.junk_lines
     }
 
     /// `bound`, a time by which something must happen (a reply expected

@@ -117,6 +117,7 @@ impl Session {
     /// Records a line that is not JSON, shortened to [`MAX_JUNK_SHOWN`]
     /// characters with a note when it is longer (or was cut on reading).
     fn record_junk(&mut self, line: &str, truncated: bool) {
+        self.junk_lines += 1;
         let shown = line.chars().count();
         let line = if shown > MAX_JUNK_SHOWN || truncated {
             let more = if truncated {
