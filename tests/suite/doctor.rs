@@ -801,21 +801,25 @@ fn every_cited_sentence_is_in_the_specification() {
         .into_iter()
         .map(|rev| (rev, spec_text(&dir.join(rev))))
         .collect();
-    let holds = |rule: &doctor::Rule| {
+    let quoted = |revision: &str, section: &str, sentence: &str| {
         let text = &texts
             .iter()
-            .find(|(rev, _)| *rev == rule.revision)
+            .find(|(rev, _)| *rev == revision)
             .expect("a known revision")
             .1;
-        for part in rule.sentence.split("...").map(str::trim) {
-            assert!(
-                text.contains(&plain(part)),
-                "{} {}: not found: {part}",
-                rule.revision,
-                rule.section
-            );
+        for part in sentence.split("...").map(str::trim) {
+            assert!(text.contains(&plain(part)), "{revision} {section}: not found: {part}");
         }
     };
+    let holds = |rule: &doctor::Rule| quoted(rule.revision, rule.section, rule.sentence);
+    // The rules doctor cannot observe (doctor --rules) are quoted too.
+    for unseen in doctor::unobservable::UNOBSERVABLE {
+        quoted(unseen.revision, unseen.section, unseen.sentence);
+    }
+    // Every rule of the table (doctor --rules) is one of rules::ALL, below.
+    for row in doctor::table::CHECKED {
+        assert!(doctor::rules::ALL.contains(&row.rule), "{:?}", row.rule);
+    }
     for rule in doctor::rules::ALL {
         if !rule.revision.starts_with("20") {
             continue; // JSON-RPC 2.0, RFC 8259
