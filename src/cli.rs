@@ -14,6 +14,7 @@
 
 mod commands;
 mod doctor;
+mod doctor_rules;
 mod glossary;
 mod init;
 mod quiz;
@@ -184,6 +185,11 @@ pub enum Command {
         /// Print the report as JSON (every check with its evidence).
         #[arg(long)]
         json: bool,
+        /// Print the rules doctor checks (each check's level, sentence,
+        /// revision, page and heading) and the notable server rules it
+        /// cannot observe, with why; runs no server.
+        #[arg(long, conflicts_with_all = ["url", "command", "calls", "call_readonly", "isolated"])]
+        rules: bool,
         /// Show every check, with each finding's transcript and
         /// differences.
         #[arg(long, short)]
@@ -314,6 +320,17 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
         Some(Command::Task { exercise }) => commands::task(&load(root)?, &exercise),
         Some(Command::Hint { exercise, all }) => commands::hint(&load(root)?, &exercise, all),
         Some(Command::Reset { exercise, yes }) => commands::reset(&load(root)?, &exercise, yes),
+        Some(Command::Doctor { rules: true, json, .. }) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&doctor_rules::json()).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", doctor_rules::render());
+            }
+            Ok(0)
+        }
         Some(Command::Doctor {
             era,
             calls,
@@ -325,6 +342,7 @@ pub fn execute(cli: Cli) -> Result<u8, String> {
             startup_ms,
             isolated,
             command,
+            rules: _,
         }) => doctor::run(&doctor::Args {
             command: &command,
             url: url.as_deref(),

@@ -31,6 +31,7 @@ mod base;
 mod detect;
 mod features;
 mod http;
+mod http_checks;
 mod http_conn;
 mod http_legacy;
 pub mod ids;
@@ -39,6 +40,8 @@ pub mod report;
 pub mod rules;
 mod run;
 mod shared;
+pub mod table;
+pub mod unobservable;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -273,6 +276,7 @@ fn checks() -> Vec<&'static Check> {
     all.extend(lifecycle::CHECKS);
     all.extend(base::CHECKS);
     all.extend(features::CHECKS);
+    all.extend(features::MODERN_ONLY);
     all
 }
 
@@ -393,6 +397,40 @@ pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rule_table_holds_every_rule_once_and_every_check_with_its_own_rule() {
+        for rule in rules::ALL {
+            let rows = table::CHECKED.iter().filter(|r| r.rule == *rule).count();
+            assert_eq!(rows, 1, "{rule:?} is in {rows} rows of the table");
+        }
+        for row in table::CHECKED {
+            assert!(rules::ALL.contains(&row.rule), "{:?} is not in rules::ALL", row.rule);
+            for id in row.checks {
+                assert!(ids::ALL.iter().any(|(i, _)| i == id), "{id} is no check");
+            }
+        }
+        for (id, _) in ids::ALL {
+            assert!(table::rows_of(id).next().is_some(), "{id} is in no row of the table");
+        }
+        // Each check's own rule, as each era it runs in states it.
+        let held = |id: &str, rule: &'static Rule, era: Era| {
+            let cited = rules::for_revision(rule, era.revision());
+            assert!(
+                table::rows_of(id).any(|r| r.rule == cited),
+                "{id} ({}): {cited:?} is not in its rows",
+                era.name()
+            );
+        };
+        for check in checks().into_iter().chain([&detect::PROBE, &detect::HANDSHAKE]) {
+            check.eras.iter().for_each(|era| held(check.id, check.rule, *era));
+        }
+        http::CHECKS.iter().for_each(|c| held(c.id, c.rule, Era::Modern));
+        http_legacy::CHECKS.iter().for_each(|c| held(c.0, c.3, Era::Legacy));
+        for feature in features::FEATURES.iter().chain([&features::CACHING]) {
+            BOTH.iter().for_each(|era| held(feature.id, feature.rule, *era));
+        }
+    }
 
     #[test]
     fn every_check_has_a_listed_id_and_every_id_a_check() {

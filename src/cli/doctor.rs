@@ -202,7 +202,7 @@ pub const WIDTH: usize = 80;
 
 /// Writes `text` wrapped to [`WIDTH`] columns, its continuation lines
 /// behind `indent`; a word wider than a line is broken.
-fn put(out: &mut String, text: &str, indent: &str) {
+pub(super) fn put(out: &mut String, text: &str, indent: &str) {
     use unicode_width::UnicodeWidthStr;
     let text = crate::text::visible(text);
     // The text's own leading spaces are kept.

@@ -14,6 +14,9 @@ MODERN = "2026-07-28"
 LEGACY = ["2025-11-25", "2025-06-18"]
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
+SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId"
+# The ids of the subscriptions/listen requests still open.
+LISTENING = set()
 
 TOOLS = [
     {"name": "greet", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}}},
@@ -102,6 +105,14 @@ def handle(message):
             return None
         return {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32600, "message": "Invalid Request"}}
     if not has_id:
+        cancelled = (message.get("params") or {}).get("requestId")
+        if method == "notifications/cancelled" and cancelled in LISTENING:
+            LISTENING.discard(cancelled)
+            if MISTAKE == "listen-after-cancel":
+                # The subscription's response, after the client ended it.
+                return {"jsonrpc": "2.0", "id": cancelled,
+                        "result": {"resultType": "complete", "_meta": {SUBSCRIPTION_KEY: cancelled}}}
+            return None
         if method == "notifications/initialized":
             # As server-everything does: a notification right after the
             # handshake, which no check may take for an answer.
@@ -134,11 +145,21 @@ def handle(message):
                                                             "serverInfo": {"name": "mock", "version": "1"}}}
         elif session is None and method != "ping" and MISTAKE != "no-gate":
             raise Error(-32600, "initialize first")
+        if method == "subscriptions/listen" and modern:
+            wanted = params.get("notifications") or {}
+            if MISTAKE == "listen-no-ack":
+                return {"jsonrpc": "2.0", "id": rid, "result": {"resultType": "complete", "_meta": {SUBSCRIPTION_KEY: rid}}}
+            # Acknowledged first, then open until the client cancels it.
+            LISTENING.add(rid)
+            agreed = {k: v for k, v in wanted.items() if k == "toolsListChanged"}
+            send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                  "params": {"_meta": {SUBSCRIPTION_KEY: rid}, "notifications": agreed}})
+            return None
         result = serve(method, params, modern)
         if modern and MISTAKE != "no-result-type":
             result["resultType"] = "complete"
             if method.endswith("/list") or method == "resources/read":
-                result.update({"ttlMs": 0, "cacheScope": "public"})
+                result.update({"ttlMs": "0" if MISTAKE == "ttl-string" else 0, "cacheScope": "public"})
         return {"jsonrpc": "2.0", "id": rid, "result": result}
     except Error as e:
         error = {"code": e.code, "message": e.message}

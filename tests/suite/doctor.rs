@@ -217,6 +217,9 @@ const MUTANTS: &[Mutant] = &[
     ("read-empty", none, "resources (legacy)", Verdict::Warn),
     ("templates-error", none, "resource templates (modern)", Verdict::Warn),
     ("prompt-get-error", none, "prompts (legacy)", Verdict::Warn),
+    ("ttl-string", none, "caching hints", Verdict::Fail),
+    ("listen-no-ack", none, "subscriptions/listen", Verdict::Fail),
+    ("listen-after-cancel", none, "subscriptions/listen", Verdict::Fail),
     (
         "structured-mismatch",
         |o| o.calls = vec![("add".into(), json!({"a": 1, "b": 2}))],
@@ -609,6 +612,9 @@ fn over_http_each_mutant_is_caught_by_its_check() {
             ("big-ids-float", "ids echoed", Verdict::Warn),
             ("not-json-200", "body not JSON", Verdict::Fail),
             ("bad-schema", "tool schemas", Verdict::Fail),
+            ("method-header-ignored", "Mcp-Method header: 400", Verdict::Fail),
+            ("name-header-ignored", "Mcp-Name header: 400", Verdict::Fail),
+            ("cache-scope-bad", "caching hints", Verdict::Fail),
         ],
     );
 }
@@ -624,15 +630,70 @@ fn over_http_the_reference_06_gets_no_fail_and_its_stub_does() {
     let _ = server.kill();
     assert_eq!(report.era, "modern", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    // Era detection, 8 HTTP checks and 3 of tools; resources and prompts,
-    // not declared, left out.
-    assert_eq!(report.cases.len(), 12, "{}", summary(&report));
+    // Era detection, 10 HTTP checks, 3 of tools and the caching hints;
+    // resources and prompts, not declared, left out.
+    assert_eq!(report.cases.len(), 15, "{}", summary(&report));
     let (mut server, url) = serve_http(&course_binary("exercise-06-http-front-door"));
     let report = doctor::doctor_url(&url, &options);
     let _ = server.kill();
     assert!(report.fails > 0, "{}", summary(&report));
     let unreachable = doctor::doctor_url("http://127.0.0.1:1/mcp", &options);
     assert!(unreachable.error.is_some_and(|e| e.contains("cannot reach")));
+}
+
+/// The modern HTTP mock serving legacy sessions too (`--dual`), with
+/// `mistake` planted.
+fn serve_dual(mistake: &str) -> (std::process::Child, String) {
+    serve(|port| {
+        let python = common::python3();
+        let mut command = std::process::Command::new(&python[0]);
+        command
+            .args(&python[1..])
+            .arg(common::root().join("tests/doctor/http_server.py"))
+            .arg(port.to_string())
+            .arg("--dual");
+        if !mistake.is_empty() {
+            command.args(["--mistake", mistake]);
+        }
+        command
+    })
+}
+
+#[test]
+fn over_http_a_dual_era_server_is_checked_in_both_eras() {
+    let (mut server, url) = serve_dual("");
+    let report = doctor::doctor_url(&url, &Options::default());
+    let modern = doctor::doctor_url(
+        &url,
+        &Options {
+            era: EraChoice::Modern,
+            ..Options::default()
+        },
+    );
+    let _ = server.kill();
+    assert_eq!(report.era, "dual-era", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    // A check of both eras carries its era; one of an era alone does not.
+    for name in [
+        "ids echoed (modern)",
+        "ids echoed (legacy)",
+        "initialize",
+        "no session id: 400",
+        "Mcp-Method header: 400",
+        "body not JSON (legacy)",
+        "body not JSON (modern)",
+    ] {
+        assert!(report.case(name).is_some(), "no `{name}`:\n{}", summary(&report));
+    }
+    // --era modern: the modern era alone, as before.
+    assert_eq!(modern.era, "modern", "{}", summary(&modern));
+    assert!(modern.case("initialize").is_none(), "{}", summary(&modern));
+    // A mistake of the legacy era is found without --era legacy.
+    let (mut server, url) = serve_dual("session-forever");
+    let report = doctor::doctor_url(&url, &Options::default());
+    let _ = server.kill();
+    let ended = report.case("ended session: 404");
+    assert_eq!(ended.map(|c| c.verdict), Some(Verdict::Fail), "{}", summary(&report));
 }
 
 #[test]
@@ -654,6 +715,7 @@ fn over_legacy_http_each_mutant_is_caught_by_its_check() {
             ("big-ids-float", "ids echoed", Verdict::Warn),
             ("unknown-wrong-code", "unknown method", Verdict::Warn),
             ("list-error", "tools listed", Verdict::Warn),
+            ("not-json-202", "body not JSON", Verdict::Warn),
         ],
     );
 }
@@ -730,9 +792,9 @@ fn over_https_the_reference_06_gets_no_fail_with_its_certificate_trusted() {
     let report = doctor::doctor_url(&front.url, &options);
     assert_eq!(report.era, "modern", "{}", summary(&report));
     assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-    // Era detection, 8 HTTP checks and 3 of tools; resources and prompts,
-    // not declared, left out.
-    assert_eq!(report.cases.len(), 12, "{}", summary(&report));
+    // Era detection, 10 HTTP checks, 3 of tools and the caching hints;
+    // resources and prompts, not declared, left out.
+    assert_eq!(report.cases.len(), 15, "{}", summary(&report));
     // Untrusted (Mozilla's roots only): exit 2, one sentence naming it.
     let doctor = |args: &[&str]| {
         Command::cargo_bin("mcplings")
@@ -809,21 +871,25 @@ fn every_cited_sentence_is_in_the_specification() {
         .into_iter()
         .map(|rev| (rev, spec_text(&dir.join(rev))))
         .collect();
-    let holds = |rule: &doctor::Rule| {
+    let quoted = |revision: &str, section: &str, sentence: &str| {
         let text = &texts
             .iter()
-            .find(|(rev, _)| *rev == rule.revision)
+            .find(|(rev, _)| *rev == revision)
             .expect("a known revision")
             .1;
-        for part in rule.sentence.split("...").map(str::trim) {
-            assert!(
-                text.contains(&plain(part)),
-                "{} {}: not found: {part}",
-                rule.revision,
-                rule.section
-            );
+        for part in sentence.split("...").map(str::trim) {
+            assert!(text.contains(&plain(part)), "{revision} {section}: not found: {part}");
         }
     };
+    let holds = |rule: &doctor::Rule| quoted(rule.revision, rule.section, rule.sentence);
+    // The rules doctor cannot observe (doctor --rules) are quoted too.
+    for unseen in doctor::unobservable::UNOBSERVABLE {
+        quoted(unseen.revision, unseen.section, unseen.sentence);
+    }
+    // Every rule of the table (doctor --rules) is one of rules::ALL, below.
+    for row in doctor::table::CHECKED {
+        assert!(doctor::rules::ALL.contains(&row.rule), "{:?}", row.rule);
+    }
     for rule in doctor::rules::ALL {
         if !rule.revision.starts_with("20") {
             continue; // JSON-RPC 2.0, RFC 8259
@@ -982,4 +1048,50 @@ fn exit_codes() {
         assert_eq!(out.status.code(), Some(2), "{text}");
         assert!(text.contains(said) && text.contains("leave --era out"), "{text}");
     }
+}
+
+#[test]
+fn the_rules_flag_prints_the_table_as_text_and_json() {
+    let run = |args: &[&str]| {
+        Command::cargo_bin("mcplings")
+            .unwrap()
+            .arg("doctor")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let text = run(&["--rules"]);
+    assert_eq!(text.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    for line in text.lines() {
+        assert!(unicode_width::UnicodeWidthStr::width(line) <= 80, "{line}");
+    }
+    // A check, its rule quoted, and a rule doctor cannot observe with why.
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.lines().any(|l| l == "http-method-header-400 (http)"), "{text}");
+    assert!(
+        joined.contains("Servers MUST provide a `ttlMs` value that is `>= 0`.\""),
+        "{text}"
+    );
+    assert!(
+        joined.contains("why: doctor holds no token issued for the server"),
+        "{text}"
+    );
+    let json = run(&["--rules", "--json"]);
+    assert_eq!(json.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rules = json["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), doctor::table::CHECKED.len());
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["checks"] == json!(["caching-hints"]) && r["level"] == "fail"),
+        "{json:#}"
+    );
+    assert_eq!(
+        json["unobservable"].as_array().map(Vec::len),
+        Some(doctor::unobservable::UNOBSERVABLE.len())
+    );
+    // It runs no server: a command beside it is a usage error.
+    assert_eq!(run(&["--rules", "--", "true"]).status.code(), Some(2));
 }

@@ -128,6 +128,11 @@ fn over_stdio(s: &mut Session, ctx: &Ctx, feature: &Feature) -> Checked {
 /// Whether `check` is left out before any process is started for it: a
 /// feature the server does not declare, tools not asked to be called.
 pub(super) fn left_out(check: &Check, ctx: &Ctx) -> Option<Outcome> {
+    if check.id == listen::CHECK.id && listen::filter(&ctx.capabilities).is_none() {
+        return Some(Outcome::Skip(
+            "the server advertises no change notification (listChanged, subscribe)".into(),
+        ));
+    }
     skipped(FEATURES.iter().find(|f| f.id == check.id)?, ctx)
 }
 
@@ -424,4 +429,12 @@ fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
 }
 
 // After `walked!`: a macro is in scope only below its definition.
+mod caching;
 mod calls;
+mod listen;
+
+pub(super) use caching::CACHING;
+
+/// The modern-only feature checks over stdio, after [`CHECKS`]: caching
+/// hints, and `subscriptions/listen` where advertised.
+pub(super) static MODERN_ONLY: [&Check; 2] = [&caching::CHECK, &listen::CHECK];

@@ -26,7 +26,7 @@ use crate::check::toolkit::ids;
 use crate::mcp;
 
 /// A discover request frame with `_meta` at `version`, id `id`.
-fn discover(id: &str, meta: Value) -> Value {
+pub(super) fn discover(id: &str, meta: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "server/discover", "params": {"_meta": meta}})
 }
 
@@ -175,7 +175,7 @@ pub(super) struct HttpCheck {
     pub id: &'static str,
     name: &'static str,
     about: &'static str,
-    rule: &'static rules::Rule,
+    pub rule: &'static rules::Rule,
     run: fn(&mut HttpConn, &Ctx) -> Checked,
 }
 
@@ -235,6 +235,20 @@ pub(super) const CHECKS: &[HttpCheck] = &[
         about: "a body that is not JSON gets an HTTP error status",
         rule: &rules::NOT_JSON_HTTP,
         run: not_json,
+    },
+    HttpCheck {
+        id: "http-method-header-400",
+        name: "Mcp-Method header: 400",
+        about: "a request without Mcp-Method, or with one that is not its method, gets 400 and -32020",
+        rule: &rules::HEADER_MISMATCH,
+        run: super::http_checks::method_header,
+    },
+    HttpCheck {
+        id: "http-name-header-400",
+        name: "Mcp-Name header: 400",
+        about: "a resources/read or prompts/get (else a tools/call of no tool) without Mcp-Name, or with another name, gets 400 and -32020",
+        rule: &rules::HEADER_MISMATCH,
+        run: super::http_checks::name_header,
     },
 ];
 
@@ -346,8 +360,16 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
             return;
         }
     };
-    report.era = "modern".into();
-    report.detection = "server/discover answered over Streamable HTTP".into();
+    // A dual-era server answers initialize too (as over stdio, tried once
+    // the modern era is found): its legacy sessions are checked as well.
+    let legacy = (options.era == super::EraChoice::Auto)
+        .then(|| super::http_legacy::found(url, options))
+        .flatten();
+    report.era = if legacy.is_some() { "dual-era" } else { "modern" }.into();
+    report.detection = match &legacy {
+        Some((_, settled)) => format!("server/discover answered over Streamable HTTP, and initialize too ({settled})"),
+        None => "server/discover answered over Streamable HTTP".into(),
+    };
     let ctx = Ctx {
         era: Era::Modern,
         legacy_version: String::new(),
@@ -369,7 +391,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
             &check.run,
         ));
     }
-    for feature in FEATURES {
+    for feature in FEATURES.iter().chain([&super::features::CACHING]) {
         let body = |c: &mut HttpConn, ctx: &Ctx| match feature
             .capability
             .and_then(|cap| super::features::declared(ctx, cap))
@@ -387,5 +409,25 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
             &ctx,
             &body,
         ));
+    }
+    if let Some((legacy, _)) = legacy {
+        super::http_legacy::run_found(url, options, &legacy, &mut report.cases);
+        name_eras(&mut report.cases);
+    }
+}
+
+/// On a dual-era server, a check run in both eras carries its era in its
+/// name, as over stdio (`ids echoed (legacy)`).
+fn name_eras(cases: &mut [DoctorCase]) {
+    let in_era = |cases: &[DoctorCase], id: &str, era: &str| cases.iter().any(|c| c.id == id && c.era == Some(era));
+    let both: Vec<&'static str> = cases
+        .iter()
+        .filter(|c| in_era(cases, c.id, "legacy") && in_era(cases, c.id, "modern"))
+        .map(|c| c.id)
+        .collect();
+    for case in cases.iter_mut().filter(|c| both.contains(&c.id)) {
+        if let Some(era) = case.era {
+            case.case.name = format!("{} ({era})", case.case.name);
+        }
     }
 }

@@ -368,6 +368,13 @@ pub(super) const CHECKS: &[LegacyCheck] = &[
         &rules::REPLY,
         unknown_method,
     ),
+    (
+        "http-body-not-json",
+        "body not JSON",
+        "a body that is not JSON, in a session, gets an HTTP error status or -32700",
+        &rules::NOT_JSON_HTTP_LEGACY,
+        super::http_checks::legacy_not_json,
+    ),
 ];
 
 /// Runs every legacy check and the feature checks, each on its own
@@ -413,9 +420,7 @@ pub(super) fn run(url: &str, options: &super::Options, ctx: &Ctx, cases: &mut Ve
 /// With `status` `None` (`--era legacy`), no probe came first.
 pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super::DoctorReport, status: Option<u16>) {
     let probed = status.map_or("--era legacy".to_string(), |s| format!("server/discover got {s}"));
-    let mut probe = HttpConn::new(url, &options.trust);
-    let answered = initialize(&mut probe, mcp::LEGACY, &[]);
-    let Ok((reply, Some(result))) = answered.map(|(r, m)| (r, m.and_then(|m| m.get("result").cloned()))) else {
+    let Some((ctx, settled)) = found(url, options) else {
         // A 404 to both often means a wrong path, not a wrong server.
         let path = if status == Some(404) {
             "; check the URL's path (servers commonly serve /mcp)"
@@ -427,12 +432,24 @@ pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super
         ));
         return;
     };
+    report.era = "legacy".into();
+    report.detection = format!("{probed}; {settled}");
+    run_found(url, options, &ctx, &mut report.cases);
+}
+
+/// The legacy era at `url`, when `initialize` gets a result: the context
+/// its checks start from and what it settled, in words.
+pub(super) fn found(url: &str, options: &super::Options) -> Option<(Ctx, String)> {
+    let mut probe = HttpConn::new(url, &options.trust);
+    let answered = initialize(&mut probe, mcp::LEGACY, &[]);
+    let Ok((reply, Some(result))) = answered.map(|(r, m)| (r, m.and_then(|m| m.get("result").cloned()))) else {
+        return None;
+    };
     let capabilities = result.get("capabilities").cloned().unwrap_or(json!({}));
     let version = result["protocolVersion"].as_str().unwrap_or(mcp::LEGACY).to_string();
     let session = reply.header("mcp-session-id").map(str::to_string);
-    report.era = "legacy".into();
-    report.detection = format!(
-        "{probed}; initialize settled {version}, {}",
+    let settled = format!(
+        "initialize settled {version}, {}",
         session.map_or("no session id".to_string(), |_| "with an Mcp-Session-Id".to_string())
     );
     let ctx = Ctx {
@@ -444,20 +461,25 @@ pub(super) fn doctor_url(url: &str, options: &super::Options, report: &mut super
         startup: options.startup.unwrap_or(super::STARTUP),
         opened: None,
     };
+    Some((ctx, settled))
+}
+
+/// The legacy checks on the era [`found`]: the handshake, then [`run`].
+pub(super) fn run_found(url: &str, options: &super::Options, ctx: &Ctx, cases: &mut Vec<super::DoctorCase>) {
     let open = |c: &mut HttpConn, _: &Ctx| -> Checked {
         let mut s = Legacy::open(c)?;
         let _ = s.end();
         Ok(Outcome::Pass)
     };
-    report.cases.push(super::http::run_one(
+    cases.push(super::http::run_one(
         url,
         &options.trust,
         "initialize",
         "initialize",
         "initialize at 2025-11-25 gets a result; the Mcp-Session-Id, if any, is visible ASCII; notifications/initialized gets 202",
         &rules::INITIALIZE,
-        &ctx,
+        ctx,
         &open,
     ));
-    run(url, options, &ctx, &mut report.cases);
+    run(url, options, ctx, cases);
 }

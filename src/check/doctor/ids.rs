@@ -28,12 +28,16 @@ pub const ALL: &[(&str, &str)] = &[
     ("http-session-required", "http"),
     ("http-session-ended-404", "http"),
     ("http-version-header-400", "http"),
+    ("http-method-header-400", "http"),
+    ("http-name-header-400", "http"),
     ("tools-listed", "features"),
     ("tool-schemas", "features"),
     ("resources", "features"),
     ("resource-templates", "features"),
     ("prompts", "features"),
     ("tools-called", "features"),
+    ("caching-hints", "features"),
+    ("subscriptions-listen", "features"),
 ];
 
 /// The group of check `id` (`lifecycle`, `messages`, `http`, `features`).
@@ -66,8 +70,9 @@ mod tests {
              ids-forbidden notifications-unanswered unknown-method unparsable-line \
              invalid-request shutdown-on-eof http-notification-202 http-origin-403 \
              http-body-not-json http-session-required http-session-ended-404 \
-             http-version-header-400 tools-listed tool-schemas resources resource-templates \
-             prompts tools-called"
+             http-version-header-400 http-method-header-400 http-name-header-400 tools-listed \
+             tool-schemas resources resource-templates prompts tools-called caching-hints \
+             subscriptions-listen"
         );
         for (id, group) in ALL {
             assert!(

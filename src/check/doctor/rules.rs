@@ -14,6 +14,9 @@
 
 use serde::Serialize;
 
+mod http;
+pub use http::*;
+
 /// How much a broken rule weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -264,53 +267,35 @@ pub const ROBUST: Rule = advice(
     "robustness",
     "a server should survive whatever a client sends and go on serving: a crash or a hang leaves its host without the server",
 );
-/// A modern request without its required `_meta` fields, over HTTP.
-pub const META_REQUIRED_HTTP: Rule = must(
+/// Caching hints on a modern result that is cacheable.
+pub const CACHE_HINTS: Rule = must(
     "2026-07-28",
-    "basic/index › _meta",
-    "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params). On HTTP, the response status MUST be `400 Bad Request`.",
+    "server/utilities/caching › Cacheable Results",
+    "Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations",
 );
-/// An unsupported version over HTTP.
-pub const UNSUPPORTED_VERSION_HTTP: Rule = must(
+/// `ttlMs`, where present: an integer, never negative.
+pub const TTL_VALUE: Rule = must(
     "2026-07-28",
-    "basic/transports/streamable-http › Protocol Version Header",
-    "If the server does not implement the requested protocol version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError` listing its supported versions.",
+    "server/utilities/caching › Cacheable Model",
+    "`ttlMs`, is an integer value in milliseconds specifying how long the client MAY consider the result fresh. ... Servers MUST provide a `ttlMs` value that is `>= 0`.",
 );
-/// An unknown method over HTTP.
-pub const METHOD_NOT_FOUND_HTTP: Rule = must(
+/// One `cacheScope` over every page of a list.
+pub const CACHE_SCOPE_PAGES: Rule = must(
     "2026-07-28",
-    "basic/transports/streamable-http › Protocol Version Header",
-    "If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`).",
+    "server/utilities/caching › Interaction with Pagination",
+    "Servers MUST apply the same `cacheScope` to all response pages for a given list request.",
 );
-/// A notification POSTed.
-pub const NOTIFICATION_202: Rule = must(
+/// `subscriptions/listen` acknowledged first.
+pub const LISTEN_ACK: Rule = must(
     "2026-07-28",
-    "basic/transports/streamable-http › Sending Messages",
-    "If the server accepts it, the server MUST return HTTP status code `202 Accepted` with no body.",
+    "basic/patterns/subscriptions › Acknowledgment",
+    "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it.",
 );
-/// A request POSTed gets JSON or an SSE stream.
-pub const REQUEST_CONTENT_TYPE: Rule = must(
+/// Nothing more on a subscription the client cancelled (stdio).
+pub const LISTEN_CANCELLED: Rule = must(
     "2026-07-28",
-    "basic/transports/streamable-http › Sending Messages",
-    "If the body is a JSON-RPC _request_, the server MUST return either `Content-Type: application/json` (a single JSON object) or `Content-Type: text/event-stream` (an SSE response stream).",
-);
-/// A foreign Origin.
-pub const ORIGIN: Rule = must(
-    "2026-07-28",
-    "basic/transports/streamable-http › Security & Endpoint",
-    "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
-);
-/// [`ORIGIN`] in a legacy (2025-11-25) HTTP session.
-pub const ORIGIN_LEGACY: Rule = must(
-    "2025-11-25",
-    "basic/transports › Streamable HTTP › Security Warning",
-    "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
-);
-/// A body that is not JSON, over HTTP (it cannot be accepted).
-pub const NOT_JSON_HTTP: Rule = must(
-    "2026-07-28",
-    "basic/transports/streamable-http › Sending Messages",
-    "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
+    "basic/transports/stdio › Cancellation",
+    "Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it.",
 );
 
 /// The same sentence where another revision states it, under its own
@@ -393,43 +378,6 @@ pub fn for_revision(rule: &'static Rule, revision: &str) -> &'static Rule {
         .unwrap_or(rule)
 }
 
-/// A legacy HTTP notification POSTed.
-pub const NOTIFICATION_202_LEGACY: Rule = must(
-    "2025-11-25",
-    "basic/transports › Sending Messages to the Server",
-    "If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.",
-);
-/// A legacy HTTP request gets JSON or an SSE stream.
-pub const REQUEST_CONTENT_TYPE_LEGACY: Rule = must(
-    "2025-11-25",
-    "basic/transports › Sending Messages to the Server",
-    "If the input is a JSON-RPC _request_, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.",
-);
-/// The session id a legacy server assigns.
-pub const SESSION_ID: Rule = must(
-    "2025-11-25",
-    "basic/transports › Session Management",
-    "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).",
-);
-/// A request without the session id.
-pub const SESSION_REQUIRED: Rule = should(
-    "2025-11-25",
-    "basic/transports › Session Management",
-    "Servers that require a session ID SHOULD respond to requests without an `MCP-Session-Id` header (other than initialization) with HTTP 400 Bad Request.",
-);
-/// A request in a session the client ended.
-pub const SESSION_ENDED: Rule = must(
-    "2025-11-25",
-    "basic/transports › Session Management",
-    "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found.",
-);
-/// An unsupported `MCP-Protocol-Version` header.
-pub const VERSION_HEADER: Rule = must(
-    "2025-11-25",
-    "basic/transports › Protocol Version Header",
-    "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`.",
-);
-
 /// Every rule, for tests that hold each quote to the specification text.
 pub const ALL: &[&Rule] = &[
     &STDOUT_MESSAGES,
@@ -484,4 +432,12 @@ pub const ALL: &[&Rule] = &[
     &SESSION_REQUIRED,
     &SESSION_ENDED,
     &VERSION_HEADER,
+    &HEADER_MISMATCH,
+    &HEADER_MISSING,
+    &NOT_JSON_HTTP_LEGACY,
+    &CACHE_HINTS,
+    &TTL_VALUE,
+    &CACHE_SCOPE_PAGES,
+    &LISTEN_ACK,
+    &LISTEN_CANCELLED,
 ];

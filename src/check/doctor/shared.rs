@@ -3,7 +3,12 @@
 //! server instead of a process each, for a server that takes seconds to
 //! start (a Python one). Every other check keeps a process of its own:
 //! those that may crash or wedge the server or need it fresh (ids, an
-//! unparsable line, end of input, the lifecycle's order, tools called).
+//! unparsable line, end of input, the lifecycle's order, tools called),
+//! and `subscriptions-listen`, whose stream, if the server does not end it
+//! on `notifications/cancelled`, may go on writing into the next check.
+//! `caching-hints` shares: it only lists and reads what the feature checks
+//! list and read. (The header checks, `http-method-header-400` and
+//! `http-name-header-400`, are HTTP's: a connection each, no process.)
 //!
 //! A verdict never depends on sharing: a check that fails or warns on the
 //! shared process is run again in a process of its own, and that run is
@@ -43,6 +48,7 @@ pub(super) const SHARED: &[&str] = &[
     "resources",
     "resource-templates",
     "prompts",
+    "caching-hints",
     "ping",
     "server-discover",
     "unknown-method",
@@ -207,6 +213,7 @@ mod tests {
             "version-negotiation",
             "requests-before-initialize",
             "tools-called",
+            "subscriptions-listen",
         ] {
             assert!(!SHARED.contains(&id), "{id}");
             assert!(checks.iter().any(|c| c.id == id), "{id}");
