@@ -17,6 +17,9 @@ CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 SUBSCRIPTION_KEY = "io.modelcontextprotocol/subscriptionId"
 # The ids of the subscriptions/listen requests still open.
 LISTENING = set()
+# listen-notify-late: the subscription cancelled, whose change notification
+# goes out after the next response (the cancel read: a MUST NOT broken).
+LATE = []
 
 TOOLS = [
     {"name": "greet", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}}},
@@ -108,6 +111,8 @@ def handle(message):
         cancelled = (message.get("params") or {}).get("requestId")
         if method == "notifications/cancelled" and cancelled in LISTENING:
             LISTENING.discard(cancelled)
+            if MISTAKE == "listen-notify-late":
+                LATE.append(cancelled)
             if MISTAKE == "listen-after-cancel":
                 # The subscription's response, after the client ended it.
                 return {"jsonrpc": "2.0", "id": cancelled,
@@ -154,6 +159,11 @@ def handle(message):
             agreed = {k: v for k, v in wanted.items() if k == "toolsListChanged"}
             send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
                   "params": {"_meta": {SUBSCRIPTION_KEY: rid}, "notifications": agreed}})
+            if MISTAKE in ("listen-notify-early", "listen-notify-late"):
+                # A change on the open stream (right: it is acknowledged
+                # and not cancelled), on its way before the cancel is read.
+                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                      "params": {"_meta": {SUBSCRIPTION_KEY: rid}}})
             return None
         result = serve(method, params, modern)
         if modern and MISTAKE != "no-result-type":
@@ -209,3 +219,6 @@ while True:
     reply = handle(message)
     if reply is not None:
         send(reply)
+        while LATE and "id" in reply:
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                  "params": {"_meta": {SUBSCRIPTION_KEY: LATE.pop()}}})

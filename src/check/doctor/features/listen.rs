@@ -101,8 +101,12 @@ fn listen(s: &mut Session, ctx: &Ctx) -> Checked {
         };
         return Err(Finding::under(&rules::LISTEN_ACK, failure));
     }
-    // The client ends it; then a served request, and nothing more for the
-    // subscription before its answer.
+    // The client ends it; then a served request. Stdio is read in order:
+    // once that request is answered the server has read the cancel, and
+    // nothing more may come for the subscription. Before then a
+    // notification may have been on its way (sent before the cancel was
+    // read): only a response to the listen request, which the cancel
+    // leaves nothing to answer, fails there.
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": LISTEN_ID, "reason": "doctor", "_meta": mcp::request_meta(mcp::MODERN)}}))?;
     let after = super::super::detect::discover("doctor-after-listen", mcp::MODERN);
     s.send_json(&after)?;
@@ -113,19 +117,36 @@ fn listen(s: &mut Session, ctx: &Ctx) -> Checked {
             )));
         };
         if got.value.get("id") == Some(&json!("doctor-after-listen")) {
-            return Ok(Outcome::Note(format!(
-                "acknowledged {}",
-                first.map_or(json!(null), |f| f["params"]["notifications"].clone())
-            )));
+            break;
         }
-        if on_subscription(&got.value) {
-            return Err(Finding::under(
-                &rules::LISTEN_CANCELLED,
-                Failure::showing(
-                    "after notifications/cancelled ended the subscription, the server still sent a message for it",
-                    got.value,
-                ),
-            ));
+        if got.value.get("id") == Some(&json!(LISTEN_ID)) {
+            return Err(after_cancel(got.value));
         }
     }
+    // What the server writes for the subscription once it has read the
+    // cancel, within a moment (other messages read past).
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(300);
+    while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+        match next_within(s, left)? {
+            Some(got) if on_subscription(&got.value) => return Err(after_cancel(got.value)),
+            Some(_) => continue,
+            None => break,
+        }
+    }
+    Ok(Outcome::Note(format!(
+        "acknowledged {}",
+        first.map_or(json!(null), |f| f["params"]["notifications"].clone())
+    )))
+}
+
+/// The finding for `frame`, a message for the subscription after the
+/// server read its cancel.
+fn after_cancel(frame: Value) -> Finding {
+    Finding::under(
+        &rules::LISTEN_CANCELLED,
+        Failure::showing(
+            "after notifications/cancelled ended the subscription, the server still sent a message for it",
+            frame,
+        ),
+    )
 }
