@@ -67,7 +67,7 @@ pub struct Session {
 }
 
 /// What is left of a session once it is over.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Finished {
     /// Every line, both directions, in order.
     pub transcript: Vec<TranscriptEntry>,
@@ -77,6 +77,19 @@ pub struct Finished {
     pub stderr: String,
     /// Bytes of stderr dropped from the middle (0 when none).
     pub stderr_dropped: usize,
+    /// How much the session stretched its windows ([`slack::scale`]).
+    pub scale: f64,
+}
+
+impl Default for Finished {
+    fn default() -> Finished {
+        Finished {
+            transcript: Vec::new(),
+            stderr: String::new(),
+            stderr_dropped: 0,
+            scale: 1.0,
+        }
+    }
 }
 
 impl Finished {
@@ -95,6 +108,7 @@ impl Finished {
             transcript: self.transcript,
             stderr: self.stderr,
             stderr_dropped: self.stderr_dropped,
+            window: None,
             duration_ms: started.elapsed().as_millis() as u64,
         }
     }
@@ -298,6 +312,12 @@ impl Session {
         slack::stretch(bound, self.scale)
     }
 
+    /// The session's timeout as the checker set it, before any stretch:
+    /// what a stop at the deadline names ([`Stop::Timeout`]).
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
     /// Sets the session's scale (the one its program's time arguments were
     /// stretched by, [`slack::scale_args`]) and stretches the deadline by it.
     pub fn set_scale(&mut self, scale: f64) {
@@ -444,6 +464,7 @@ impl Session {
             transcript,
             stderr,
             stderr_dropped,
+            scale: self.scale,
         }
     }
 
@@ -463,6 +484,7 @@ impl Session {
             transcript: self.transcript.finish(),
             stderr,
             stderr_dropped,
+            scale: self.scale,
         }
     }
 }
