@@ -927,3 +927,50 @@ fn locations_open_from_where_mcplings_started() {
         assert!(output.contains(&format!("--> {shown}")), "{output}");
     }
 }
+
+/// A check in a shell records its result and leaves the workbook's place
+/// alone: the workbook reopens where the learner quit (05, its second
+/// case), not on the exercise the shell checked; `list` names what is next
+/// by progress.
+#[test]
+fn a_check_in_a_shell_leaves_the_workbook_where_it_was() {
+    use mcplings::app::{App, Effect, Msg, Screen};
+    use mcplings::progress::{Place, Progress};
+    let course = common::built_course();
+    let root = course.path();
+    let file = progress_file(root);
+    let mut quit = Progress::default();
+    quit.position.part = Some(3);
+    quit.position.exercise = Some("05-stdio-codec".into());
+    quit.position.screen = Some(Place::Exercise);
+    let _ = fs::remove_file(&file);
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(&file, serde_json::to_string(&quit).unwrap()).unwrap();
+    let r = at(root, &["check", "01"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let after = mcplings::progress::read(&file).expect("the progress file reads");
+    assert_eq!(after.position, quit.position, "the shell's check moved the workbook");
+    assert!(
+        after.exercises["01-encode-frames"].last_check.is_some(),
+        "the check is recorded"
+    );
+    let loaded = mcplings::content::Course::load(root, &mcplings::check::checkers::names()).unwrap();
+    let mut app = App::new(loaded, after, (80, 24));
+    let effects = app.update(Msg::Resume);
+    assert_eq!(app.screen(), Screen::Exercise);
+    let checked: Vec<&str> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::StartCheck { exercise, .. } => Some(exercise.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checked, ["05-stdio-codec"], "{effects:?}");
+    // Nothing read or passed: Part 1's lesson comes first.
+    let r = at(root, &["list"]);
+    assert!(
+        r.stdout.contains("Next: the lesson of Part 1 (`mcplings lesson 1`)."),
+        "{r:?}"
+    );
+    let _ = fs::remove_file(&file);
+}
