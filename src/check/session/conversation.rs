@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::finished::Finished;
 use super::pipes::{Capture, Limits, Lines, Writer, Written, read_lines};
 use super::process::Process;
 use super::slack;
@@ -64,54 +65,6 @@ pub struct Session {
     pub(super) skip_junk: bool,
     /// Bytes of stderr text handed out by [`Session::split`] so far.
     pub(super) stderr_split: usize,
-}
-
-/// What is left of a session once it is over.
-#[derive(Debug, Clone)]
-pub struct Finished {
-    /// Every line, both directions, in order.
-    pub transcript: Vec<TranscriptEntry>,
-    /// The program's stderr (lossy UTF-8): all of it, or its first and last
-    /// halves of [`MAX_STDERR`](super::MAX_STDERR) with a note in between
-    /// saying how much of the middle was dropped.
-    pub stderr: String,
-    /// Bytes of stderr dropped from the middle (0 when none).
-    pub stderr_dropped: usize,
-    /// How much the session stretched its windows ([`slack::scale`]).
-    pub scale: f64,
-}
-
-impl Default for Finished {
-    fn default() -> Finished {
-        Finished {
-            transcript: Vec::new(),
-            stderr: String::new(),
-            stderr_dropped: 0,
-            scale: 1.0,
-        }
-    }
-}
-
-impl Finished {
-    /// The passing report of case `name` that ran in this session since
-    /// `started`: its transcript and stderr, no reason, no differences (the
-    /// caller records a failure on it).
-    pub fn into_report(self, name: &str, about: &str, started: std::time::Instant) -> super::super::report::CaseReport {
-        super::super::report::CaseReport {
-            name: name.to_string(),
-            about: about.to_string(),
-            status: super::super::report::Status::Passed,
-            reason: None,
-            expected: None,
-            actual: None,
-            differences: Vec::new(),
-            transcript: self.transcript,
-            stderr: self.stderr,
-            stderr_dropped: self.stderr_dropped,
-            window: None,
-            duration_ms: started.elapsed().as_millis() as u64,
-        }
-    }
 }
 
 /// Starts a learner's `program` with `args` in a process group of its own,
