@@ -124,8 +124,11 @@ impl App {
     /// Opens where the learner left off.
     pub fn new(course: Course, progress: Progress, size: (u16, u16)) -> App {
         let part = progress.position.part.unwrap_or(1);
+        // The cursor on the part in progress, not the last one opened.
+        let in_progress = map::part_in_progress(&course, &progress);
         let map = MapView {
-            selected: course.parts.iter().position(|p| p.number == part).unwrap_or(0),
+            selected: course.parts.iter().position(|p| p.number == in_progress).unwrap_or(0),
+            followed: Some(in_progress),
         };
         let exercise_index = progress
             .position
@@ -237,6 +240,9 @@ impl App {
                 // Every change here is saved at once, so the file is at least
                 // as new as what we hold: take it.
                 self.progress = *progress;
+                if self.screen == Screen::Map {
+                    self.follow_progress();
+                }
                 Vec::new()
             }
             Msg::WatchFailed(reason) => {

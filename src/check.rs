@@ -16,6 +16,7 @@ pub mod report;
 pub mod schema;
 pub mod session;
 pub(crate) mod toolkit;
+pub mod window;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -220,9 +221,11 @@ fn check_cases(
         options.color,
         options.cancel.as_ref(),
     );
+    // Locations as the learner opens them, from where mcplings started.
+    let start = crate::paths::start_dir().unwrap_or_else(|| course.root.clone());
     report.build = BuildReport {
         ok: built.ok,
-        output: built.output.clone(),
+        output: crate::paths::relative_in(&built.output, &start),
         duration_ms: built.duration.as_millis() as u64,
     };
     report.error = built.error.clone();
@@ -240,7 +243,15 @@ fn check_cases(
     match (skip, &built.executable) {
         (None, Some(exe)) => {
             let run = |index: usize, stop: Arc<AtomicBool>| {
-                run_case(checker, &checker.cases[selected[index]], exe, exercise, options, stop)
+                run_case(
+                    checker,
+                    &checker.cases[selected[index]],
+                    exe,
+                    exercise,
+                    options,
+                    &crate_dir,
+                    stop,
+                )
             };
             let cancel = options.cancel.as_deref();
             let cases = Cases {
@@ -276,6 +287,7 @@ fn run_case(
     exe: &Path,
     exercise: &Exercise,
     options: &Options,
+    crate_dir: &Path,
     stop: Arc<AtomicBool>,
 ) -> (CaseReport, bool) {
     let started = Instant::now();
@@ -314,9 +326,12 @@ fn run_case(
     if result.is_ok() && checker.schema {
         result = schema_failure(&finished.transcript).map_or(Ok(()), Err);
     }
+    let scale = finished.scale;
     let mut report = finished.into_report(case.name, case.about, started);
+    report.stderr = locate_panics(&report.stderr, crate_dir);
     let mut hung = false;
     if let Err(failure) = result {
+        report.window = failure.window().map(|w| report::Window::new(w, scale));
         hung = matches!(failure.stop, Some(Stop::Timeout(_) | Stop::NotReading(_)));
         let mut reason = failure.reason;
         if let Some(Stop::Exited(_)) = failure.stop {
@@ -331,6 +346,7 @@ fn run_case(
                 reason = "the program overflowed its stack and was killed: a function calls itself without end (endless recursion)".into();
             }
         }
+        reason = locate_panics(&reason, crate_dir);
         if failure.stop == Some(Stop::Cancelled) {
             report.status = Status::NotRun;
         } else {
@@ -384,6 +400,47 @@ fn panic_line(stderr: &str) -> Option<String> {
     None
 }
 
+/// `text` (a reason, a program's stderr) with the location after each
+/// "panicked at " (`01-encode-frames/src/lib.rs:12:5:`, which rustc names
+/// relative to the crates' workspace) found from `crate_dir` and written as
+/// it opens from where mcplings started: `exercises/01-encode-frames/…`
+/// from the checkout's root.
+fn locate_panics(text: &str, crate_dir: &Path) -> String {
+    const AT: &str = "panicked at ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(found) = rest.find(AT) {
+        let start = found + AT.len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        out.push_str(&panic_location(&rest[..end], crate_dir));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `at`, a panic's `FILE:LINE:COL:` with FILE relative to the workspace
+/// rustc ran in, with FILE as it opens from where mcplings started
+/// (`paths::shown_from`); as it is when FILE is not found.
+fn panic_location(at: &str, crate_dir: &Path) -> String {
+    let mut parts = at.rsplitn(3, ':');
+    let (tail, line) = (parts.next(), parts.next());
+    // `FILE:LINE:COL:` splits from the end as "", "COL", "FILE:LINE".
+    let (file, rest) = match (tail, line, parts.next()) {
+        (Some(""), Some(col), Some(file_line)) => match file_line.rsplit_once(':') {
+            Some((file, line)) => (file, format!(":{line}:{col}:")),
+            None => return at.to_string(),
+        },
+        _ => return at.to_string(),
+    };
+    match (crate::paths::resolve(file, crate_dir), crate::paths::start_dir()) {
+        (Some(path), Some(start)) => format!("{}{rest}", crate::paths::shown_from(&path, &start)),
+        _ => at.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,6 +453,27 @@ mod tests {
             Some("src/lib.rs:12:5: not yet implemented")
         );
         assert_eq!(panic_line("all fine\n"), None);
+    }
+
+    #[test]
+    fn panic_locations_open_from_where_mcplings_started() {
+        // This crate's own file, as rustc names it from the workspace root
+        // (where the tests start), found from a folder below it.
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let from = crate::paths::start_dir().unwrap();
+        let shown = crate::paths::shown_from(&here.join("src/check.rs"), &from);
+        assert_eq!(
+            locate_panics("`f` panicked at src/check.rs:7:9: boom", &here.join("src/check")),
+            format!("`f` panicked at {shown}:7:9: boom")
+        );
+        // Not found: as it is; an unlikely shape: as it is.
+        let nowhere = Path::new("/nonexistent");
+        let stderr = "thread 'main' panicked at 01-x/src/lib.rs:12:5:\nnot yet implemented\n";
+        assert_eq!(locate_panics(stderr, nowhere), stderr);
+        assert_eq!(
+            locate_panics("panicked at (nowhere) x", nowhere),
+            "panicked at (nowhere) x"
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub use file::{Loaded, load, path, read, save, update};
 pub use lesson::{LessonPlace, LessonProgress};
 pub use merge::merge;
 pub use migrate::Shape;
-pub use standing::Standing;
+pub use standing::{FAILING_NOW, Standing};
 
 /// Version of the progress file's shape.
 pub const PROGRESS_FORMAT_VERSION: u32 = 1;

@@ -620,3 +620,35 @@ fn long_notice_wraps_above_the_footer() {
     app.update(Msg::Notice("Your progress file .mcplings/progress.json is cut off (EOF while parsing an object at line 1 column 212): a copy is kept as .mcplings/progress.json.corrupt-1796018573-855083119, and what could be read is recovered.".into()));
     insta::assert_snapshot!(screen(&app));
 }
+
+/// The map at 70 columns with an exercise that passed before and fails now
+/// (02): its own mark, apart from a pass (01) and a failure never passed
+/// (03), and a line saying what the mark means; the cursor on the part in
+/// progress (Part 1, whose quiz is next: 02 counts as done).
+#[test]
+fn map_with_an_exercise_failing_now() {
+    let course = Course::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &mcplings::check::checkers::names(),
+    )
+    .expect("the course loads");
+    let mut progress = Progress::default();
+    progress.lesson_mut(1).read = true;
+    for (id, done, last) in [
+        ("01-encode-frames", true, (9, 9)),
+        ("02-id-router", true, (4, 6)),
+        ("03-handshake-gate", false, (2, 11)),
+    ] {
+        let entry = progress.exercise_mut(id);
+        entry.done = done;
+        entry.last_check = Some(last);
+    }
+    let app = App::new(course, progress, (70, 20));
+    let shown = screen(&app);
+    for line in shown.lines() {
+        assert!(unicode_width::UnicodeWidthStr::width(line) <= 70, "{line}");
+    }
+    assert!(shown.contains("!02"), "{shown}");
+    assert!(shown.contains("passed before, failing now: 02"), "{shown}");
+    insta::assert_snapshot!(shown);
+}

@@ -233,3 +233,52 @@ fn the_aside_in_focus_is_in_reverse_video() {
         insta::assert_snapshot!(name, styles(&b));
     }
 }
+
+/// A compiler message's location in the exercise pane is an OSC 8 link to
+/// its file where links are on (the path opens from where mcplings
+/// started: here, the checkout's root), and plain text where they are off.
+#[test]
+fn source_locations_are_file_links_where_the_terminal_takes_them() {
+    use mcplings::check::{BuildReport, CaseReport, CheckReport};
+    let shown = |links: bool| {
+        let mut app = app(false);
+        if links {
+            app.update(Msg::Links);
+        }
+        press(&mut app, "e");
+        let report = CheckReport {
+            format_version: 1,
+            exercise: "01-encode-frames".into(),
+            source: "exercise".into(),
+            crate_dir: "exercises/01-encode-frames".into(),
+            passed: false,
+            build: BuildReport {
+                ok: false,
+                output: "error[E0308]: mismatched types\n  --> exercises/01-encode-frames/src/lib.rs:24:9\n".into(),
+                duration_ms: 190,
+            },
+            cases: vec![CaseReport::not_run("request frame", "", "not run: the build failed")],
+            duration_ms: 200,
+            error: None,
+        };
+        app.update(Msg::CheckDone {
+            run: 1,
+            report: Box::new(report),
+        });
+        buffer(&app)
+    };
+    let (plain, linked) = (shown(false), shown(true));
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("exercises/01-encode-frames/src/lib.rs");
+    let open = format!("\x1b]8;;file://{}\x1b\\", file.display());
+    let opened = linked.content().iter().filter(|c| c.symbol().contains(&open)).count();
+    let closed = linked
+        .content()
+        .iter()
+        .filter(|c| c.symbol().contains("\x1b]8;;\x1b\\"))
+        .count();
+    assert_eq!((opened, closed), (1, 1), "{open:?}");
+    for (a, b) in plain.content().iter().zip(linked.content()) {
+        assert_eq!(strip_links(b.symbol()), a.symbol());
+    }
+    assert!(!plain.content().iter().any(|c| c.symbol().contains('\x1b')));
+}

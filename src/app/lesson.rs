@@ -197,13 +197,22 @@ impl App {
         let width = (self.size.0.saturating_sub(2) as usize).min(100);
         self.lesson.rows = self.body_rows();
         let part = self.lesson.part;
-        let end = match self.course.exercises.iter().find(|e| e.part == part) {
+        // Next by progress: the part's first exercise not done, else its
+        // quiz, else what comes after the part.
+        let quiz_done = self
+            .course
+            .part(part)
+            .and_then(|p| p.quiz.as_ref())
+            .is_none_or(|q| self.progress.quiz_score(part).1 >= q.questions.len());
+        let next = super::map::next_exercise_of(&self.course, &self.progress, part);
+        let end = match next.and_then(|i| self.course.exercises.get(i)) {
             Some(ex) => format!(
                 "End of the lesson. Next: exercise {} {}: press e (z takes the quiz).",
                 ex.number(),
                 ex.slug()
             ),
-            None => "End of the lesson. Next: the part's quiz: press z.".to_string(),
+            None if !quiz_done => "End of the lesson. Next: the part's quiz: press z.".to_string(),
+            None => "End of the lesson. This part is done: esc, then n goes on.".to_string(),
         };
         let ready = self.ready_notes(part);
         if let Some(lesson) = self.course.part(part).and_then(|p| p.lesson.as_ref()) {
@@ -272,8 +281,11 @@ impl App {
             Some(Action::Asides) => self.toggle_section_asides(),
             Some(Action::Ready) => return self.open_ready_exercise(),
             Some(Action::Exercise) => {
+                // The exercise the lesson's end names: the first not done.
                 let first = self.course.part(part).and_then(|p| p.exercises.first().cloned());
-                return match first.and_then(|id| self.course.exercise_index(&id)) {
+                let pick = super::map::next_exercise_of(&self.course, &self.progress, part)
+                    .or_else(|| first.and_then(|id| self.course.exercise_index(&id)));
+                return match pick {
                     Some(index) => self.open_exercise(index),
                     None => Vec::new(),
                 };

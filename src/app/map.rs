@@ -4,12 +4,63 @@ use ratatui::crossterm::event::KeyEvent;
 
 use super::keys::{self, Action};
 use super::{App, Confirm, Effect, Screen};
+use crate::content::Course;
+use crate::progress::Progress;
 
 /// Course map state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MapView {
     /// Index of the selected part.
     pub selected: usize,
+    /// The part in progress the cursor was last put on ([`part_in_progress`]):
+    /// when progress moves on to another part, the cursor follows it the
+    /// next time the map shows; a part the learner picked stays until then.
+    pub followed: Option<u8>,
+}
+
+/// The first unread lesson, unfinished exercise or unfinished quiz of
+/// `course` in course order, by `progress`: what "Next" names on the map,
+/// at a lesson's end and in `mcplings list`.
+pub fn next_step(course: &Course, progress: &Progress) -> NextStep {
+    for part in course.parts.iter().filter(|p| p.is_written()) {
+        if !progress.lesson(part.number).read {
+            return NextStep::Lesson(part.number);
+        }
+        if let Some(index) = next_exercise_of(course, progress, part.number) {
+            return NextStep::Exercise(index);
+        }
+        if let Some(quiz) = &part.quiz {
+            let (_, solved) = progress.quiz_score(part.number);
+            if solved < quiz.questions.len() {
+                return NextStep::Quiz(part.number);
+            }
+        }
+    }
+    NextStep::Done
+}
+
+/// The first exercise of part `part` not done yet, by its index in course
+/// order.
+pub fn next_exercise_of(course: &Course, progress: &Progress, part: u8) -> Option<usize> {
+    let part = course.part(part)?;
+    let id = part.exercises.iter().find(|id| !progress.is_done(id))?;
+    course.exercise_index(id)
+}
+
+/// The part in progress: the part of the next step, the last part when
+/// everything written is done.
+pub fn part_in_progress(course: &Course, progress: &Progress) -> u8 {
+    match next_step(course, progress) {
+        NextStep::Lesson(p) | NextStep::Quiz(p) => p,
+        NextStep::Exercise(i) => course.exercises.get(i).map_or(1, |e| e.part),
+        NextStep::Done => course
+            .parts
+            .iter()
+            .filter(|p| p.is_written())
+            .map(|p| p.number)
+            .max()
+            .unwrap_or(1),
+    }
 }
 
 /// What the learner should do next.
@@ -29,25 +80,19 @@ impl App {
     /// The first unread lesson, unfinished exercise or unfinished quiz, in
     /// course order.
     pub fn next_step(&self) -> NextStep {
-        for part in self.course.parts.iter().filter(|p| p.is_written()) {
-            if !self.progress.lesson(part.number).read {
-                return NextStep::Lesson(part.number);
-            }
-            for id in &part.exercises {
-                if !self.progress.is_done(id)
-                    && let Some(index) = self.course.exercise_index(id)
-                {
-                    return NextStep::Exercise(index);
-                }
-            }
-            if let Some(quiz) = &part.quiz {
-                let (_, solved) = self.progress.quiz_score(part.number);
-                if solved < quiz.questions.len() {
-                    return NextStep::Quiz(part.number);
-                }
+        next_step(&self.course, &self.progress)
+    }
+
+    /// Puts the map's cursor on the part in progress when progress has
+    /// moved on to another part since it was last put there.
+    pub(super) fn follow_progress(&mut self) {
+        let part = part_in_progress(&self.course, &self.progress);
+        if self.map.followed != Some(part) {
+            self.map.followed = Some(part);
+            if let Some(i) = self.course.parts.iter().position(|p| p.number == part) {
+                self.map.selected = i;
             }
         }
-        NextStep::Done
     }
 
     /// Whether the whole course is done: every part written, and every
@@ -72,9 +117,10 @@ impl App {
             }
             Some(Action::Lesson) => return self.open_lesson(part),
             Some(Action::Exercise) => {
-                let ids = self.course.part(part).map(|p| p.exercises.clone()).unwrap_or_default();
-                let pick = ids.iter().find(|id| !self.progress.is_done(id)).or(ids.first());
-                match pick.and_then(|id| self.course.exercise_index(id)) {
+                let first = self.course.part(part).and_then(|p| p.exercises.first());
+                let pick = next_exercise_of(&self.course, &self.progress, part)
+                    .or_else(|| first.and_then(|id| self.course.exercise_index(id)));
+                match pick {
                     Some(index) => return self.open_exercise(index),
                     None => self.notice = Some(format!("Part {part} has no exercises yet.")),
                 }

@@ -30,6 +30,9 @@ impl App {
     pub(super) fn go_back(&mut self) -> Vec<Effect> {
         let from = self.screen;
         self.screen = self.back.pop().unwrap_or(Screen::Map);
+        if self.screen == Screen::Map {
+            self.follow_progress();
+        }
         if from == Screen::Glossary
             && self.screen == Screen::Lesson
             && let Some((part, place)) = self.lesson_behind.take()

@@ -477,3 +477,4 @@ mod asides;
 mod keys;
 mod navigate;
 mod polish;
+mod resume;

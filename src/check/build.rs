@@ -288,6 +288,35 @@ fn cargo_errors(errors: &Capture) -> String {
         .0
 }
 
+/// `rendered`, the text of compiler message `msg`, with each location
+/// its spans name (`03-handshake-gate/src/lib.rs:135:37`, relative to the
+/// workspace rustc ran in) made absolute, resolved from the package's
+/// folder (`manifest_path`): a record of the build reads the same from
+/// any directory, and the check writes them relative to the one mcplings
+/// was started from (`paths::relative_in`).
+fn absolute_locations(msg: &Value, rendered: &str) -> String {
+    fn files(message: &Value, into: &mut Vec<String>) {
+        for span in message["spans"].as_array().into_iter().flatten() {
+            if let Some(file) = span["file_name"].as_str()
+                && !into.iter().any(|f| f == file)
+            {
+                into.push(file.to_string());
+            }
+        }
+        for child in message["children"].as_array().into_iter().flatten() {
+            files(child, into);
+        }
+    }
+    let Some(package) = msg["manifest_path"].as_str().and_then(|m| Path::new(m).parent()) else {
+        return rendered.to_string();
+    };
+    let mut names = Vec::new();
+    files(&msg["message"], &mut names);
+    crate::paths::rewrite_locations(rendered, &names, |file| {
+        Some(crate::paths::resolve(file, package)?.display().to_string())
+    })
+}
+
 /// Pulls the rendered compiler messages (at most [`MAX_BUILD_LINES`]
 /// lines, then a note) and the binary's path out of cargo's JSON message
 /// stream (one JSON object per line), as it arrives.
@@ -304,6 +333,7 @@ fn parse_messages(messages: impl Iterator<Item = Vec<u8>>) -> (String, Option<Pa
                 let Some(rendered) = msg.pointer("/message/rendered").and_then(Value::as_str) else {
                     continue;
                 };
+                let rendered = &absolute_locations(&msg, rendered);
                 let count = rendered.lines().count();
                 if lines + count <= MAX_BUILD_LINES {
                     output.push_str(rendered);

@@ -151,7 +151,7 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Stop> {
         .max(Duration::from_millis(50));
     let reply = match fetch(&format!("http://{address}{}", request.path), &sent, left) {
         Ok(reply) => reply,
-        Err(Fetched::Timeout) => return Err(Stop::Timeout(left)),
+        Err(Fetched::Timeout) => return Err(Stop::Timeout(s.timeout())),
         Err(Fetched::Failed(e)) => {
             if let Some(status) = s.exited_within(Duration::from_millis(100)) {
                 return Err(Stop::Exited(Some(status)));

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::diff::Difference;
+pub use super::window::Window;
 
 /// Version of the JSON report's shape.
 pub const REPORT_FORMAT_VERSION: u32 = 1;
@@ -99,6 +100,11 @@ pub struct CaseReport {
     /// Bytes of stderr dropped past the cap (0 when none).
     #[serde(skip_serializing_if = "is_zero")]
     pub stderr_dropped: usize,
+    /// The time window the verdict depended on, when it did: `reason`
+    /// names it as the checker wrote it, and [`CaseReport::reason_told`]
+    /// tells it stretched by the machine's load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<Window>,
     /// Wall time of the case, in milliseconds.
     pub duration_ms: u64,
 }
@@ -121,8 +127,18 @@ impl CaseReport {
             transcript: Vec::new(),
             stderr: String::new(),
             stderr_dropped: 0,
+            window: None,
             duration_ms: 0,
         }
+    }
+
+    /// The reason as the learner reads it: with the window it names told
+    /// as it was, stretched by the machine's load ([`Window::tell`]).
+    /// `reason` itself stays as the checker wrote it, the same under any
+    /// load.
+    pub fn reason_told(&self) -> Option<String> {
+        let reason = self.reason.as_deref()?;
+        Some(self.window.map_or_else(|| reason.to_string(), |w| w.tell(reason)))
     }
 }
 

@@ -42,6 +42,7 @@
 
 pub mod children;
 mod conversation;
+mod finished;
 mod pipes;
 mod process;
 mod reading;
@@ -50,7 +51,8 @@ pub mod slack;
 mod stop;
 mod transcript;
 
-pub use conversation::{Finished, Received, Session};
+pub use conversation::{Received, Session};
+pub use finished::Finished;
 pub use pipes::{
     Capture, Limits, Lines, MAX_LINE, MAX_STDERR, MAX_STDOUT, Out, QUEUED_LINES, Writer, Written, read_lines,
 };

@@ -152,7 +152,9 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         }
         for id in &part.exercises {
             let Some(e) = course.exercise(id) else { continue };
+            let failing = p.failing_now(id);
             let mark = match p.exercise_standing(id) {
+                Standing::Done if failing => crate::progress::FAILING_NOW,
                 Standing::Done => "✓",
                 Standing::Tried => "✗",
                 Standing::NotStarted => "·",
@@ -163,6 +165,7 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
                 .and_then(|x| x.last_check)
                 .map(|(a, b)| format!("last check {a}/{b}"))
                 .unwrap_or_default();
+            let last = if failing { format!("{last}, failing now") } else { last };
             let title = report::wrap_plain(&e.title, title_width);
             for (i, t) in title.iter().enumerate() {
                 let (mark, id, last) = if i == 0 {
@@ -193,7 +196,29 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
         .filter(|e| p.exercise_standing(&e.id) == Standing::Done)
         .count();
     println!("\n{done} of {} exercises done.", course.exercises.len());
+    if course.exercises.iter().any(|e| p.failing_now(&e.id)) {
+        println!(
+            "{} passed before, failing now: every case passed once, the last check did not.",
+            crate::progress::FAILING_NOW
+        );
+    }
+    println!("Next: {}", next_said(course, &p));
     Ok(0)
+}
+
+/// What comes next by `progress` ([`crate::app::map::next_step`], as the
+/// workbook's map says it), with the command that does it.
+fn next_said(course: &Course, progress: &crate::progress::Progress) -> String {
+    use crate::app::map::{NextStep, next_step};
+    match next_step(course, progress) {
+        NextStep::Lesson(p) => format!("the lesson of Part {p} (`mcplings lesson {p}`)."),
+        NextStep::Exercise(i) => {
+            let ex = &course.exercises[i];
+            format!("exercise {} (`mcplings task {}`).", ex.id, ex.number())
+        }
+        NextStep::Quiz(p) => format!("the quiz of Part {p} (`mcplings quiz {p}`)."),
+        NextStep::Done => "everything written so far is done.".to_string(),
+    }
 }
 
 /// `mcplings lesson <part> [--full]`: the asides folded, or open with `--full`.
@@ -274,10 +299,9 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
     // A signal killed the cases under it: no report, the signal's exit.
     super::signals::hold_if_ending();
     if source == Source::Exercise && report.error.is_none() {
-        update_progress(course, |p| {
-            actions::record_check(p, &report);
-            p.position.exercise = Some(ex.id.clone());
-        })?;
+        // The record only: where the learner is in the workbook is the
+        // workbook's to say, and it reopens there whatever ran in a shell.
+        update_progress(course, |p| actions::record_check(p, &report))?;
     }
     if as_json {
         println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
@@ -296,6 +320,7 @@ pub fn check(course: &Course, query: &str, solution: bool, path: Option<PathBuf>
                 "Exercise {} is done. The reference solution is in solutions/{}/ to compare.",
                 ex.id, ex.id
             ));
+            println!("Next: {}", next_said(course, &load_progress(course)));
         }
     }
     Ok(match (&report.error, report.passed) {

@@ -247,6 +247,9 @@ struct Line {
     cited: Vec<String>,
     /// A warning every SDK tried shares.
     shared: bool,
+    /// The window the verdict depended on (its first era's): `reason`
+    /// names it as written, [`finding`] tells its stretch.
+    window: Option<crate::check::report::Window>,
 }
 
 /// The reason of a case without the citation `finish_case` appended.
@@ -297,6 +300,7 @@ fn lines(report: &DoctorReport) -> Vec<Line> {
             sources: source.into_iter().collect(),
             cited: cited.into_iter().collect(),
             shared: case.shared.is_some(),
+            window: case.case.window,
         });
     }
     lines
@@ -311,7 +315,10 @@ fn finding(out: &mut String, line: &Line) {
         Verdict::NotVerified => "not verified: ",
         _ => "",
     };
-    let mut text = format!("{} {}{eras}: {label}{}", line.verdict.mark(), line.id, line.reason);
+    let reason = line
+        .window
+        .map_or_else(|| line.reason.clone(), |w| w.tell(&line.reason));
+    let mut text = format!("{} {}{eras}: {label}{reason}", line.verdict.mark(), line.id);
     if line.verdict == Verdict::Warn && !line.sources.is_empty() {
         text.push_str(&format!(" ({})", line.sources.join("; ")));
     }
@@ -380,7 +387,11 @@ fn every_case(out: &mut String, report: &DoctorReport) {
                     _ => "not verified",
                 };
                 put(out, &format!("  {} {name} {level}", case.verdict.mark()), "      ");
-                let reason = case.case.reason.as_deref().or(case.note.as_deref()).unwrap_or("");
+                let reason = case.case.reason_told().or(case.note.clone()).unwrap_or_default();
+                let reason = match (&case.case.reason, case.case.window) {
+                    (None, Some(w)) => w.tell(&reason),
+                    _ => reason,
+                };
                 put(out, &format!("      {reason}"), "      ");
                 if let Some(shared) = case.shared {
                     put(out, &format!("      ({shared})"), "      ");

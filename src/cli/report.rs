@@ -43,22 +43,22 @@ fn render_wide(report: &CheckReport, exercise: &Exercise, command: &str) -> Stri
         }
     }
     let mut detailed = false;
-    let mut last_reason: Option<&str> = None;
+    let mut last_reason: Option<String> = None;
     for case in &report.cases {
         match case.status {
             Status::Passed => case_line(&mut out, '✓', &case.name),
             Status::NotRun => case_line(&mut out, '·', &format!("{} (not run)", case.name)),
             Status::Failed => {
                 case_line(&mut out, '✗', &case.name);
-                let reason = case.reason.as_deref().unwrap_or("failed");
-                if last_reason == Some(reason) {
+                let reason = case.reason_told().unwrap_or_else(|| "failed".into());
+                if last_reason.as_ref() == Some(&reason) {
                     let _ = writeln!(out, "      (the same reason as above)");
                     continue;
                 }
-                last_reason = Some(reason);
-                for line in wrap_plain(&crate::text::visible(reason), 72) {
+                for line in wrap_plain(&crate::text::visible(&reason), 72) {
                     let _ = writeln!(out, "      {line}");
                 }
+                last_reason = Some(reason);
                 if !detailed {
                     detailed = true;
                     details(&mut out, case);

@@ -23,6 +23,10 @@ pub enum Standing {
     Done,
 }
 
+/// The mark of an exercise that passed every case once and fails its last
+/// check now ([`Progress::failing_now`]), on the map and in `mcplings list`.
+pub const FAILING_NOW: &str = "!";
+
 impl Progress {
     /// Exercise `id`: done once every case passed; tried once a check of
     /// the learner's change was recorded.
@@ -32,6 +36,16 @@ impl Progress {
             Some(e) if e.last_check.is_some() => Standing::Tried,
             _ => Standing::NotStarted,
         }
+    }
+
+    /// Whether exercise `id` passed every case once but its last check
+    /// did not (a later change broke it, or the build fails): done, and
+    /// failing now. The map and `mcplings list` mark it apart from a pass
+    /// (`!`, "failing now").
+    pub fn failing_now(&self, id: &str) -> bool {
+        self.exercises
+            .get(id)
+            .is_some_and(|e| e.done && e.last_check.is_some_and(|(passed, total)| passed < total))
     }
 
     /// Part `part`'s lesson: done once read to the end (every section
@@ -79,6 +93,13 @@ mod tests {
         assert_eq!(p.exercise_standing("01"), Standing::Tried);
         p.exercise_mut("01").done = true;
         assert_eq!(p.exercise_standing("01"), Standing::Done);
+        // Done at a check that failed a case: passed before, failing now.
+        assert!(p.failing_now("01"));
+        p.exercise_mut("01").last_check = Some((8, 8));
+        assert!(!p.failing_now("01"));
+        p.exercise_mut("01").last_check = Some((0, 8));
+        assert!(p.failing_now("01"), "a failed build runs no case");
+        assert!(!p.failing_now("02"));
 
         assert_eq!(p.lesson_standing(1), Standing::NotStarted);
         p.lesson_mut(1).see("Requests");

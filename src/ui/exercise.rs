@@ -61,13 +61,34 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .take(pane.height as usize)
         .map(|l| styled(l, theme))
         .collect();
-    frame.render_widget(
-        Paragraph::new(visible),
-        pane.inner(ratatui::layout::Margin {
-            horizontal: 1,
-            vertical: 0,
-        }),
-    );
+    let inner = pane.inner(ratatui::layout::Margin {
+        horizontal: 1,
+        vertical: 0,
+    });
+    frame.render_widget(Paragraph::new(visible), inner);
+    if app.links {
+        file_links(frame, inner, lines.iter().skip(scroll).take(pane.height as usize));
+    }
+}
+
+/// Makes each source location the pane shows (a compiler message's, a
+/// panic's: `exercises/03-handshake-gate/src/lib.rs:135:37`) a `file://`
+/// link (OSC 8) to its file, where the file exists as seen from where
+/// mcplings started.
+fn file_links<'a>(frame: &mut Frame, area: Rect, lines: impl Iterator<Item = &'a PaneLine>) {
+    use unicode_width::UnicodeWidthStr;
+    let Some(from) = crate::paths::start_dir() else {
+        return;
+    };
+    for (row, line) in lines.enumerate() {
+        let text: String = line.runs.iter().map(|r| r.text.as_str()).collect();
+        for (range, path) in crate::paths::locations(&text, &from) {
+            let col = |byte: usize| area.x + u16::try_from(text[..byte].width()).unwrap_or(u16::MAX);
+            let y = area.y + u16::try_from(row).unwrap_or(u16::MAX);
+            let url = format!("file://{}", path.display()).replace(' ', "%20");
+            super::hyperlink(frame.buffer_mut(), area, (col(range.start), col(range.end)), y, &url);
+        }
+    }
 }
 
 fn mark(status: Option<Status>, running: bool, app: &App, theme: &Theme) -> Span<'static> {

@@ -10,7 +10,7 @@ use super::theme::Theme;
 use crate::app::App;
 use crate::app::keys::When;
 use crate::app::map::NextStep;
-use crate::progress::Standing;
+use crate::progress::{FAILING_NOW, Standing};
 
 /// Lessons read + exercises done + quizzes finished, out of the total
 /// written so far.
@@ -73,6 +73,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         for id in &part.exercises {
             let Some(ex) = app.course.exercise(id) else { continue };
             let (mark, style) = match app.progress.exercise_standing(id) {
+                // Passed before, failing now: apart from a pass.
+                Standing::Done if app.progress.failing_now(id) => (FAILING_NOW, theme.warn),
                 Standing::Done => ("✓", theme.ok),
                 Standing::Tried => ("✗", theme.fail),
                 Standing::NotStarted => ("·", theme.dim),
@@ -97,6 +99,24 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             spans.push(Span::styled(text, style));
         }
         lines.push(Line::from(spans));
+    }
+    let failing: Vec<&str> = app
+        .course
+        .exercises
+        .iter()
+        .filter(|e| app.progress.failing_now(&e.id))
+        .map(|e| e.number())
+        .collect();
+    if !failing.is_empty() {
+        // What the mark means, under the table while one shows.
+        let which = failing.join(", ");
+        lines.push(Line::from(Span::styled(
+            super::fit(
+                &format!(" {FAILING_NOW} passed before, failing now: {which} (its last check failed)"),
+                area.width as usize,
+            ),
+            theme.warn,
+        )));
     }
     lines.push(Line::default());
     if app.course_complete() {

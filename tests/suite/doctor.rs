@@ -1111,3 +1111,43 @@ fn the_rules_flag_prints_the_table_as_text_and_json() {
     // It runs no server: a command beside it is a usage error.
     assert_eq!(run(&["--rules", "--", "true"]).status.code(), Some(2));
 }
+
+/// A verdict that depends on a window tells it as it was: the JSON keeps
+/// the reason as the check wrote it, the same under any load, with the
+/// nominal window and the stretch as fields; the text names the window
+/// stretched, then the nominal one and the factor.
+#[test]
+fn a_window_stretched_by_load_is_told_and_kept_apart_from_the_reason() {
+    let mock = mock("silent-unknown");
+    let doctor = |scale: &str, json: bool| {
+        let mut command = Command::cargo_bin("mcplings").unwrap();
+        command.env("MCPLINGS_TIME_SCALE", scale).arg("doctor");
+        if json {
+            command.arg("--json");
+        }
+        let out = command.arg("--").arg(&mock.program).args(&mock.args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let unknown = |scale: &str| -> serde_json::Value {
+        let report: serde_json::Value = serde_json::from_str(&doctor(scale, true)).unwrap();
+        report["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "unknown-method" && c["era"] == "modern")
+            .cloned()
+            .unwrap()
+    };
+    let (quiet, loaded) = (unknown("1"), unknown("3"));
+    assert_eq!(quiet["reason"], loaded["reason"]);
+    let reason = loaded["reason"].as_str().unwrap();
+    assert!(reason.contains("within 1.0 s. "), "{reason}");
+    assert_eq!(quiet["window"], json!({"nominal_ms": 1000, "scale": 1.0}));
+    assert_eq!(loaded["window"], json!({"nominal_ms": 1000, "scale": 3.0}));
+    let text = doctor("3", false).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("within 3.0 s (the 1.0 s window, stretched ×3 by the machine's load). Every request"),
+        "{text}"
+    );
+}

@@ -40,7 +40,7 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         return lines;
     };
     lines.push(PaneLine::blank());
-    if let Some(reason) = &report.reason {
+    if let Some(reason) = &report.reason_told() {
         let look = if report.status == Status::Failed {
             Look::Fail
         } else {

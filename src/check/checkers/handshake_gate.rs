@@ -460,7 +460,8 @@ fn exits_at_eof(s: &mut Session) -> CaseResult {
     Err(Failure::new(format!(
         "the server was still running {:.1} s after its stdin closed. On stdio, closing stdin is how the client ends the session (2025-11-25 basic/lifecycle › Shutdown); read_line returning Ok(0) means end of input: leave the loop there",
         within.as_secs_f64()
-    )))
+    ))
+    .within(within))
 }
 
 fn request_ids(s: &mut Session) -> CaseResult {

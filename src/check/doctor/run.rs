@@ -273,11 +273,13 @@ pub(crate) fn finish_case(
         .transcript
         .iter()
         .any(|e| e.dir == crate::check::report::Direction::FromLearner);
+    let scale = finished.scale;
     let mut case = finished.into_report(&name, about, started);
     let result = match result {
         Err(Finding { failure, .. })
             if silent && failure.actual.is_none() && matches!(failure.stop, None | Some(Stop::Timeout(_))) =>
         {
+            case.window = failure.window().map(|w| crate::check::report::Window::new(w, scale));
             Ok(Outcome::Unverified(format!(
                 "the server wrote nothing in this check's process ({}): a slow start shows nothing about the rule; give it more time with --startup-ms",
                 crate::check::toolkit::as_client::without_reply_rule(&failure.reason)
@@ -313,6 +315,7 @@ pub(crate) fn finish_case(
                 rule.section
             );
             case.status = Status::Failed;
+            case.window = failure.window().map(|w| crate::check::report::Window::new(w, scale));
             if let (Some(e), Some(a)) = (&failure.expected, &failure.actual) {
                 case.differences = crate::check::diff::diff(e, a);
             }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::finished::Finished;
 use super::pipes::{Capture, Limits, Lines, Writer, Written, read_lines};
 use super::process::Process;
 use super::slack;
@@ -67,40 +68,6 @@ pub struct Session {
     pub(super) junk_lines: usize,
     /// Bytes of stderr text handed out by [`Session::split`] so far.
     pub(super) stderr_split: usize,
-}
-
-/// What is left of a session once it is over.
-#[derive(Debug, Clone, Default)]
-pub struct Finished {
-    /// Every line, both directions, in order.
-    pub transcript: Vec<TranscriptEntry>,
-    /// The program's stderr (lossy UTF-8): all of it, or its first and last
-    /// halves of [`MAX_STDERR`](super::MAX_STDERR) with a note in between
-    /// saying how much of the middle was dropped.
-    pub stderr: String,
-    /// Bytes of stderr dropped from the middle (0 when none).
-    pub stderr_dropped: usize,
-}
-
-impl Finished {
-    /// The passing report of case `name` that ran in this session since
-    /// `started`: its transcript and stderr, no reason, no differences (the
-    /// caller records a failure on it).
-    pub fn into_report(self, name: &str, about: &str, started: std::time::Instant) -> super::super::report::CaseReport {
-        super::super::report::CaseReport {
-            name: name.to_string(),
-            about: about.to_string(),
-            status: super::super::report::Status::Passed,
-            reason: None,
-            expected: None,
-            actual: None,
-            differences: Vec::new(),
-            transcript: self.transcript,
-            stderr: self.stderr,
-            stderr_dropped: self.stderr_dropped,
-            duration_ms: started.elapsed().as_millis() as u64,
-        }
-    }
 }
 
 /// Starts a learner's `program` with `args` in a process group of its own,
@@ -309,6 +276,12 @@ impl Session {
         slack::stretch(bound, self.scale)
     }
 
+    /// The session's timeout as the checker set it, before any stretch:
+    /// what a stop at the deadline names ([`Stop::Timeout`]).
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
     /// Sets the session's scale (the one its program's time arguments were
     /// stretched by, [`slack::scale_args`]) and stretches the deadline by it.
     pub fn set_scale(&mut self, scale: f64) {
@@ -455,6 +428,7 @@ impl Session {
             transcript,
             stderr,
             stderr_dropped,
+            scale: self.scale,
         }
     }
 
@@ -474,6 +448,7 @@ impl Session {
             transcript: self.transcript.finish(),
             stderr,
             stderr_dropped,
+            scale: self.scale,
         }
     }
 }

@@ -121,12 +121,14 @@ pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) 
     let method = frame["method"].as_str().unwrap_or("?");
     loop {
         let Some(got) = next_within(s, within)? else {
+            // The nominal window in the words, the stretch beside them
+            // (`Failure::within`): a report's reason reads the same on a
+            // quiet and a busy machine, and the learner is told both.
             return Err(Failure::new(format!(
                 "no response to `{method}` (id {id}) within {:.1} s. {REPLY_RULE}; a client left without one waits forever",
-                // The nominal window, not the one stretched by the load: a
-                // report reads the same on a quiet and a busy machine.
                 within.as_secs_f64()
-            )));
+            ))
+            .within(within));
         };
         let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
         let got_id = got.value.get("id");
@@ -254,7 +256,8 @@ fn answer_to(s: &mut Session, what: &str) -> Result<Value, Failure> {
             return Err(Failure::new(format!(
                 "no response to the request {what} within {:.1} s. {REPLY_RULE}",
                 ANSWER_WITHIN.as_secs_f64()
-            )));
+            ))
+            .within(ANSWER_WITHIN));
         };
         if !matches!(classify(&got.value), Kind::Notification { .. }) {
             return Ok(got.value);

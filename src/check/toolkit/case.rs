@@ -2,6 +2,8 @@
 //! [`Shape`] its program runs in; a case ends `Ok` or with a [`Failure`]
 //! whose reason tells the learner what to change.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use super::compare::open;
@@ -18,6 +20,11 @@ pub struct Failure {
     pub actual: Option<Value>,
     /// Set when the conversation itself broke (timeout, exit, junk).
     pub stop: Option<Stop>,
+    /// The window the verdict depended on, as the checker names it (the
+    /// session stretched it by its scale): the report tells both
+    /// ([`crate::check::report::Window`]). A timeout's stop carries its
+    /// own.
+    pub window: Option<Duration>,
 }
 
 impl Failure {
@@ -28,6 +35,7 @@ impl Failure {
             expected: None,
             actual: None,
             stop: None,
+            window: None,
         }
     }
 
@@ -47,6 +55,7 @@ impl Failure {
             expected: Some(expected),
             actual: Some(actual),
             stop: None,
+            window: None,
         }
     }
 
@@ -65,7 +74,27 @@ impl From<Stop> for Failure {
             expected: None,
             actual: None,
             stop: Some(stop),
+            window: None,
         }
+    }
+}
+
+impl Failure {
+    /// This failure, saying its verdict depended on the window `nominal`
+    /// (which the session stretched by its scale).
+    pub fn within(self, nominal: Duration) -> Failure {
+        Failure {
+            window: Some(nominal),
+            ..self
+        }
+    }
+
+    /// The window the verdict depended on: the one set, else a timeout's.
+    pub fn window(&self) -> Option<Duration> {
+        self.window.or(match self.stop {
+            Some(Stop::Timeout(d) | Stop::NotReading(d)) => Some(d),
+            _ => None,
+        })
     }
 }
 

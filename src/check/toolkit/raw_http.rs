@@ -50,7 +50,7 @@ pub fn send(s: &mut Session, request: &Request) -> Result<Reply, Failure> {
         .saturating_duration_since(Instant::now())
         .max(Duration::from_millis(50));
     let raw = exchange(address, &bytes, left).map_err(|e| match e.kind() {
-        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => Stop::Timeout(left),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => Stop::Timeout(s.timeout()),
         _ => Stop::Io(format!("the HTTP request failed: {e}")),
     })?;
     let reply = parse(&raw).ok_or_else(|| {

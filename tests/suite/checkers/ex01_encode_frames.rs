@@ -334,7 +334,8 @@ fn m01_accept_response_crashes_on_an_orphan() {
         &report,
         "orphan logged and dropped",
         &[
-            "`accept_response` panicked at src/lib.rs:",
+            "`accept_response` panicked at ",
+            "src/lib.rs:",
             "a response for an unknown id",
         ],
     );

@@ -38,6 +38,21 @@ fn hostile_function_loops_forever() {
         summary(&report)
     );
     let hung = &report.cases[0];
+    // The verdict names the case's window as written (3 s), the report keeps
+    // the stretch beside it, and the reason told names both when it
+    // stretched.
+    let window = hung.window.expect("a timeout names its window");
+    assert_eq!(window.nominal_ms, 3000);
+    let told = hung.reason_told().unwrap();
+    if window.stretched() {
+        let stretched = format!(
+            "no answer within {:.1} s (the 3.0 s window, stretched ×",
+            window.actual_ms() as f64 / 1000.0
+        );
+        assert!(told.starts_with(&stretched), "{told}");
+    } else {
+        assert_eq!(Some(told), hung.reason.clone());
+    }
     // The session stretches its deadline on a loaded machine (session/slack.rs).
     let scale = mcplings::check::session::slack::scale();
     assert!(
@@ -97,7 +112,11 @@ fn hostile_main_panics_at_start() {
         assert_failed(
             &report,
             &case.name,
-            &["the program panicked at src/main.rs:", "cannot start: config missing"],
+            &[
+                "the program panicked at ",
+                "src/main.rs:",
+                "cannot start: config missing",
+            ],
         );
     }
 }

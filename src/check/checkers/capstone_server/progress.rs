@@ -343,7 +343,8 @@ pub(super) fn cancelled(c: &mut Client, s: &mut Session, id: Value, rules: &str)
         return Err(Failure::new(format!(
             "a tools/call sent right after the cancel got no response within {} ms",
             QUICK_WITHIN.as_millis()
-        )));
+        ))
+        .within(QUICK_WITHIN));
     }
     s.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999, "reason": "no such call"}}))?;
     silent(

@@ -203,9 +203,10 @@ pub(super) fn silence(s: &mut Session) -> CaseResult {
     let waited = probed.elapsed();
     if waited < s.slack(Duration::from_millis(200)) {
         return Err(Failure::new(format!(
-            "initialize came {} ms after the probe, before its timeout (300 ms here). Wait for the probe's answer until config.probe_timeout; a client that doesn't wait speaks both eras at once",
+            "initialize came {} ms after the probe, before its timeout, 300 ms here. Wait for the probe's answer until config.probe_timeout; a client that doesn't wait speaks both eras at once",
             waited.as_millis()
-        )));
+        ))
+        .within(Duration::from_millis(300)));
     }
     respond(s, &init, initialize_result(mcp::LEGACY))?;
     initialized(s)?;

@@ -51,14 +51,16 @@ fn expect_cancel(s: &mut Session, id: &Value, since: Instant, after: Duration, b
         return Err(Failure::new(format!(
             "the cancel came after {} ms, well before the 300 ms idle timeout could have run out",
             waited.as_millis()
-        )));
+        ))
+        .within(Duration::from_millis(300)));
     }
     if waited > s.slack(before) {
         return Err(Failure::new(format!(
             "the cancel came after {} ms, well past the {} ms it should have taken",
             waited.as_millis(),
             before.as_millis()
-        )));
+        ))
+        .within(before));
     }
     Ok(())
 }
@@ -164,7 +166,8 @@ pub(super) fn cap_holds(s: &mut Session) -> CaseResult {
                     return Err(Failure::new(format!(
                         "the call was cancelled after {} ms although progress came every 50 ms, inside the 300 ms idle timeout. Each valid progress notification restarts the idle timer; only the 0.6 s cap ends a call that keeps moving",
                         waited.as_millis()
-                    )));
+                    ))
+                    .within(Duration::from_millis(300)));
                 }
                 break;
             }
