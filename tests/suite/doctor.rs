@@ -443,6 +443,9 @@ fn sharing_on_mistakes(half: usize) {
         "hang",
         "answers-notifications",
         "banner",
+        "listen-after-cancel",
+        "listen-notify-late",
+        "listen-notify-early",
     ];
     for mistake in mistakes.iter().skip(half).step_by(2) {
         let options = Options {

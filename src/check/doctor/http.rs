@@ -367,7 +367,7 @@ pub(super) fn doctor_url(url: &str, options: &Options, report: &mut DoctorReport
         .flatten();
     report.era = if legacy.is_some() { "dual-era" } else { "modern" }.into();
     report.detection = match &legacy {
-        Some((_, settled)) => format!("server/discover answered over Streamable HTTP, and initialize too ({settled})"),
+        Some((_, settled)) => format!("server/discover answered over Streamable HTTP; {settled}"),
         None => "server/discover answered over Streamable HTTP".into(),
     };
     let ctx = Ctx {

@@ -3,9 +3,11 @@
 //! server instead of a process each, for a server that takes seconds to
 //! start (a Python one). Every other check keeps a process of its own:
 //! those that may crash or wedge the server or need it fresh (ids, an
-//! unparsable line, end of input, the lifecycle's order, tools called),
-//! and `subscriptions-listen`, whose stream, if the server does not end it
-//! on `notifications/cancelled`, may go on writing into the next check.
+//! unparsable line, end of input, the lifecycle's order, tools called).
+//! `subscriptions-listen` shares, near the end: a server that keeps the
+//! rules ends the stream on `notifications/cancelled`; one that does not
+//! may go on writing, so when the check does not pass there the process
+//! is given up and what is left of the group runs in processes of its own.
 //! `caching-hints` shares: it only lists and reads what the feature checks
 //! list and read. (The header checks, `http-method-header-400` and
 //! `http-name-header-400`, are HTTP's: a connection each, no process.)
@@ -40,8 +42,8 @@ use crate::check::toolkit::as_client::Client;
 /// with errors (an unknown method, a modern request without its
 /// capabilities or at a future version) and the notifications that get
 /// no answer (a cancel for a request never sent, an unknown method),
-/// which change nothing on a server that keeps the rules; last, stdout
-/// judged over all of it.
+/// which change nothing on a server that keeps the rules; a subscription
+/// opened and cancelled; last, stdout judged over all of it.
 pub(super) const SHARED: &[&str] = &[
     "tools-listed",
     "tool-schemas",
@@ -55,8 +57,14 @@ pub(super) const SHARED: &[&str] = &[
     "notifications-unanswered",
     "meta-required",
     "unsupported-version",
+    LISTEN,
     STDOUT,
 ];
+
+/// The check of `subscriptions/listen`, near the end: a stream the server
+/// does not end on the cancel may go on writing, so when it does not pass
+/// the process is given up (see [`run_shared`]).
+const LISTEN: &str = "subscriptions-listen";
 
 /// The check of stdout: on the shared process it passes only when no line
 /// of junk came over the whole process (see the module doc).
@@ -179,6 +187,12 @@ pub(super) fn run_shared(start: Start, runs: &[(&'static Check, Ctx)], members: 
                 );
                 ran.kept.push((index, case));
             }
+            // A subscription that may still be open: what is left runs
+            // elsewhere too.
+            Err(_) if check.id == LISTEN => {
+                ran.again.extend(&members[n..]);
+                break;
+            }
             // The server answered: only this check is done again.
             Err(finding) if finding.failure.stop.is_none() && !session.cancelled() => ran.again.push(index),
             // A crash, a hang, junk on stdout, a cancel: the process is
@@ -213,7 +227,6 @@ mod tests {
             "version-negotiation",
             "requests-before-initialize",
             "tools-called",
-            "subscriptions-listen",
         ] {
             assert!(!SHARED.contains(&id), "{id}");
             assert!(checks.iter().any(|c| c.id == id), "{id}");
