@@ -82,6 +82,9 @@ pub enum Action {
     Ready,
     /// Open the lesson at the first unread section the exercise needs.
     ReadFirst,
+    /// Show the exercise's pane full-width, the case list hidden, or
+    /// bring the list back.
+    Wide,
 }
 
 /// When a binding shows in the footer.
@@ -115,8 +118,15 @@ pub struct Binding {
     pub what: &'static str,
     /// The footer's short form (empty: not in the footer).
     pub footer: &'static str,
+    /// The footer's form on a narrow terminal (shorter words, the same
+    /// key); [`Binding::footer`] when there is none shorter.
+    pub tight: &'static str,
     /// When the footer shows it.
     pub when: When,
+    /// The screen needs it in its footer: a narrow footer shortens words
+    /// and drops the keys not needed first, never this one (the footer
+    /// test holds every screen to it at 70 columns).
+    pub need: bool,
 }
 
 const fn b(keys: &'static [(KeyCode, Action)], what: &'static str, footer: &'static str, when: When) -> Binding {
@@ -124,7 +134,21 @@ const fn b(keys: &'static [(KeyCode, Action)], what: &'static str, footer: &'sta
         keys,
         what,
         footer,
+        tight: footer,
         when,
+        need: false,
+    }
+}
+
+impl Binding {
+    /// This binding, needed in its screen's footer ([`Binding::need`]).
+    const fn needed(self) -> Binding {
+        Binding { need: true, ..self }
+    }
+
+    /// This binding with `tight` as its footer's narrow form.
+    const fn tight(self, tight: &'static str) -> Binding {
+        Binding { tight, ..self }
     }
 }
 
@@ -169,26 +193,32 @@ const MAP: &[Binding] = &[
         "whatever comes next",
         "n next",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Enter, A::Lesson), (K::Char('l'), A::Lesson)],
         "read the part's lesson",
         "enter lesson",
         W::Always,
-    ),
+    )
+    .tight("l lesson")
+    .needed(),
     b(
         &[(K::Char('e'), A::Exercise)],
         "the part's next unfinished exercise",
         "e exercise",
         W::Always,
-    ),
-    b(&[(K::Char('z'), A::Quiz)], "the part's quiz", "z quiz", W::Always),
+    )
+    .needed(),
+    b(&[(K::Char('z'), A::Quiz)], "the part's quiz", "z quiz", W::Always).needed(),
     b(
         &[(K::Char('t'), A::Glossary)],
         "the glossary of terms",
         "t glossary",
         W::Always,
-    ),
+    )
+    .tight("t terms")
+    .needed(),
     b(
         &[(K::Char('R'), A::ResetAll)],
         "reset all progress (asks first; your files are kept)",
@@ -221,7 +251,8 @@ const LESSON: &[Binding] = &[
         "page down, page up",
         "space page",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[
             (K::Char('n'), A::Next),
@@ -232,7 +263,8 @@ const LESSON: &[Binding] = &[
         "next section",
         "n/p section",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[
             (K::Char('p'), A::Previous),
@@ -249,7 +281,8 @@ const LESSON: &[Binding] = &[
         "open or fold the aside in focus, all in the section",
         "a/A aside",
         W::Aside,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Char('g'), A::Top), (K::Char('G'), A::Bottom)],
         "top, bottom",
@@ -261,7 +294,8 @@ const LESSON: &[Binding] = &[
         "the part's first exercise, its quiz",
         "e exercise",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Char('x'), A::Ready)],
         "open the exercise a ready line names",
@@ -273,7 +307,8 @@ const LESSON: &[Binding] = &[
         "the glossary of terms",
         "t glossary",
         W::Always,
-    ),
+    )
+    .tight("t terms"),
 ];
 
 const EXERCISE: &[Binding] = &[
@@ -282,13 +317,15 @@ const EXERCISE: &[Binding] = &[
         "check now (saving a file checks too), cancel",
         "c check",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Char('h'), A::Hints), (K::Char('H'), A::RevealHint)],
         "the hints revealed so far, reveal the next",
         "h/H hints {hints}",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[
             (K::Down, A::Down),
@@ -299,25 +336,29 @@ const EXERCISE: &[Binding] = &[
         "choose a case, or scroll hints and output",
         "↑↓ scroll",
         W::Reading,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Enter, A::Open)],
         "show the chosen case",
         "enter cases",
         W::Reading,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Char('t'), A::Task), (K::Char('b'), A::Build)],
         "the task, the compiler output",
         "t task",
         W::Cases,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Char('o'), A::Edit)],
         "open the files in $VISUAL or $EDITOR",
         "o edit",
         W::Cases,
-    ),
+    )
+    .needed(),
     b(
         &[
             (K::Char(' '), A::PageDown),
@@ -327,6 +368,13 @@ const EXERCISE: &[Binding] = &[
             (K::PageUp, A::PageUp),
         ],
         "scroll the right pane a page down, up",
+        "space page",
+        W::Cases,
+    )
+    .needed(),
+    b(
+        &[(K::Char('w'), A::Wide)],
+        "the case and its transcript full-width, the case list hidden (again: shown)",
         "",
         W::Never,
     ),
@@ -386,19 +434,22 @@ const QUIZ: &[Binding] = &[
         "answer",
         "a–d answer",
         W::Question,
-    ),
+    )
+    .needed(),
     b(
-        &[
-            (K::Enter, A::Next),
-            (K::Char('n'), A::Next),
-            (K::Right, A::Next),
-            (K::Char('p'), A::Previous),
-            (K::Left, A::Previous),
-        ],
-        "next question (once answered), previous",
+        &[(K::Enter, A::Next), (K::Char('n'), A::Next), (K::Right, A::Next)],
+        "next question (once answered)",
         "enter next",
         W::Question,
-    ),
+    )
+    .needed(),
+    b(
+        &[(K::Char('p'), A::Previous), (K::Left, A::Previous)],
+        "previous question; on the summary, the last one again",
+        "p review",
+        W::Summary,
+    )
+    .needed(),
     b(
         &[
             (K::Up, A::Up),
@@ -407,21 +458,25 @@ const QUIZ: &[Binding] = &[
             (K::Char('j'), A::Down),
         ],
         "scroll; on the summary, choose a missed question",
-        "↑↓ choose",
-        W::Summary,
-    ),
+        "↑↓ scroll",
+        W::Always,
+    )
+    .needed(),
     b(
         &[(K::Char('o'), A::Open)],
         "read the chosen missed question's section",
         "o read its section",
         W::Summary,
-    ),
+    )
+    .tight("o section")
+    .needed(),
     b(
         &[(K::Char('r'), A::Retake)],
         "take the quiz again (on its summary; asks first)",
         "r retake",
         W::Summary,
-    ),
+    )
+    .needed(),
 ];
 
 const GLOSSARY: &[Binding] = &[
@@ -435,7 +490,8 @@ const GLOSSARY: &[Binding] = &[
         "choose a term",
         "↑↓ choose",
         W::Always,
-    ),
+    )
+    .needed(),
     b(
         &[(K::Char('g'), A::Top), (K::Char('G'), A::Bottom)],
         "first, last term",
@@ -447,7 +503,9 @@ const GLOSSARY: &[Binding] = &[
         "read the lesson section that teaches it",
         "enter read its section",
         W::Always,
-    ),
+    )
+    .tight("enter read")
+    .needed(),
     b(&[(K::Char('t'), A::Back)], "back where you came from", "", W::Never),
 ];
 

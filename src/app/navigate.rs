@@ -30,7 +30,9 @@ impl App {
     pub(super) fn go_back(&mut self) -> Vec<Effect> {
         let from = self.screen;
         self.screen = self.back.pop().unwrap_or(Screen::Map);
-        if from == Screen::Glossary
+        // Back from a jump to a section (the glossary's, the quiz
+        // summary's): the lesson where the learner was before it.
+        if matches!(from, Screen::Glossary | Screen::Quiz)
             && self.screen == Screen::Lesson
             && let Some((part, place)) = self.lesson_behind.take()
         {

@@ -43,7 +43,7 @@ pub(super) fn header(app: &App) -> (String, String) {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let pane = if app.exercise.pane.is_wide() {
+    let pane = if !app.shows_case_list() {
         area
     } else {
         let [list, pane] = Layout::horizontal([Constraint::Length(app.list_width()), Constraint::Min(1)]).areas(area);
@@ -51,16 +51,14 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         pane
     };
     let lines = &app.exercise.lines;
-    let scroll = app
-        .exercise
-        .scroll
-        .min(lines.len().saturating_sub(pane.height as usize));
-    let visible: Vec<Line> = lines
-        .iter()
-        .skip(scroll)
-        .take(pane.height as usize)
-        .map(|l| styled(l, theme))
-        .collect();
+    let rows = pane.height as usize;
+    let scroll = app.exercise.scroll.min(lines.len().saturating_sub(rows));
+    let (shown, hidden) = super::visible_rows(lines, scroll, rows);
+    let mut visible: Vec<Line> = shown.iter().map(|l| styled(l, theme)).collect();
+    if hidden > 0 {
+        let key = super::key_for(crate::app::Screen::Exercise, crate::app::keys::Action::PageDown);
+        visible.push(super::more_line(hidden, &key, theme));
+    }
     frame.render_widget(
         Paragraph::new(visible),
         pane.inner(ratatui::layout::Margin {
@@ -86,7 +84,7 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(checker) = crate::check::checkers::of(ex) else {
         return;
     };
-    let width = area.width.saturating_sub(5) as usize;
+    let width = app.case_name_room();
     let mut lines = vec![Line::from(Span::styled("Cases", theme.title))];
     let (statuses, current): (Vec<Option<Status>>, Option<usize>) = match &app.exercise.check {
         CheckState::Idle => (vec![None; checker.cases.len()], None),
@@ -157,22 +155,27 @@ pub(super) fn footer(app: &App) -> (String, String) {
         return (String::new(), String::new());
     };
     let shown = app.progress.hints_shown(&ex.id);
-    let status = match &app.exercise.check {
-        CheckState::Done(r) if !r.build.ok => format!("build failed ({:.2} s)", r.build.duration_ms as f64 / 1000.0),
-        CheckState::Done(r) => format!(
-            "{}/{} pass · build {:.2} s",
-            r.passed_cases(),
-            r.cases.len(),
-            r.build.duration_ms as f64 / 1000.0
-        ),
-        CheckState::Running { .. } => "checking… x cancels".into(),
-        CheckState::Idle => String::new(),
+    let statuses = match &app.exercise.check {
+        CheckState::Done(r) if !r.build.ok => vec![
+            format!("build failed ({:.2} s)", r.build.duration_ms as f64 / 1000.0),
+            "build failed".into(),
+        ],
+        CheckState::Done(r) => vec![
+            format!(
+                "{}/{} pass · build {:.2} s",
+                r.passed_cases(),
+                r.cases.len(),
+                r.build.duration_ms as f64 / 1000.0
+            ),
+            format!("{}/{} pass", r.passed_cases(), r.cases.len()),
+        ],
+        CheckState::Running { .. } => vec!["checking… x cancels".into(), "x cancels".into()],
+        CheckState::Idle => Vec::new(),
     };
     let when = if app.exercise.pane.scrolls() {
         When::Reading
     } else {
         When::Cases
     };
-    let keys = super::footer_keys(app, when, &format!("{shown}/{}", ex.hints.len()), &status);
-    (keys, status)
+    super::footer_keys(app, when, &format!("{shown}/{}", ex.hints.len()), &statuses)
 }

@@ -114,5 +114,5 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
-    (super::footer_keys(app, When::Always, "", ""), String::new())
+    super::footer_keys(app, When::Always, "", &[])
 }
