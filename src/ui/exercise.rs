@@ -77,6 +77,9 @@ fn mark(status: Option<Status>, running: bool, app: &App, theme: &Theme) -> Span
     }
 }
 
+/// The case list: each case with its mark (the chosen one highlighted),
+/// scrolled to keep the chosen case in view with a marker where cases lie
+/// beyond the rows; then the check's state.
 fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(ex) = app.course.exercises.get(app.exercise.index) else {
         return;
@@ -93,7 +96,14 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         CheckState::Done(r) => (r.cases.iter().map(|c| Some(c.status)).collect(), None),
     };
-    for (i, case) in checker.cases.iter().enumerate() {
+    // Below the cases: a blank, the check's state, and whether it is done.
+    let trailer = 2 + usize::from(app.progress.is_done(&ex.id));
+    let slots = usize::from(area.height).saturating_sub(1 + trailer).max(1);
+    let (start, end) = case_window(checker.cases.len(), app.exercise.selected, slots);
+    if start > 0 {
+        lines.push(Line::from(Span::styled(format!("▲ {start} more"), theme.dim)));
+    }
+    for (i, case) in checker.cases.iter().enumerate().take(end).skip(start) {
         let running = current == Some(i) && statuses.get(i).copied().flatten().is_none();
         let style = if i == app.exercise.selected && app.exercise.pane == Pane::Case {
             theme.selected
@@ -104,6 +114,11 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             mark(statuses.get(i).copied().flatten(), running, app, theme),
             Span::styled(format!(" {}", super::fit(case.name, width)), style),
         ]));
+    }
+    if end < checker.cases.len() {
+        let key = super::key_for(crate::app::Screen::Exercise, crate::app::keys::Action::Down);
+        let more = checker.cases.len() - end;
+        lines.push(Line::from(Span::styled(format!("▼ {more} more · {key}"), theme.dim)));
     }
     lines.push(Line::default());
     match &app.exercise.check {
@@ -137,6 +152,28 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             vertical: 0,
         }),
     );
+}
+
+/// The cases the list shows, `start..end`, of `len` in `slots` rows: all
+/// when they fit; else the chosen one always among them, and a row kept
+/// for a marker on each side where cases lie beyond it.
+fn case_window(len: usize, selected: usize, slots: usize) -> (usize, usize) {
+    if len <= slots {
+        return (0, len);
+    }
+    let selected = selected.min(len - 1);
+    // One marker (below, or above): slots - 1 cases.
+    let one = slots.saturating_sub(1).max(1);
+    if selected < one {
+        return (0, one);
+    }
+    if selected >= len - one {
+        return (len - one, len);
+    }
+    // Both: the chosen case last but one of what shows.
+    let shown = slots.saturating_sub(2).max(1);
+    let start = (selected + 2).saturating_sub(shown).clamp(1, len - shown - 1);
+    (start, start + shown)
 }
 
 /// A laid-out line of the pane in the theme's styles.

@@ -70,11 +70,14 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         lines.extend(paragraphs(&text, width, Tone::Plain, Look::Dim));
         lines.push(PaneLine::blank());
     }
-    details(report, app.exercise.raw, width, &mut lines);
+    details(report, app.exercise.raw, app.exercise.wide, width, &mut lines);
     lines
 }
 
-fn details(report: &CaseReport, raw: bool, width: usize, lines: &mut Vec<PaneLine>) {
+/// The case's evidence: differences, the values compared, the transcript
+/// (`raw`: as sent; `wide`: the case list hidden, which `w` undoes), and
+/// the program's stderr.
+fn details(report: &CaseReport, raw: bool, wide: bool, width: usize, lines: &mut Vec<PaneLine>) {
     if !report.differences.is_empty() {
         lines.push(PaneLine::one("Differences", Look::Title));
         for d in &report.differences {
@@ -105,8 +108,13 @@ fn details(report: &CaseReport, raw: bool, width: usize, lines: &mut Vec<PaneLin
         lines.push(PaneLine::blank());
     }
     if !report.transcript.is_empty() {
+        let legend = if wide {
+            "▶ to your program · ◀ from it · w shows the cases"
+        } else {
+            "▶ to your program · ◀ from it · w full-width"
+        };
         lines.extend(transcript_title(
-            "▶ to your program · ◀ from it · w full-width",
+            legend,
             report.transcript.iter().any(|e| e.kind == EntryKind::Harness),
             raw,
             width,
