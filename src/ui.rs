@@ -138,8 +138,14 @@ pub fn visible_rows<T>(lines: &[T], scroll: usize, rows: usize) -> (&[T], usize)
 /// The marker on the last row of a pane cut at its bottom: how many lines
 /// lie below, and `key`, the key that scrolls to them.
 pub fn more_line(hidden: usize, key: &str, theme: &Theme) -> Line<'static> {
-    let lines = if hidden == 1 { "line" } else { "lines" };
-    Line::from(Span::styled(format!("▼ {hidden} more {lines} · {key}"), theme.dim))
+    more_of(hidden, ("line", "lines"), key, theme)
+}
+
+/// [`more_line`] for a list of `what` (singular, plural): how many lie
+/// below, and the key.
+fn more_of(hidden: usize, what: (&str, &str), key: &str, theme: &Theme) -> Line<'static> {
+    let what = if hidden == 1 { what.0 } else { what.1 };
+    Line::from(Span::styled(format!("▼ {hidden} more {what} · {key}"), theme.dim))
 }
 
 /// The name of the key that does `action` on `screen`, for a marker.

@@ -227,7 +227,7 @@ pub(super) const EXERCISE: &[Binding] = &[
     .needed(),
     b(
         &[(K::Char('w'), A::Wide)],
-        "the case and its transcript full-width, the case list hidden (again: shown)",
+        "the case full-width, or beside the case list",
         "",
         W::Never,
     ),
