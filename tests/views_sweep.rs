@@ -196,6 +196,15 @@ fn stub_screen(course: &Course, index: usize, size: (u16, u16)) -> App {
         ex.number(),
         ex.id
     );
+    let recorded: Vec<&str> = report.cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        recorded,
+        case_names(course, index),
+        "the checker's cases changed: record the stub's report again, \
+         `mcplings check {} --json > tests/reports/{}.json`",
+        ex.number(),
+        ex.number()
+    );
     app.update(Msg::CheckDone {
         run,
         report: Box::new(report),
