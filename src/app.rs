@@ -111,8 +111,8 @@ pub struct App {
     /// The screens to go back to with esc, the last on top (not kept
     /// across restarts; the screen in front is, in the progress file).
     pub(crate) back: Vec<Screen>,
-    /// The lesson place (part, place) a jump from the glossary left: esc
-    /// from the glossary comes back to it.
+    /// The lesson place (part, place) a jump from the glossary or the quiz
+    /// summary left: esc from the glossary or the quiz comes back to it.
     lesson_behind: Option<(u8, crate::progress::LessonPlace)>,
     /// The open exercise's files changed while another screen was in
     /// front: coming back to it checks again.
@@ -388,7 +388,7 @@ impl App {
             } else {
                 match report.cases.iter().find(|c| c.status == crate::check::Status::Failed) {
                     Some(case) => format!(
-                        "Checked: {}/{} pass. enter shows the first failing case, {}.",
+                        "Checked: {}/{} pass. enter shows ✗ {}.",
                         report.passed_cases(),
                         report.cases.len(),
                         case.name

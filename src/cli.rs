@@ -19,7 +19,7 @@ mod glossary;
 mod init;
 mod quiz;
 mod relay;
-mod report;
+pub mod report;
 mod signals;
 mod stats;
 mod verify;

@@ -9,6 +9,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 use crate::content::lesson::{Inline, InlineStyle};
 
 mod aside;
+pub mod breaks;
 pub mod cite;
 mod frame;
 mod lesson;
@@ -18,7 +19,7 @@ pub use lesson::{
     AsideAt, LaidOut, Note, SectionAt, code_label, lay_out_lesson, lay_out_lesson_with, lesson_plain, lesson_text,
 };
 
-pub use frame::{Show, hard_wrap, highlight_json, lay_out as lay_out_frame, wrap_with_frames};
+pub use frame::{Leads, Show, highlight_json, lay_out as lay_out_frame, wrap_with_frames};
 
 /// What a piece of text is, for styling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +114,8 @@ pub fn paragraphs(text: &str, width: usize, tone: Tone, first: &str, rest: &str)
 /// `first` and the others with `rest` (both count towards the width). A
 /// word is what lies between spaces, even across styles, so `` `id`. ``
 /// never loses its full stop to the next line; a word longer than a line
-/// is broken after a `/` where it can be, else at a character.
+/// continues by the one rule of [`breaks`] (after a `,` `:` `/` near the
+/// end of the line, else at its edge).
 pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Line> {
     // Words as runs of styled segments, each with whether a space precedes it.
     let mut words: Vec<(Vec<Piece>, bool)> = Vec::new();
@@ -140,8 +142,6 @@ pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Li
     if !word.is_empty() {
         words.push((word, word_space));
     }
-    // A word wider than a line (a path) breaks after a `/` where it can.
-    let words = frame::split_long_words(words, width.saturating_sub(rest.text.width()));
     let mut lines = Vec::new();
     let mut line: Line = vec![first.clone()];
     let indent = rest.text.width();
@@ -151,7 +151,13 @@ pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Li
     for (segments, space_before) in words {
         let w: usize = segments.iter().map(|p| p.text.width()).sum();
         let gap = usize::from(space_before && has_content);
-        if has_content && used + gap + w > width {
+        let fits = used + gap + w <= width;
+        // A word too wide for what is left moves to a new line, unless it
+        // is wider than a line too and the space before it lies outside
+        // the last columns: then it starts here and continues by the rule.
+        let fresh = width.saturating_sub(indent);
+        let starts_here = fits || (w > fresh && width.saturating_sub(used + gap) >= breaks::WINDOW);
+        if has_content && !starts_here {
             lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
             used = indent;
         } else if gap == 1 {
@@ -159,16 +165,23 @@ pub fn wrap(pieces: &[Piece], width: usize, first: Piece, rest: Piece) -> Vec<Li
             push(&mut line, " ", space_tone);
             used += 1;
         }
-        for segment in segments {
-            for c in segment.text.chars() {
-                let cw = c.width().unwrap_or(0);
-                if used + cw > width && used > indent {
-                    lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
-                    used = indent;
-                }
+        let chars: Vec<(char, Tone)> = segments
+            .iter()
+            .flat_map(|p| p.text.chars().map(move |c| (c, p.tone)))
+            .collect();
+        let bare: Vec<char> = chars.iter().map(|(c, _)| *c).collect();
+        let mut at = 0;
+        while at < chars.len() {
+            let n = breaks::take(&bare[at..], width.saturating_sub(used), breaks::Rule::Boundary);
+            for &(c, tone) in &chars[at..at + n] {
                 let mut buf = [0u8; 4];
-                push(&mut line, c.encode_utf8(&mut buf), segment.tone);
-                used += cw;
+                push(&mut line, c.encode_utf8(&mut buf), tone);
+                used += c.width().unwrap_or(0);
+            }
+            at += n;
+            if at < chars.len() {
+                lines.push(std::mem::replace(&mut line, vec![rest.clone()]));
+                used = indent;
             }
         }
         has_content = true;

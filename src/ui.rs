@@ -20,12 +20,11 @@ use ratatui::widgets::Paragraph;
 use crate::app::keys::{self, When};
 use crate::app::{App, MIN_SIZE, Screen};
 
-/// The footer's keys for `screen` in state `when` beside `status`, fitted
-/// to the terminal's width (the least important keys dropped).
-fn footer_keys(app: &App, when: When, hints: &str, status: &str) -> String {
-    use unicode_width::UnicodeWidthStr;
-    let width = usize::from(app.size.0).saturating_sub(status.width() + 4);
-    keys::footer(app.screen, when, hints, width)
+/// The footer of the screen in front in state `when`: its keys and, of
+/// `statuses` (the status's forms, longest first), the one shown, fitted
+/// together to the terminal's width ([`keys::footer`]).
+fn footer_keys(app: &App, when: When, hints: &str, statuses: &[String]) -> (String, String) {
+    keys::footer(app.screen, when, hints, statuses, usize::from(app.size.0))
 }
 use theme::Theme;
 
@@ -38,12 +37,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
             "Terminal too small: mcplings needs {}×{}, this is {}×{}. Enlarge it, or press q to quit.",
             MIN_SIZE.0, MIN_SIZE.1, area.width, area.height
         );
-        frame.render_widget(
-            Paragraph::new(text)
-                .wrap(ratatui::widgets::Wrap { trim: true })
-                .style(theme.warn),
-            area,
-        );
+        let width = usize::from(area.width).max(10);
+        let lines = paragraphs(&text, width, "", "", crate::text::Tone::Plain, theme.warn, &theme);
+        frame.render_widget(Paragraph::new(lines), area);
         return;
     }
     let [header, rule1, body, rule2, footer] = Layout::vertical([
@@ -124,6 +120,41 @@ fn draw_bar(frame: &mut Frame, area: Rect, left: &str, right: &str, theme: &Them
             .style(theme.dim),
         r,
     );
+}
+
+/// The part of `lines` a pane `rows` high shows from `scroll` (clamped by
+/// the caller), and how many lines lie below it. While some do, the last
+/// row is kept for the marker ([`more_line`]): nothing is cut silently.
+pub fn visible_rows<T>(lines: &[T], scroll: usize, rows: usize) -> (&[T], usize) {
+    let start = scroll.min(lines.len());
+    let rest = &lines[start..];
+    if rest.len() <= rows {
+        return (rest, 0);
+    }
+    let shown = rows.saturating_sub(1);
+    (&rest[..shown], rest.len() - shown)
+}
+
+/// The marker on the last row of a pane cut at its bottom: how many lines
+/// lie below, and `key`, the key that scrolls to them.
+pub fn more_line(hidden: usize, key: &str, theme: &Theme) -> Line<'static> {
+    more_of(hidden, ("line", "lines"), key, theme)
+}
+
+/// [`more_line`] for a list of `what` (singular, plural): how many lie
+/// below, and the key.
+fn more_of(hidden: usize, what: (&str, &str), key: &str, theme: &Theme) -> Line<'static> {
+    let what = if hidden == 1 { what.0 } else { what.1 };
+    Line::from(Span::styled(format!("▼ {hidden} more {what} · {key}"), theme.dim))
+}
+
+/// The name of the key that does `action` on `screen`, for a marker.
+fn key_for(screen: Screen, action: keys::Action) -> String {
+    keys::table(screen)
+        .iter()
+        .flat_map(|b| b.keys.iter())
+        .find(|(_, a)| *a == action)
+        .map_or_else(String::new, |(k, _)| keys::key_name(*k))
 }
 
 /// Converts a laid-out line of [`crate::text`] into a styled ratatui line.

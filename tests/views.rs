@@ -118,7 +118,7 @@ fn failing_router_report() -> CheckReport {
         "error reaches its call",
         "orphan logged and dropped",
         "ids never reused",
-        "server request is not a response",
+        "server ping is not a reply",
         "malformed responses invalid",
         "invalid lines dropped",
     ] {
@@ -354,8 +354,8 @@ fn failing_probe_report() -> CheckReport {
     cases.push(failing);
     for name in [
         "any other error: fall back",
-        "malformed answer: not modern",
-        "malformed answer: not legacy",
+        "malformed reply: not modern",
+        "malformed reply: not legacy",
         "log before the result",
         "counter-offer accepted",
         "counter-offer refused",

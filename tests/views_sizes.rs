@@ -354,3 +354,278 @@ fn asides_and_needs() {
     // 01's task pane: what to read first, none read yet.
     fixture_at_both_sizes("exercise_read_first", "e");
 }
+
+/// The footer row of `app` as drawn.
+fn footer_row(app: &App) -> String {
+    screen(app).lines().last().unwrap_or("").to_string()
+}
+
+/// Every binding of `screen`'s key table the screen needs in state `when`
+/// shows in `footer`, in its full or its tight form.
+fn needed_keys_shown(footer: &str, screen: mcplings::app::Screen, when: mcplings::app::keys::When, at: &str) {
+    use mcplings::app::keys::{When, table};
+    for binding in table(screen) {
+        if !binding.need || binding.footer.is_empty() || !(binding.when == When::Always || binding.when == when) {
+            continue;
+        }
+        // `{hints}` stands for "shown/total": its words before it suffice.
+        let shown = |form: &str| footer.contains(form.split("{hints}").next().unwrap_or(form).trim_end());
+        assert!(
+            shown(binding.footer) || shown(binding.tight),
+            "{at}: the footer drops `{}`, which the screen needs:\n{footer}",
+            binding.footer
+        );
+    }
+}
+
+/// Item 3 of issue 37: at 70×20 every screen's footer keeps the keys its
+/// screen needs (marked in the key table), whatever its status says.
+#[test]
+fn every_footer_at_70_columns_keeps_the_keys_its_screen_needs() {
+    use mcplings::app::Screen;
+    use mcplings::app::keys::When;
+    let size = (70, 20);
+    let quiz_done = |app: &mut App| {
+        let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+        for (i, q) in questions.iter().enumerate() {
+            if i == 1 {
+                let wrong = (q.correct() + 1) % q.options.len();
+                let letter = app.quiz_letter(wrong).unwrap().to_string();
+                press(app, &letter);
+            }
+            let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+            press(app, &letter);
+            press(app, "\n");
+        }
+    };
+    type Setup = Box<dyn Fn(&mut App)>;
+    let states: Vec<(&str, &str, Setup, Screen, When)> = vec![
+        ("map", "", Box::new(|_| {}), Screen::Map, When::Always),
+        (
+            "map while preparing",
+            "",
+            Box::new(|app| {
+                app.update(Msg::Prebuilding);
+            }),
+            Screen::Map,
+            When::Always,
+        ),
+        ("lesson", "\n", Box::new(|_| {}), Screen::Lesson, When::Always),
+        (
+            "exercise, checking",
+            "e",
+            Box::new(|_| {}),
+            Screen::Exercise,
+            When::Cases,
+        ),
+        (
+            "exercise, a case failing",
+            "e",
+            Box::new(|app| {
+                let report = report_of_01(app, 8);
+                finish(app, report);
+            }),
+            Screen::Exercise,
+            When::Cases,
+        ),
+        (
+            "exercise, hints",
+            "eHH",
+            Box::new(|_| {}),
+            Screen::Exercise,
+            When::Reading,
+        ),
+        ("quiz question", "z", Box::new(|_| {}), Screen::Quiz, When::Question),
+        ("quiz summary", "z", Box::new(quiz_done), Screen::Quiz, When::Summary),
+        ("glossary", "t", Box::new(|_| {}), Screen::Glossary, When::Always),
+    ];
+    for (name, keys, setup, screen, when) in states {
+        let mut app = app(size);
+        press(&mut app, keys);
+        setup(&mut app);
+        needed_keys_shown(&footer_row(&app), screen, when, name);
+    }
+    // A lesson page with an aside in focus needs a/A too.
+    let mut app = fixture(size);
+    press(&mut app, "\n");
+    let footer = footer_row(&app);
+    assert!(footer.contains("a/A aside"), "{footer}");
+    needed_keys_shown(&footer, Screen::Lesson, When::Aside, "lesson, an aside in focus");
+}
+
+/// The status line: the notice after a check while the pane stays on what
+/// the learner reads names the first failing case and fits 70 columns
+/// whole, for every case of every exercise.
+#[test]
+fn the_checked_notice_fits_70_columns_for_every_case() {
+    let size = (70, 20);
+    let course = app(size).course().clone();
+    for (index, ex) in course.exercises.iter().enumerate() {
+        let checker = mcplings::check::checkers::of(ex).unwrap();
+        for failing in 0..checker.cases.len() {
+            let mut app = App::new(course.clone(), Progress::default(), size);
+            let key = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+            let mut effects = app.update(key('e'));
+            for _ in 0..index {
+                effects = app.update(key('n'));
+            }
+            let run = effects
+                .iter()
+                .find_map(|e| match e {
+                    mcplings::app::Effect::StartCheck { run, .. } => Some(*run),
+                    _ => None,
+                })
+                .expect("opening an exercise starts its check");
+            // The task pinned: a finished check leaves it, and says what it found.
+            press(&mut app, "t");
+            let mut report = report_of_01(&app, usize::MAX);
+            report.exercise = ex.id.clone();
+            report.cases = checker
+                .cases
+                .iter()
+                .enumerate()
+                .map(|(i, c)| CaseReport {
+                    status: if i == failing { Status::Failed } else { Status::Passed },
+                    reason: None,
+                    ..CaseReport::not_run(c.name, "", "")
+                })
+                .collect();
+            app.update(Msg::CheckDone {
+                run,
+                report: Box::new(report),
+            });
+            let notice = app.notice().expect("the check's notice").to_string();
+            let name = checker.cases[failing].name;
+            assert!(notice.contains(name), "{notice}");
+            assert_eq!(
+                mcplings::ui::notice_line(&notice, 70),
+                format!(" {notice}"),
+                "cut at 70 columns"
+            );
+        }
+    }
+}
+
+/// After a pick at 70×20 the explanation scrolls into view, and the
+/// chosen answer stays on screen with it; what is cut below says so.
+#[test]
+fn the_chosen_answer_stays_in_view_at_70x20() {
+    let mut app = app((70, 20));
+    press(&mut app, "z");
+    let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+    for q in &questions[..9] {
+        let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+        press(&mut app, &letter);
+        press(&mut app, "\n");
+    }
+    let q = &questions[9];
+    let wrong = (0..q.options.len())
+        .filter(|&i| i != q.correct())
+        .max_by_key(|&i| q.options[i].explanation.len())
+        .unwrap();
+    let letter = app.quiz_letter(wrong).unwrap();
+    press(&mut app, &letter.to_string());
+    let shown = screen(&app);
+    assert!(
+        shown.contains(&format!(" ✗ {letter}) ")),
+        "the chosen answer shows:\n{shown}"
+    );
+    assert!(
+        shown.contains("✗ Not quite."),
+        "its explanation starts below it:\n{shown}"
+    );
+}
+
+/// The summary's one-line rows run to the last column but one, as the
+/// left margin is one column; a cut row ends with `…` there.
+#[test]
+fn quiz_summary_rows_reach_the_last_column_but_one() {
+    for size in SIZES {
+        let mut app = app(size);
+        press(&mut app, "z");
+        let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+        for q in &questions {
+            let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+            press(&mut app, &letter);
+            press(&mut app, "\n");
+        }
+        let shown = screen(&app);
+        let cut: Vec<&str> = shown
+            .lines()
+            .filter(|l| l.starts_with(" ✓ ") && l.ends_with('…'))
+            .collect();
+        assert!(!cut.is_empty(), "{shown}");
+        for row in cut {
+            assert_eq!(row.chars().count(), usize::from(size.0) - 1, "{row}");
+        }
+    }
+}
+
+/// Esc from the quiz summary, after `o` read a missed question's section,
+/// comes back to the summary, then to the lesson where the learner was
+/// before the quiz, not to the section read last.
+#[test]
+fn esc_from_the_quiz_summary_returns_to_the_lesson_place_it_came_from() {
+    let mut app = app((80, 24));
+    press(&mut app, "\n   ");
+    let before = screen(&app);
+    press(&mut app, "z");
+    let questions = app.course().part(1).unwrap().quiz.as_ref().unwrap().questions.clone();
+    for (i, q) in questions.iter().enumerate() {
+        if i == questions.len() - 1 {
+            let wrong = (q.correct() + 1) % q.options.len();
+            let letter = app.quiz_letter(wrong).unwrap().to_string();
+            press(&mut app, &letter);
+        }
+        let letter = app.quiz_letter(q.correct()).unwrap().to_string();
+        press(&mut app, &letter);
+        press(&mut app, "\n");
+    }
+    press(&mut app, "o");
+    let section = screen(&app);
+    assert_ne!(
+        section, before,
+        "o opens the missed question's section, elsewhere in the lesson"
+    );
+    press(&mut app, "\x1b");
+    assert!(screen(&app).contains("Quiz complete"), "esc comes back to the summary");
+    press(&mut app, "\x1b");
+    assert_eq!(screen(&app), before, "the lesson where the learner was");
+}
+
+/// `w` shows the selected case full-width, the case list hidden; `w`
+/// again brings the list back.
+#[test]
+fn w_shows_the_case_full_width() {
+    at_both_sizes("exercise_full_width", "e", |app| {
+        let report = report_of_01(app, 8);
+        finish(app, report);
+        press(app, "w");
+    });
+    let mut app = app((70, 20));
+    press(&mut app, "e");
+    let report = report_of_01(&app, 8);
+    finish(&mut app, report);
+    press(&mut app, "ww");
+    assert!(screen(&app).contains(" Cases "), "w again shows the list");
+}
+
+/// A list taller than the screen scrolls to the chosen case, with a
+/// marker where cases lie beyond its rows (11 has 21 cases).
+#[test]
+fn a_long_case_list_scrolls_to_the_chosen_case() {
+    for size in SIZES {
+        let mut app = app(size);
+        let index = app.course().exercise_index("11-capstone-server").unwrap();
+        press(&mut app, "e");
+        press(&mut app, &"n".repeat(index));
+        let ex = app.course().exercises[index].clone();
+        let cases = mcplings::check::checkers::of(&ex).unwrap().cases;
+        let last = cases.last().unwrap().name;
+        press(&mut app, &"j".repeat(cases.len()));
+        let shown = screen(&app);
+        assert!(shown.contains(&format!(" {last}")), "{shown}");
+        assert!(shown.contains("▲ ") && shown.contains(" more"), "{shown}");
+        insta::assert_snapshot!(format!("case_list_scrolled_{}x{}", size.0, size.1), shown);
+    }
+}

@@ -89,6 +89,9 @@ pub struct ExerciseView {
     /// The transcript shows each line exactly as sent (`v`), broken at
     /// characters, instead of wide frames pretty-printed.
     pub raw: bool,
+    /// The pane takes the whole width, the case list hidden (`w`): a
+    /// transcript read full-width.
+    pub wide: bool,
 }
 
 impl ExerciseView {
@@ -106,6 +109,7 @@ impl ExerciseView {
             restore_case: false,
             changed: false,
             raw: false,
+            wide: false,
         }
     }
 
@@ -234,6 +238,10 @@ impl App {
             }
             Some(Action::Open) => show_case(v),
             Some(Action::Raw) if v.pane == Pane::Case => v.raw = !v.raw,
+            Some(Action::Wide) => {
+                v.wide = !v.wide;
+                v.scroll = 0;
+            }
             Some(Action::PageDown) => v.scroll += page,
             Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(page),
             Some(Action::Check) => return self.start_check(),
@@ -288,16 +296,38 @@ impl App {
     /// narrow pane is hard to read.
     pub(crate) fn pane_size(&self) -> (usize, usize) {
         let rows = self.body_rows();
-        if self.exercise.pane.is_wide() {
+        if !self.shows_case_list() {
             return (usize::from(self.size.0), rows);
         }
         (usize::from(self.size.0.saturating_sub(self.list_width() + 1)), rows)
     }
 
+    /// Whether the exercise screen shows the case list beside its pane:
+    /// not beside code (the build output, the solution), nor when the
+    /// learner asked for the pane full-width (`w`).
+    pub fn shows_case_list(&self) -> bool {
+        !self.exercise.pane.is_wide() && !self.exercise.wide
+    }
+
+    /// Columns a case's name has in the case list ([`App::list_width`]
+    /// less its mark, margins and border): a longer name is cut there,
+    /// and shown whole at the top of the pane when chosen.
+    pub fn case_name_room(&self) -> usize {
+        usize::from(self.list_width()).saturating_sub(5)
+    }
+
+    /// Columns of text in the exercise's right pane (its margins off): the
+    /// width its lines are laid out for.
+    pub fn pane_text_width(&self) -> usize {
+        self.pane_size().0.saturating_sub(2).max(10)
+    }
+
     /// Width of the case list, borders included: wide enough for the open
     /// exercise's longest case name, at least [`LIST_WIDTH`], at most two
-    /// fifths of the terminal (so at 70 and 80 columns a long name is cut
-    /// in the list, and shown whole at the top of the pane when chosen).
+    /// fifths of the terminal (at 80 columns, 27 columns for a name: every
+    /// case name of the course fits, a test holds them to it; at 70, a
+    /// longer name is cut in the list and shown whole at the top of the
+    /// pane when chosen).
     pub fn list_width(&self) -> u16 {
         use unicode_width::UnicodeWidthStr;
         let longest = self

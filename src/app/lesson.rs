@@ -172,7 +172,14 @@ impl LessonView {
     /// or folds it).
     pub fn focused(&self) -> Option<&AsideAt> {
         let laid = self.laid.as_ref()?;
-        let bottom = self.scroll + self.rows.max(1);
+        // The last row shows the "more" marker while lines lie below it.
+        let rows = self.rows.max(1);
+        let shown = if self.scroll + rows < laid.lines.len() {
+            rows - 1
+        } else {
+            rows
+        };
+        let bottom = self.scroll + shown.max(1);
         laid.asides
             .iter()
             .find(|a| a.head.start < bottom && a.head.end > self.scroll)

@@ -33,7 +33,9 @@ impl App {
         if self.screen == Screen::Map {
             self.follow_progress();
         }
-        if from == Screen::Glossary
+        // Back from a jump to a section (the glossary's, the quiz
+        // summary's): the lesson where the learner was before it.
+        if matches!(from, Screen::Glossary | Screen::Quiz)
             && self.screen == Screen::Lesson
             && let Some((part, place)) = self.lesson_behind.take()
         {

@@ -107,6 +107,7 @@ pub struct Solution {
 /// Every line of the open exercise's right pane, for a pane `width`
 /// columns wide (its margins included), before scrolling.
 pub(super) fn lay_out(app: &App, width: usize) -> Vec<PaneLine> {
+    // As [`App::pane_text_width`].
     let width = width.saturating_sub(2).max(10);
     let Some(ex) = app.course.exercises.get(app.exercise.index) else {
         return Vec::new();
@@ -324,34 +325,38 @@ fn toned(line: crate::text::Line) -> Vec<Run> {
     line.into_iter().map(|p| Run::new(p.text, Look::Tone(p.tone))).collect()
 }
 
-/// Breaks a line of runs into lines of at most `width` columns, keeping
-/// each character's look (for compiler output, stderr and code, which must
-/// not lose their ends). Continued lines start with a dotted bar, as
-/// wrapped frames do.
+/// Breaks a line of runs into lines of at most `width` columns by the one
+/// rule ([`crate::text::breaks`]), keeping each character's look (for
+/// compiler output, stderr and code, which must not lose their ends).
+/// Continued lines start with a dotted bar, as wrapped frames do.
 fn wrap_runs(runs: Vec<Run>, width: usize) -> Vec<PaneLine> {
-    use unicode_width::UnicodeWidthChar;
+    use crate::text::breaks::{Rule, take};
     let width = width.max(8);
+    let chars: Vec<(char, Look)> = runs
+        .iter()
+        .flat_map(|r| r.text.chars().map(move |c| (c, r.look)))
+        .collect();
+    let bare: Vec<char> = chars.iter().map(|(c, _)| *c).collect();
     let mut out = Vec::new();
     let mut current: Vec<Run> = Vec::new();
-    let mut used = 0;
-    for run in runs {
-        let mut text = String::new();
-        for c in run.text.chars() {
-            let w = c.width().unwrap_or(0);
-            if used + w > width {
-                if !text.is_empty() {
-                    current.push(Run::new(std::mem::take(&mut text), run.look));
-                }
-                out.push(PaneLine::of(std::mem::take(&mut current)));
-                current.push(Run::new("┆ ", Look::Continued));
-                used = 2;
+    // The first line has the whole width, a continuation what its bar leaves.
+    let mut room = width;
+    let mut at = 0;
+    loop {
+        let n = take(&bare[at..], room, Rule::Boundary);
+        for &(c, look) in &chars[at..at + n] {
+            match current.last_mut() {
+                Some(run) if run.look == look => run.text.push(c),
+                _ => current.push(Run::new(c.to_string(), look)),
             }
-            text.push(c);
-            used += w;
         }
-        if !text.is_empty() {
-            current.push(Run::new(text, run.look));
+        at += n;
+        if at >= chars.len() {
+            break;
         }
+        out.push(PaneLine::of(std::mem::take(&mut current)));
+        current.push(Run::new("┆ ", Look::Continued));
+        room = width - 2;
     }
     out.push(PaneLine::of(current));
     out

@@ -205,15 +205,13 @@ impl App {
                 let lines = match b.look {
                     QuizLook::Blank => vec![Vec::new()],
                     QuizLook::Frame => {
-                        use crate::text::{Piece, Show, lay_out_frame};
+                        use crate::text::{Leads, Piece, Show, lay_out_frame};
                         let json = b.text.starts_with(['{', '[']);
-                        lay_out_frame(
-                            &b.text,
-                            width,
-                            Show::Code { json },
+                        let leads = Leads::new(
                             Piece::new(b.first.clone(), Tone::Marker),
                             Piece::new(b.rest.clone(), Tone::Marker),
-                        )
+                        );
+                        lay_out_frame(&b.text, width, Show::Code { json }, &leads)
                     }
                     QuizLook::FrameLabel => vec![vec![
                         crate::text::Piece::new(b.first.clone(), Tone::Plain),
@@ -224,6 +222,18 @@ impl App {
                 lines.into_iter().map(move |l| (b.look, l))
             })
             .collect()
+    }
+
+    /// The first line of the question screen's option at file-order index
+    /// `option` ([`App::question_lines`]), once it is picked (its lead
+    /// then says `✓` or `✗`).
+    fn option_line(&self, option: usize) -> Option<usize> {
+        let letter = self.quiz_letter(option)?;
+        let leads = [format!(" ✓ {letter}) "), format!(" ✗ {letter}) ")];
+        self.question_lines().iter().position(|(look, line)| {
+            matches!(look, QuizLook::Option(Some(_)))
+                && leads.iter().any(|l| crate::text::plain(line).starts_with(l.as_str()))
+        })
     }
 
     /// The furthest the question screen scrolls: its lines past the body.
@@ -343,8 +353,11 @@ impl App {
                     pick,
                     question.options[pick].correct,
                 );
-                // The explanation comes last: scroll it into view.
-                self.quiz.scroll = self.question_max_scroll();
+                // The explanation comes last: scroll it into view, but
+                // never past the answer just chosen (what it explains).
+                self.quiz.scroll = self
+                    .question_max_scroll()
+                    .min(self.option_line(pick).unwrap_or(usize::MAX));
                 return vec![Effect::SaveProgress];
             }
             Some(Action::Next) if answer.solved => {

@@ -321,7 +321,7 @@ fn the_map_says_exercises_are_being_prepared_until_the_prebuild_ends() {
     assert!(!app.prebuilding);
     // After it: the course gauge (lessons, exercises and quizzes done).
     assert!(
-        crate::ui::map_footer(&app).1.ends_with(" 0/22 steps done"),
+        crate::ui::map_footer(&app).1.ends_with(" 0/22"),
         "{:?}",
         crate::ui::map_footer(&app)
     );

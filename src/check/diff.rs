@@ -21,11 +21,11 @@
 //! back exactly, in type and in value (2025-11-25 basic/index › Result
 //! Responses), so there `1` and `1.0` differ.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One place where two JSON values differ.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Difference {
     /// JSON pointer to the place, `""` for the whole value.
     pub pointer: String,

@@ -1,7 +1,8 @@
 //! The check report: what `mcplings check --json` prints and what the TUI
-//! draws. Its JSON shape is versioned by [`REPORT_FORMAT_VERSION`].
+//! draws. Its JSON shape is versioned by [`REPORT_FORMAT_VERSION`]; a
+//! saved report reads back (the screen tests draw recorded ones).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::diff::Difference;
@@ -11,7 +12,7 @@ pub use super::window::Window;
 pub const REPORT_FORMAT_VERSION: u32 = 1;
 
 /// Everything one check found.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CheckReport {
     /// Always [`REPORT_FORMAT_VERSION`].
     pub format_version: u32,
@@ -49,7 +50,7 @@ impl CheckReport {
 }
 
 /// The build step of a check.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
 pub struct BuildReport {
     /// Whether `cargo build` succeeded and produced a binary.
     pub ok: bool,
@@ -61,7 +62,7 @@ pub struct BuildReport {
 }
 
 /// A case's outcome.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// The program did what the case asks.
@@ -73,7 +74,7 @@ pub enum Status {
 }
 
 /// One named case.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CaseReport {
     /// Short name, e.g. `notification has no id`.
     pub name: String,
@@ -91,19 +92,19 @@ pub struct CaseReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actual: Option<Value>,
     /// Where `expected` and `actual` differ, by JSON pointer.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub differences: Vec<Difference>,
     /// Every line to and from the program.
     pub transcript: Vec<TranscriptEntry>,
     /// The program's stderr (kept apart from the frames).
     pub stderr: String,
     /// Bytes of stderr dropped past the cap (0 when none).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero", default)]
     pub stderr_dropped: usize,
     /// The time window the verdict depended on, when it did: `reason`
     /// names it as the checker wrote it, and [`CaseReport::reason_told`]
     /// tells it stretched by the machine's load.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub window: Option<Window>,
     /// Wall time of the case, in milliseconds.
     pub duration_ms: u64,
@@ -143,7 +144,7 @@ impl CaseReport {
 }
 
 /// Which way a line went.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// From the checker to the learner's program (its stdin).
@@ -153,7 +154,7 @@ pub enum Direction {
 }
 
 /// What a transcript line is.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum EntryKind {
     /// A JSON-RPC frame (or what was meant as one).
@@ -169,7 +170,7 @@ pub enum EntryKind {
 }
 
 /// One line of a transcript.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TranscriptEntry {
     /// Which way it went.
     pub dir: Direction,

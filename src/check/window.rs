@@ -9,11 +9,11 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A window a verdict depended on: the one the checker names, and the
 /// scale the session stretched it by (1 on a quiet machine).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
 pub struct Window {
     /// The window as the checker names it, in milliseconds.
     pub nominal_ms: u64,

@@ -201,7 +201,9 @@ pub fn render(report: &DoctorReport, verbose: bool) -> String {
 pub const WIDTH: usize = 80;
 
 /// Writes `text` wrapped to [`WIDTH`] columns, its continuation lines
-/// behind `indent`; a word wider than a line is broken.
+/// behind `indent`; a word wider than a line continues by the one rule of
+/// [`crate::text::breaks`] (after a `,` `:` `/` near the end of the line,
+/// else at its edge).
 pub(super) fn put(out: &mut String, text: &str, indent: &str) {
     use unicode_width::UnicodeWidthStr;
     let text = crate::text::visible(text);
@@ -220,13 +222,21 @@ pub(super) fn put(out: &mut String, text: &str, indent: &str) {
             let _ = writeln!(out, "{line}");
             line = indent.to_string();
         }
-        // A word wider than what is left: broken at characters.
-        for c in word.chars() {
-            if line.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) > WIDTH {
+        // A word wider than what is left: continued by the one rule.
+        let chars: Vec<char> = word.chars().collect();
+        let mut at = 0;
+        while at < chars.len() {
+            let n = crate::text::breaks::take(
+                &chars[at..],
+                WIDTH.saturating_sub(line.width()),
+                crate::text::breaks::Rule::Boundary,
+            );
+            line.extend(&chars[at..at + n]);
+            at += n;
+            if at < chars.len() {
                 let _ = writeln!(out, "{line}");
                 line = indent.to_string();
             }
-            line.push(c);
         }
     }
     let _ = writeln!(out, "{line}");

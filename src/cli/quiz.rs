@@ -9,7 +9,7 @@
 use std::io::{BufRead, Write};
 
 use super::EXIT_FAILED;
-use super::report::wrap_plain;
+use super::report::wrap_bare as wrap_plain;
 use crate::content::Course;
 use crate::content::quiz::{LETTERS, SEED_VAR, option_of, run_seed, shuffled_order};
 use crate::progress;
@@ -82,8 +82,9 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
                 // The arrow leads; a long frame continues under its text.
                 let json = text.starts_with(['{', '[']);
                 let first = crate::text::Piece::new(format!("  {} ", arrow.unwrap_or(' ')), crate::text::Tone::Plain);
-                let rest = crate::text::Piece::new("    ", crate::text::Tone::Plain);
-                for l in crate::text::lay_out_frame(text, 78, crate::text::Show::Code { json }, first, rest) {
+                let rest = crate::text::Piece::new("  ┆ ", crate::text::Tone::Plain);
+                let leads = crate::text::Leads::new(first, rest);
+                for l in crate::text::lay_out_frame(text, 78, crate::text::Show::Code { json }, &leads) {
                     println!("{}", crate::text::plain(&l).trim_end());
                 }
             }

@@ -19,7 +19,8 @@ const LINE_WIDTH: usize = 2000;
 /// Renders `report` as text: the build line, each case with a mark, the
 /// first failure in detail (reason, differences, transcript, stderr), and
 /// what to do next. Every line fits [`WIDTH`] columns: prose wraps at
-/// words, evidence (frames, compiler output) at characters behind `┆`.
+/// words, evidence (frames, compiler output) continues behind `┆` by the
+/// one rule of [`crate::text::breaks`].
 pub fn render(report: &CheckReport, exercise: &Exercise, command: &str) -> String {
     fold(&render_wide(report, exercise, command), WIDTH)
 }
@@ -102,27 +103,26 @@ fn case_line(out: &mut String, mark: char, name: &str) {
     }
 }
 
-/// Fits every line of `text` into `width` columns: a wider line breaks at
-/// character boundaries, each continuation under the line's indent behind
-/// `┆ ` (the bytes of evidence are kept, never reflowed).
+/// Fits every line of `text` into `width` columns: a wider line continues
+/// by the one rule ([`crate::text::breaks`]: after a `,` `:` `/` or space
+/// near the end of the line, else at its edge), each continuation under
+/// the line's indent behind `┆ ` (the bytes of evidence are kept, never
+/// reflowed).
 pub fn fold(text: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthChar;
+    use crate::text::breaks::{Rule, split};
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         let indent = line.len() - line.trim_start_matches(' ').len();
-        let mut col = 0;
         let lead = format!("{}┆ ", " ".repeat(indent.min(width / 2)));
-        for c in line.chars() {
-            let w = c.width().unwrap_or(0);
-            if col + w > width {
-                out.push('\n');
+        let chars: Vec<char> = line.chars().collect();
+        let rest = width.saturating_sub(unicode_width::UnicodeWidthStr::width(lead.as_str()));
+        for (i, range) in split(&chars, width, rest, Rule::Boundary).into_iter().enumerate() {
+            if i > 0 {
                 out.push_str(&lead);
-                col = lead.chars().count();
             }
-            out.push(c);
-            col += w;
+            out.extend(&chars[range]);
+            out.push('\n');
         }
-        out.push('\n');
     }
     out
 }
@@ -165,10 +165,11 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
                 if skip == 1 { "line" } else { "lines" }
             );
         }
-        // The lines as they were sent: evidence, broken at characters.
+        // The lines as they were sent, continued at a boundary near the
+        // end of the line (the exact text: only where a line breaks).
         for entry in &case.transcript[skip..] {
             let lead = format!("        {} ", entry.glyph());
-            out.push_str(&evidence(&shorten(&entry.line, LINE_WIDTH), &lead, Show::Raw));
+            out.push_str(&evidence(&shorten(&entry.line, LINE_WIDTH), &lead, Show::Wire));
         }
     }
     let stderr = case.stderr.trim_end();
@@ -193,21 +194,21 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
 }
 
 /// `text` behind `lead` laid out in [`WIDTH`] columns by the wide-frame
-/// rule ([`crate::text::lay_out_frame`]), its continuations behind `┆`
-/// under the lead's end; one `\n`-ended line each.
+/// rule ([`crate::text::lay_out_frame`]), a pretty-printed frame's lines
+/// under the lead, its continuations behind `┆` under the lead's end; one
+/// `\n`-ended line each (a line that goes on keeps its last space).
 pub fn evidence(text: &str, lead: &str, show: Show) -> String {
-    use crate::text::{Piece, Tone, lay_out_frame, plain};
+    use crate::text::{Leads, Piece, Tone, lay_out_frame, plain};
     let bar = format!("{:>w$}", "┆ ", w = unicode_width::UnicodeWidthStr::width(lead));
-    lay_out_frame(
-        text,
-        WIDTH,
-        show,
-        Piece::new(lead, Tone::Marker),
-        Piece::new(bar, Tone::Marker),
-    )
-    .iter()
-    .map(|l| format!("{}\n", plain(l).trim_end()))
-    .collect()
+    let leads = Leads::new(Piece::new(lead, Tone::Marker), Piece::new(bar, Tone::Marker));
+    let lines: Vec<String> = lay_out_frame(text, WIDTH, show, &leads).iter().map(plain).collect();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let continued = lines.get(i + 1).is_some_and(|next| next.trim_start().starts_with('┆'));
+        out.push_str(if continued { line } else { line.trim_end() });
+        out.push('\n');
+    }
+    out
 }
 
 /// Prints `text` on stdout, word-wrapped to [`WIDTH`].
@@ -239,6 +240,16 @@ pub fn fit(line: &str) -> Vec<String> {
 /// wide-frame rule ([`crate::text::wrap_with_frames`]); other spans keep
 /// their backticks.
 pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
+    wrap_spans(text, width, true)
+}
+
+/// [`wrap_plain`] for course text read in line mode (the quiz): a `code`
+/// span shows bare, its backticks dropped, as the workbook shows it.
+pub fn wrap_bare(text: &str, width: usize) -> Vec<String> {
+    wrap_spans(text, width, false)
+}
+
+fn wrap_spans(text: &str, width: usize, ticks: bool) -> Vec<String> {
     use crate::text::{Piece, Tone, plain, wrap_with_frames};
     let parts: Vec<&str> = text.split('`').collect();
     // An unmatched backtick opens no span.
@@ -255,7 +266,8 @@ pub fn wrap_plain(text: &str, width: usize) -> Vec<String> {
                 && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok();
             match (i % 2 == 1, wide_json) {
                 (_, true) => Piece::new(t, Tone::Code),
-                (true, false) => Piece::new(format!("`{t}`"), Tone::Plain),
+                (true, false) if ticks => Piece::new(format!("`{t}`"), Tone::Plain),
+                (true, false) => Piece::new(t, Tone::Plain),
                 (false, false) => Piece::new(t, Tone::Plain),
             }
         })

@@ -201,8 +201,9 @@ pub fn render_entry(entry: &Entry) -> String {
     };
     let about = about(entry);
     let about = about.split_once(" · ").map_or("", |(_, rest)| rest);
-    // The line as it went through: evidence, broken at characters.
+    // The line as it went through, continued at a boundary near the end
+    // of the line (only where it breaks changes).
     let lead = format!("{:>9.3} s {glyph} ", entry.time_ms as f64 / 1000.0);
-    let line = super::report::evidence(&entry.line, &lead, crate::text::Show::Raw);
+    let line = super::report::evidence(&entry.line, &lead, crate::text::Show::Wire);
     format!("{line}            {about}\n")
 }

@@ -7,43 +7,77 @@
 //!   array that fits stays on one line, the others put one member per line.
 //!   Only whitespace changes, every token keeps its exact text (the keys'
 //!   order, a number's spelling, a string's escapes);
-//! - a line that is not JSON, or whose exact bytes matter (the raw view of
-//!   a transcript), is wrapped: at a space or comma outside quotes where it
-//!   can be for code ([`Show::Code`]), at character boundaries for evidence;
-//! - every line after a wire line's first starts with the continuation
-//!   lead (`┆`), so a frame that is one line on the wire never looks like
-//!   two; and characters a terminal would not show are made visible
-//!   ([`super::visible`]).
-//!
-//! Nothing is ever cut inside a token without a `┆` saying so.
+//! - a line that is not JSON, a pretty-printed line still too wide, and a
+//!   line shown as sent ([`Show::Wire`]) continue by the one rule of
+//!   [`super::breaks`]: after a `,` `:` `/` or space near the end of the
+//!   line, inside a token only when none is near; the raw view of a
+//!   transcript ([`Show::Raw`]) at the last character that fits;
+//! - a continuation starts with the continuation lead (`┆`), and only a
+//!   continuation does: the lines of a pretty-printed frame after its first
+//!   carry the body lead ([`Leads::body`]), so `┆` always means "the line
+//!   above goes on here". Characters a terminal would not show are made
+//!   visible ([`super::visible`]).
 
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
+use super::breaks::{self, Rule};
 use super::{Line, Piece, Tone, push, visible, wrap};
 
 /// How a line is shown when it is wider than its pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Show {
     /// A line of a lesson's code block: JSON (when `json`) is
-    /// pretty-printed; other text breaks at a space or comma outside
-    /// quotes where it can.
+    /// pretty-printed; other text continues by the rule, each continuation
+    /// hanging under the line's own indent.
     Code {
         /// The block is JSON: highlight it, pretty-print a line that parses.
         json: bool,
     },
     /// Evidence (a transcript entry, a frame a check compared): JSON is
-    /// pretty-printed, anything else breaks at character boundaries.
+    /// pretty-printed, anything else continues by the rule.
     Evidence,
-    /// The exact text (a transcript's raw view): always broken at
-    /// character boundaries, never reflowed.
+    /// A transcript line as sent, in the CLI's report: never reflowed,
+    /// continued by the rule (at a boundary near the end of the line).
+    Wire,
+    /// The exact text (a transcript's raw view): always broken at the last
+    /// character that fits, never reflowed.
     Raw,
 }
 
-/// Lays out one line `text` in `width` columns (the leads included): the
-/// first output line starts with `first`, every other with `rest` (the
-/// continuation mark, such as `┆ `). Returns at least one line.
-pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) -> Vec<Line> {
-    let lead = first.text.width().max(rest.text.width());
+/// The leads of the lines [`lay_out`] makes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leads {
+    /// The first line's (a transcript's `◀ `, a code block's `│ `).
+    pub first: Piece,
+    /// The other lines of a pretty-printed frame: not continuations, so no
+    /// `┆` (blanks as wide as [`Leads::first`], or a code block's `│ `).
+    pub body: Piece,
+    /// A continuation's: the line above goes on here (`┆ `).
+    pub rest: Piece,
+}
+
+impl Leads {
+    /// `first` on the first line, `rest` on a continuation, and blanks as
+    /// wide as `first` (in its tone) on a pretty-printed frame's other
+    /// lines.
+    pub fn new(first: Piece, rest: Piece) -> Leads {
+        let body = Piece::new(" ".repeat(first.text.width()), first.tone);
+        Leads { first, body, rest }
+    }
+
+    /// These leads with `body` on a pretty-printed frame's lines after the
+    /// first.
+    pub fn with_body(mut self, body: Piece) -> Leads {
+        self.body = body;
+        self
+    }
+}
+
+/// Lays out one line `text` in `width` columns (the leads included), with
+/// `leads`. Returns at least one line.
+pub fn lay_out(text: &str, width: usize, show: Show, leads: &Leads) -> Vec<Line> {
+    let Leads { first, body, rest } = leads;
+    let lead = [first, body, rest].iter().map(|p| p.text.width()).max().unwrap_or(0);
     let room = width.saturating_sub(lead).max(8);
     let json = !matches!(show, Show::Code { json: false });
     let shown = visible(text);
@@ -54,21 +88,22 @@ pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) 
             vec![Piece::new(s, Tone::Verbatim)]
         }
     };
-    if shown.width() <= room || show == Show::Raw {
-        return hard_wrap(highlight(&shown), lead + room, first, rest);
+    let rule = if show == Show::Raw { Rule::Exact } else { Rule::Boundary };
+    if shown.width() <= room || matches!(show, Show::Raw | Show::Wire) {
+        return break_line(vec![first.clone()], highlight(&shown), lead + room, rest.clone(), rule);
     }
     if json && let Some(lines) = pretty(text, room) {
         return lines
             .into_iter()
             .enumerate()
             .flat_map(|(i, (indent, line))| {
-                let mark = if i == 0 { first.clone() } else { rest.clone() };
+                let mark = if i == 0 { first.clone() } else { body.clone() };
                 let mut lead_line = vec![mark];
                 if indent > 0 {
                     lead_line.push(Piece::new(" ".repeat(indent), Tone::Plain));
                 }
                 let pad = Piece::new(format!("{}{}", rest.text, " ".repeat(indent + 2)), rest.tone);
-                break_line(lead_line, line, lead + room, pad, Breaks::Tokens)
+                break_line(lead_line, line, lead + room, pad, Rule::Boundary)
             })
             .collect();
     }
@@ -78,9 +113,21 @@ pub fn lay_out(text: &str, width: usize, show: Show, first: Piece, rest: Piece) 
             let indent = shown.len() - shown.trim_start_matches(' ').len();
             let hang = (indent + 2).min(room / 2);
             let rest = Piece::new(format!("{}{}", rest.text, " ".repeat(hang)), rest.tone);
-            break_line(vec![first], highlight(&shown), lead + room, rest, Breaks::Spaces)
+            break_line(
+                vec![first.clone()],
+                highlight(&shown),
+                lead + room,
+                rest,
+                Rule::Boundary,
+            )
         }
-        _ => hard_wrap(highlight(&shown), lead + room, first, rest),
+        _ => break_line(
+            vec![first.clone()],
+            highlight(&shown),
+            lead + room,
+            rest.clone(),
+            Rule::Boundary,
+        ),
     }
 }
 
@@ -113,15 +160,12 @@ pub fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest: &str)
             out.extend(wrap(&pending, width, l, Piece::new(rest, Tone::Plain)));
         }
         pending.clear();
-        let frame_first = Piece::new(format!("{}│ ", lead(&out)), Tone::Marker);
-        let frame_rest = Piece::new(format!("{rest}┆ "), Tone::Marker);
-        out.extend(lay_out(
-            &piece.text,
-            width,
-            Show::Code { json: true },
-            frame_first,
-            frame_rest,
-        ));
+        let leads = Leads::new(
+            Piece::new(format!("{}│ ", lead(&out)), Tone::Marker),
+            Piece::new(format!("{rest}┆ "), Tone::Marker),
+        )
+        .with_body(Piece::new(format!("{rest}│ "), Tone::Marker));
+        out.extend(lay_out(&piece.text, width, Show::Code { json: true }, &leads));
         // The punctuation that follows the frame ends its last line.
         if let Some(next) = iter.next_if(|p| p.tone != Tone::Code) {
             let cut = next.text.find(' ').unwrap_or(next.text.len());
@@ -141,107 +185,26 @@ pub fn wrap_with_frames(pieces: &[Piece], width: usize, first: &str, rest: &str)
     out
 }
 
-/// `words` (each its styled segments and whether a space precedes it)
-/// with every word wider than `room` split after each `/`, the parts
-/// joined without a space, so a long path wraps between its folders.
-pub(super) fn split_long_words(words: Vec<(Vec<Piece>, bool)>, room: usize) -> Vec<(Vec<Piece>, bool)> {
-    let mut out = Vec::new();
-    for (segments, space) in words {
-        let w: usize = segments.iter().map(|p| p.text.width()).sum();
-        if w <= room || !segments.iter().any(|p| p.text.contains('/')) {
-            out.push((segments, space));
-            continue;
-        }
-        let mut part: Vec<Piece> = Vec::new();
-        let mut first = true;
-        for segment in segments {
-            for c in segment.text.chars() {
-                let mut buf = [0u8; 4];
-                push(&mut part, c.encode_utf8(&mut buf), segment.tone);
-                if c == '/' {
-                    out.push((std::mem::take(&mut part), first && space));
-                    first = false;
-                }
-            }
-        }
-        if !part.is_empty() {
-            out.push((part, first && space));
-        }
-    }
-    out
-}
-
-/// Breaks a line of code at `width` columns: the first piece starts with
-/// `first`, each continuation with `rest`.
-pub fn hard_wrap(line: Line, width: usize, first: Piece, rest: Piece) -> Vec<Line> {
-    break_line(vec![first], line, width, rest, Breaks::Characters)
-}
-
-/// Where [`break_line`] may break a line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Breaks {
-    /// At any character.
-    Characters,
-    /// After a space or comma outside quotes in the line's second half,
-    /// else at a character (code: a break too early wastes the line).
-    Spaces,
-    /// After any space or comma outside quotes, else at a character (a
-    /// pretty-printed line: its tokens are short, a lone `,` is not).
-    Tokens,
-}
-
-/// Appends `line` to `start`, breaking before `width` columns where
-/// `breaks` allows.
-fn break_line(start: Line, line: Line, width: usize, rest: Piece, breaks: Breaks) -> Vec<Line> {
+/// Appends `line` to `start`, breaking it into lines of `width` columns
+/// by `rule` ([`breaks::take`]), each continuation starting with `rest`.
+fn break_line(start: Line, line: Line, width: usize, rest: Piece, rule: Rule) -> Vec<Line> {
     let limit = width.max(rest.text.width() + 8);
     let chars: Vec<(char, Tone)> = line
         .iter()
         .flat_map(|p| p.text.chars().map(move |c| (c, p.tone)))
         .collect();
+    let bare: Vec<char> = chars.iter().map(|(c, _)| *c).collect();
     let mut out = Vec::new();
     let mut current = start;
     let mut used: usize = current.iter().map(|p| p.text.width()).sum();
     let mut i = 0;
-    let mut quoted = false;
     while i < chars.len() {
-        // How many characters fit, and the last place to break among them.
-        let (mut end, mut cols, mut best) = (i, used, None);
-        let mut q = quoted;
-        while end < chars.len() {
-            let (c, _) = chars[end];
-            let cw = c.width().unwrap_or(0);
-            if cols + cw > limit {
-                break;
-            }
-            cols += cw;
-            end += 1;
-            if c == '"' && (end < 2 || chars[end - 2].0 != '\\') {
-                q = !q;
-            }
-            if !q && (c == ' ' || c == ',') {
-                best = Some(end);
-            }
-        }
-        let fits = end == chars.len();
-        let stop = match best {
-            Some(b)
-                if !fits
-                    && (breaks == Breaks::Tokens
-                        || breaks == Breaks::Spaces
-                            && cols_between(&chars, i, b) * 2 >= limit.saturating_sub(used)) =>
-            {
-                b
-            }
-            _ => end.max(i + 1),
-        };
-        for &(c, tone) in &chars[i..stop] {
-            if c == '"' {
-                quoted = !quoted;
-            }
+        let n = breaks::take(&bare[i..], limit.saturating_sub(used), rule);
+        for &(c, tone) in &chars[i..i + n] {
             let mut buf = [0u8; 4];
             push(&mut current, c.encode_utf8(&mut buf), tone);
         }
-        i = stop;
+        i += n;
         if i < chars.len() {
             out.push(std::mem::replace(&mut current, vec![rest.clone()]));
             used = rest.text.width();
@@ -249,10 +212,6 @@ fn break_line(start: Line, line: Line, width: usize, rest: Piece, breaks: Breaks
     }
     out.push(current);
     out
-}
-
-fn cols_between(chars: &[(char, Tone)], from: usize, to: usize) -> usize {
-    chars[from..to].iter().map(|(c, _)| c.width().unwrap_or(0)).sum()
 }
 
 /// A JSON token: its exact text and its tone.

@@ -11,8 +11,11 @@ fn texts(lines: &[Line]) -> Vec<String> {
     lines.iter().map(plain).collect()
 }
 
+/// As a lesson's code block: every line behind `│ `, a continuation
+/// behind `┆ `.
 fn show(text: &str, width: usize, how: Show) -> Vec<String> {
-    texts(&lay_out(text, width, how, lead("│ "), lead("┆ ")))
+    let leads = Leads::new(lead("│ "), lead("┆ ")).with_body(lead("│ "));
+    texts(&lay_out(text, width, how, &leads))
 }
 
 const FRAME: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"gate","version":"0.1.0"}}}"#;
@@ -35,10 +38,11 @@ fn json_wider_than_the_pane_is_pretty_printed_as_serde_does_when_nothing_fits() 
     let expected: Vec<String> = serde_json::to_string_pretty(&value)
         .unwrap()
         .lines()
-        .enumerate()
-        .map(|(i, l)| format!("{}{l}", if i == 0 { "│ " } else { "┆ " }))
+        .map(|l| format!("│ {l}"))
         .collect();
     assert_eq!(lines, expected);
+    // Not one of them is a continuation: no `┆`.
+    assert!(lines.iter().all(|l| !l.contains('┆')), "{lines:#?}");
 }
 
 #[test]
@@ -49,15 +53,15 @@ fn what_fits_stays_on_one_line_and_every_token_keeps_its_text() {
         lines,
         [
             "│ {",
-            r#"┆   "jsonrpc": "2.0","#,
-            r#"┆   "id": 7,"#,
-            r#"┆   "result": {"#,
-            r#"┆     "n": 1.50e0,"#,
-            r#"┆     "s": "a\u00e9\"b","#,
-            r#"┆     "list": [1, 2, 3]"#,
-            "┆   },",
-            r#"┆   "extra": {"deep": {"deeper": true}}"#,
-            "┆ }",
+            r#"│   "jsonrpc": "2.0","#,
+            r#"│   "id": 7,"#,
+            r#"│   "result": {"#,
+            r#"│     "n": 1.50e0,"#,
+            r#"│     "s": "a\u00e9\"b","#,
+            r#"│     "list": [1, 2, 3]"#,
+            "│   },",
+            r#"│   "extra": {"deep": {"deeper": true}}"#,
+            "│ }",
         ]
     );
     // Only whitespace changed: the same value, the same number spelling.
@@ -73,7 +77,11 @@ fn a_pretty_line_still_too_wide_breaks_between_tokens_and_says_so() {
     let frame = r#"{"message":"this string alone is much wider than the pane it is drawn in","code":-32603}"#;
     let lines = show(frame, 30, Show::Evidence);
     assert!(lines.iter().all(|l| l.chars().count() <= 30), "{lines:#?}");
-    assert!(lines[1..].iter().all(|l| l.starts_with("┆ ")), "{lines:#?}");
+    // The string's line goes on behind `┆` (three continuations, each
+    // after a space); the frame's own lines stay behind `│`.
+    let marks: Vec<char> = lines.iter().map(|l| l.chars().next().unwrap()).collect();
+    assert_eq!(marks, ['│', '│', '┆', '┆', '┆', '│', '│'], "{lines:#?}");
+    assert!(lines[1..4].iter().all(|l| l.ends_with(' ')), "{lines:#?}");
     // Nothing is lost: without the leads and the padding, the tokens are all there.
     let joined: String = lines
         .iter()
@@ -109,27 +117,29 @@ fn the_raw_view_keeps_the_exact_text_even_for_json() {
 }
 
 #[test]
-fn code_breaks_at_a_space_outside_a_string_literal_and_hangs_under_its_indent() {
+fn code_breaks_at_a_boundary_near_the_end_and_hangs_under_its_indent() {
+    // 66 columns of room: the space after `odd:` lies 1 column from the
+    // end, within the window; the space after `=>` 15 columns back does not.
     let rust = r#"    Frame::Error { id: None } | Frame::Invalid => eprintln!("odd: {raw}"),"#;
     let lines = show(rust, 68, Show::Code { json: false });
     assert_eq!(
         lines,
         [
-            "│     Frame::Error { id: None } | Frame::Invalid => ",
-            r#"┆       eprintln!("odd: {raw}"),"#
+            r#"│     Frame::Error { id: None } | Frame::Invalid => eprintln!("odd: "#,
+            r#"┆       {raw}"),"#
         ]
     );
 }
 
 #[test]
-fn json_that_is_not_one_value_breaks_between_tokens() {
+fn json_that_is_not_one_value_breaks_at_a_boundary_near_the_end() {
     let line = r#"    "content": [{"type": "text", "text": "a must be an integer"}],"#;
     let lines = show(line, 50, Show::Code { json: true });
     assert_eq!(
         lines,
         [
-            r#"│     "content": [{"type": "text", "text": "#,
-            r#"┆       "a must be an integer"}],"#
+            r#"│     "content": [{"type": "text", "text": "a "#,
+            r#"┆       must be an integer"}],"#
         ]
     );
 }

@@ -240,13 +240,10 @@ fn lay_out_code(code: &CodeBlock, width: usize, lines: &mut Vec<Line>) {
         json: code.lang == "json",
     };
     for text in code.text.trim_end_matches('\n').lines() {
-        lines.extend(frame::lay_out(
-            text,
-            width,
-            show,
-            Piece::new("│ ", tone),
-            Piece::new("┆ ", tone),
-        ));
+        // Every line of the block behind its bar, a continuation behind
+        // the dotted one.
+        let leads = frame::Leads::new(Piece::new("│ ", tone), Piece::new("┆ ", tone)).with_body(Piece::new("│ ", tone));
+        lines.extend(frame::lay_out(text, width, show, &leads));
     }
 }
 

@@ -170,7 +170,9 @@ mod tests {
         }];
         let texts = |raw| lay_out(&lines, raw, 40).iter().map(PaneLine::text).collect::<Vec<_>>();
         let laid = texts(false);
-        assert!(laid.contains(&r#"┆   "jsonrpc": "2.0","#.to_string()), "{laid:#?}");
+        // Pretty-printed under the glyph: no line of it is a continuation.
+        assert!(laid.contains(&r#"    "jsonrpc": "2.0","#.to_string()), "{laid:#?}");
+        assert!(!laid.iter().any(|l| l.contains('┆')), "{laid:#?}");
         assert!(laid.iter().all(|l| l.chars().count() <= 40), "{laid:#?}");
         // Raw: the exact line, broken at characters behind the bar.
         let raw = texts(true);

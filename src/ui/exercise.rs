@@ -43,7 +43,7 @@ pub(super) fn header(app: &App) -> (String, String) {
 }
 
 pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let pane = if app.exercise.pane.is_wide() {
+    let pane = if !app.shows_case_list() {
         area
     } else {
         let [list, pane] = Layout::horizontal([Constraint::Length(app.list_width()), Constraint::Min(1)]).areas(area);
@@ -51,23 +51,21 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         pane
     };
     let lines = &app.exercise.lines;
-    let scroll = app
-        .exercise
-        .scroll
-        .min(lines.len().saturating_sub(pane.height as usize));
-    let visible: Vec<Line> = lines
-        .iter()
-        .skip(scroll)
-        .take(pane.height as usize)
-        .map(|l| styled(l, theme))
-        .collect();
+    let rows = pane.height as usize;
+    let scroll = app.exercise.scroll.min(lines.len().saturating_sub(rows));
+    let (shown, hidden) = super::visible_rows(lines, scroll, rows);
+    let mut visible: Vec<Line> = shown.iter().map(|l| styled(l, theme)).collect();
+    if hidden > 0 {
+        let key = super::key_for(crate::app::Screen::Exercise, crate::app::keys::Action::PageDown);
+        visible.push(super::more_line(hidden, &key, theme));
+    }
     let inner = pane.inner(ratatui::layout::Margin {
         horizontal: 1,
         vertical: 0,
     });
     frame.render_widget(Paragraph::new(visible), inner);
     if app.links {
-        file_links(frame, inner, lines.iter().skip(scroll).take(pane.height as usize));
+        file_links(frame, inner, shown.iter());
     }
 }
 
@@ -100,6 +98,9 @@ fn mark(status: Option<Status>, running: bool, app: &App, theme: &Theme) -> Span
     }
 }
 
+/// The case list: each case with its mark (the chosen one highlighted),
+/// scrolled to keep the chosen case in view with a marker where cases lie
+/// beyond the rows; then the check's state.
 fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(ex) = app.course.exercises.get(app.exercise.index) else {
         return;
@@ -107,7 +108,7 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(checker) = crate::check::checkers::of(ex) else {
         return;
     };
-    let width = area.width.saturating_sub(5) as usize;
+    let width = app.case_name_room();
     let mut lines = vec![Line::from(Span::styled("Cases", theme.title))];
     let (statuses, current): (Vec<Option<Status>>, Option<usize>) = match &app.exercise.check {
         CheckState::Idle => (vec![None; checker.cases.len()], None),
@@ -116,7 +117,14 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         }
         CheckState::Done(r) => (r.cases.iter().map(|c| Some(c.status)).collect(), None),
     };
-    for (i, case) in checker.cases.iter().enumerate() {
+    // Below the cases: a blank, the check's state, and whether it is done.
+    let trailer = 2 + usize::from(app.progress.is_done(&ex.id));
+    let slots = usize::from(area.height).saturating_sub(1 + trailer).max(1);
+    let (start, end) = case_window(checker.cases.len(), app.exercise.selected, slots);
+    if start > 0 {
+        lines.push(Line::from(Span::styled(format!("▲ {start} more"), theme.dim)));
+    }
+    for (i, case) in checker.cases.iter().enumerate().take(end).skip(start) {
         let running = current == Some(i) && statuses.get(i).copied().flatten().is_none();
         let style = if i == app.exercise.selected && app.exercise.pane == Pane::Case {
             theme.selected
@@ -127,6 +135,11 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             mark(statuses.get(i).copied().flatten(), running, app, theme),
             Span::styled(format!(" {}", super::fit(case.name, width)), style),
         ]));
+    }
+    if end < checker.cases.len() {
+        let key = super::key_for(crate::app::Screen::Exercise, crate::app::keys::Action::Down);
+        let more = checker.cases.len() - end;
+        lines.push(Line::from(Span::styled(format!("▼ {more} more · {key}"), theme.dim)));
     }
     lines.push(Line::default());
     match &app.exercise.check {
@@ -162,6 +175,28 @@ fn draw_cases(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     );
 }
 
+/// The cases the list shows, `start..end`, of `len` in `slots` rows: all
+/// when they fit; else the chosen one always among them, and a row kept
+/// for a marker on each side where cases lie beyond it.
+fn case_window(len: usize, selected: usize, slots: usize) -> (usize, usize) {
+    if len <= slots {
+        return (0, len);
+    }
+    let selected = selected.min(len - 1);
+    // One marker (below, or above): slots - 1 cases.
+    let one = slots.saturating_sub(1).max(1);
+    if selected < one {
+        return (0, one);
+    }
+    if selected >= len - one {
+        return (len - one, len);
+    }
+    // Both: the chosen case last but one of what shows.
+    let shown = slots.saturating_sub(2).max(1);
+    let start = (selected + 2).saturating_sub(shown).clamp(1, len - shown - 1);
+    (start, start + shown)
+}
+
 /// A laid-out line of the pane in the theme's styles.
 pub(super) fn styled(line: &PaneLine, theme: &Theme) -> Line<'static> {
     Line::from(
@@ -178,22 +213,27 @@ pub(super) fn footer(app: &App) -> (String, String) {
         return (String::new(), String::new());
     };
     let shown = app.progress.hints_shown(&ex.id);
-    let status = match &app.exercise.check {
-        CheckState::Done(r) if !r.build.ok => format!("build failed ({:.2} s)", r.build.duration_ms as f64 / 1000.0),
-        CheckState::Done(r) => format!(
-            "{}/{} pass · build {:.2} s",
-            r.passed_cases(),
-            r.cases.len(),
-            r.build.duration_ms as f64 / 1000.0
-        ),
-        CheckState::Running { .. } => "checking… x cancels".into(),
-        CheckState::Idle => String::new(),
+    let statuses = match &app.exercise.check {
+        CheckState::Done(r) if !r.build.ok => vec![
+            format!("build failed ({:.2} s)", r.build.duration_ms as f64 / 1000.0),
+            "build failed".into(),
+        ],
+        CheckState::Done(r) => vec![
+            format!(
+                "{}/{} pass · build {:.2} s",
+                r.passed_cases(),
+                r.cases.len(),
+                r.build.duration_ms as f64 / 1000.0
+            ),
+            format!("{}/{} pass", r.passed_cases(), r.cases.len()),
+        ],
+        CheckState::Running { .. } => vec!["checking… x cancels".into(), "x cancels".into()],
+        CheckState::Idle => Vec::new(),
     };
     let when = if app.exercise.pane.scrolls() {
         When::Reading
     } else {
         When::Cases
     };
-    let keys = super::footer_keys(app, when, &format!("{shown}/{}", ex.hints.len()), &status);
-    (keys, status)
+    super::footer_keys(app, when, &format!("{shown}/{}", ex.hints.len()), &statuses)
 }

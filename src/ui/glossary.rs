@@ -27,14 +27,23 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let [list, gap, detail] =
         Layout::horizontal([Constraint::Length(LIST), Constraint::Length(1), Constraint::Min(1)]).areas(area);
     let rows = usize::from(list.height.max(1));
-    let selected = app.glossary.selected.min(glossary.terms.len().saturating_sub(1));
-    let start = selected.saturating_sub(rows - 1);
-    let lines: Vec<Line> = glossary
+    let total = glossary.terms.len();
+    let selected = app.glossary.selected.min(total.saturating_sub(1));
+    // The chosen term in view; while terms lie below the last row, that
+    // row says how many, and the key.
+    let (start, shown) = match selected.saturating_sub(rows - 1) {
+        start if total <= rows || start + rows >= total => (start, rows),
+        _ => {
+            let shown = rows.saturating_sub(1).max(1);
+            (selected.saturating_sub(shown - 1), shown)
+        }
+    };
+    let mut lines: Vec<Line> = glossary
         .terms
         .iter()
         .enumerate()
         .skip(start)
-        .take(rows)
+        .take(shown)
         .map(|(i, t)| {
             let text = super::fit(&format!(" {}", t.term), usize::from(LIST) - 1);
             if i == selected {
@@ -47,6 +56,13 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             }
         })
         .collect();
+    let hidden = total.saturating_sub(start + shown);
+    if hidden > 0 {
+        let key = super::key_for(crate::app::Screen::Glossary, crate::app::keys::Action::Down);
+        let mut more = super::more_of(hidden, ("term", "terms"), &key, theme);
+        more.spans.insert(0, Span::raw(" "));
+        lines.push(more);
+    }
     frame.render_widget(Paragraph::new(lines), list);
     frame.render_widget(
         Paragraph::new(vec![
@@ -114,5 +130,5 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
-    (super::footer_keys(app, When::Always, "", ""), String::new())
+    super::footer_keys(app, When::Always, "", &[])
 }

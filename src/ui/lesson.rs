@@ -43,9 +43,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let start = app.lesson.scroll.min(laid.lines.len());
     // The aside in focus: its head in reverse video (read under NO_COLOR too).
     let focus = app.lesson.focused().map_or(0..0, |a| a.head.clone());
-    let lines: Vec<Line> = laid.lines[start..]
+    let (shown, hidden) = super::visible_rows(&laid.lines, start, rows);
+    let mut lines: Vec<Line> = shown
         .iter()
-        .take(rows)
         .enumerate()
         .map(|(i, l)| {
             let mut line = super::styled(l, theme);
@@ -56,9 +56,15 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             line
         })
         .collect();
+    if hidden > 0 {
+        let key = super::key_for(crate::app::Screen::Lesson, crate::app::keys::Action::PageDown);
+        let mut more = super::more_line(hidden, &key, theme);
+        more.spans.insert(0, ratatui::text::Span::raw(" "));
+        lines.push(more);
+    }
     frame.render_widget(Paragraph::new(lines), area);
     if app.links {
-        let shown: Vec<String> = laid.lines[start..].iter().take(rows).map(crate::text::plain).collect();
+        let shown: Vec<String> = shown.iter().map(crate::text::plain).collect();
         for link in crate::text::cite::links(&shown) {
             // One column of margin, as drawn above.
             let y = area.y + u16::try_from(link.line).unwrap_or(u16::MAX);
@@ -80,5 +86,5 @@ pub(super) fn footer(app: &App) -> (String, String) {
     } else {
         When::Always
     };
-    (super::footer_keys(app, when, "", ""), String::new())
+    super::footer_keys(app, when, "", &[])
 }

@@ -142,19 +142,42 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             theme,
         ));
     } else {
-        lines.push(Line::from(vec![
-            Span::styled(" Next: ", theme.title),
-            Span::raw(next_text(app)),
-        ]));
+        // Word-wrapped by the course's one rule, under its label.
+        use crate::text::{Piece, Tone};
+        let pieces = [
+            Piece::new("Next:", Tone::Strong),
+            Piece::new(format!(" {}", next_text(app)), Tone::Plain),
+        ];
+        let width = usize::from(area.width).saturating_sub(1).max(20);
+        let blank = Piece::new(" ", Tone::Plain);
+        for line in crate::text::wrap(&pieces, width, blank.clone(), blank) {
+            let spans: Vec<Span> = line
+                .into_iter()
+                .map(|p| {
+                    let style = if p.tone == Tone::Strong {
+                        theme.title
+                    } else {
+                        ratatui::style::Style::new()
+                    };
+                    Span::styled(p.text, style)
+                })
+                .collect();
+            lines.push(Line::from(spans));
+        }
     }
     if let Some(reason) = &app.watch_error {
         lines.push(Line::default());
-        lines.push(Line::from(Span::styled(
-            format!(" File watching is off ({reason}): press c in an exercise to check it."),
+        lines.extend(super::paragraphs(
+            &format!("File watching is off ({reason}): press c in an exercise to check it."),
+            usize::from(area.width).saturating_sub(1).max(20),
+            " ",
+            " ",
+            crate::text::Tone::Plain,
             theme.warn,
-        )));
+            theme,
+        ));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }), area);
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
 fn next_text(app: &App) -> String {
@@ -219,18 +242,22 @@ fn complete_text(app: &App) -> (String, String) {
 
 pub(super) fn footer(app: &App) -> (String, String) {
     if app.prebuilding {
-        let status = "preparing exercises…".to_string();
-        return (super::footer_keys(app, When::Always, "", &status), status);
+        let statuses = ["preparing exercises…".to_string(), "preparing…".to_string()];
+        return super::footer_keys(app, When::Always, "", &statuses);
     }
     let (done, total) = completion(app);
     // Steps: lessons read, exercises done, quizzes finished. A narrow
-    // terminal gets a shorter gauge, so the footer keeps its keys.
+    // terminal gets a shorter gauge, then none, so the footer keeps its keys.
+    let gauge = |cells: usize| {
+        let filled = (done * cells).checked_div(total).unwrap_or(0);
+        format!("{}{}", "█".repeat(filled), "░".repeat(cells - filled))
+    };
     let cells = if app.size().0 < 80 { 10 } else { 16 };
-    let filled = (done * cells).checked_div(total).unwrap_or(0);
-    let bar = format!(
-        "{}{} {done}/{total} steps done",
-        "█".repeat(filled),
-        "░".repeat(cells - filled)
-    );
-    (super::footer_keys(app, When::Always, "", &bar), bar)
+    let statuses = [
+        format!("{} {done}/{total} steps done", gauge(cells)),
+        format!("{} {done}/{total}", gauge(cells)),
+        format!("{} {done}/{total}", gauge(6)),
+        format!("{done}/{total} steps"),
+    ];
+    super::footer_keys(app, When::Always, "", &statuses)
 }

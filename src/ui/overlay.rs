@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::theme::Theme;
 use unicode_width::UnicodeWidthStr;
@@ -131,15 +131,16 @@ pub fn confirm(frame: &mut Frame, area: Rect, confirm: &Confirm, theme: &Theme) 
             format!("Take the quiz of Part {part} again? Your answers and score so far are cleared.")
         }
     };
-    let lines = vec![
-        Line::from(text),
-        Line::default(),
-        Line::from(Span::styled("y yes · any other key no", theme.dim)),
-    ];
     let rect = centered(area, 56, 7);
+    // Word-wrapped by the course's one rule, inside the box's borders.
+    let width = usize::from(rect.width.saturating_sub(2)).max(10);
+    let plain = ratatui::style::Style::new();
+    let mut lines = super::paragraphs(&text, width, "", "", crate::text::Tone::Plain, plain, theme);
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled("y yes · any other key no", theme.dim)));
     frame.render_widget(Clear, with_margin(rect, area));
     frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: true }).block(
+        Paragraph::new(lines).block(
             Block::new()
                 .borders(Borders::ALL)
                 .title(" Confirm ")

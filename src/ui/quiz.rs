@@ -60,9 +60,8 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         ])
         .areas(area);
         let max = list.len().saturating_sub(usize::from(rest.height));
-        let scroll = app.quiz.scroll.min(max) as u16;
         frame.render_widget(Paragraph::new(lines), top);
-        frame.render_widget(Paragraph::new(list).scroll((scroll, 0)), rest);
+        frame.render_widget(Paragraph::new(cut(list, app.quiz.scroll.min(max), rest, theme)), rest);
         return;
     }
     // Laid out by the app (it scrolls by the same lines), styled here.
@@ -72,8 +71,21 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .map(|(look, line)| styled_line(*look, line, theme))
         .collect();
     let max = shown.len().saturating_sub(usize::from(area.height));
-    let scroll = u16::try_from(app.quiz.scroll.min(max)).unwrap_or(u16::MAX);
-    frame.render_widget(Paragraph::new(shown).scroll((scroll, 0)), area);
+    frame.render_widget(Paragraph::new(cut(shown, app.quiz.scroll.min(max), area, theme)), area);
+}
+
+/// The lines `area` shows from `scroll`, the last row a marker naming the
+/// scroll key while lines lie below it.
+fn cut(lines: Vec<Line<'static>>, scroll: usize, area: Rect, theme: &Theme) -> Vec<Line<'static>> {
+    let (shown, hidden) = super::visible_rows(&lines, scroll, usize::from(area.height));
+    let mut out = shown.to_vec();
+    if hidden > 0 {
+        let key = super::key_for(crate::app::Screen::Quiz, crate::app::keys::Action::Down);
+        let mut more = super::more_line(hidden, &key, theme);
+        more.spans.insert(0, Span::raw(" "));
+        out.push(more);
+    }
+    out
 }
 
 /// A laid-out quiz line, styled by its look.
@@ -97,18 +109,22 @@ fn styled_line(look: crate::app::QuizLook, line: &crate::text::Line, theme: &The
 }
 
 pub(super) fn footer(app: &App) -> (String, String) {
-    if app.quiz.finished {
-        let (first, _) = app.progress.quiz_score(app.quiz.part);
-        let status = format!("{first} right at the first try");
-        return (super::footer_keys(app, When::Summary, "", &status), status);
-    }
     let count = app
         .course
         .part(app.quiz.part)
         .and_then(|p| p.quiz.as_ref())
         .map_or(0, |q| q.questions.len());
-
     let (first, solved) = app.progress.quiz_score(app.quiz.part);
-    let status = format!("{first} first try · {solved}/{count} done");
-    (super::footer_keys(app, When::Question, "", &status), status)
+    if app.quiz.finished {
+        let statuses = [
+            format!("{first} right at the first try"),
+            format!("{first}/{count} first try"),
+        ];
+        return super::footer_keys(app, When::Summary, "", &statuses);
+    }
+    let statuses = [
+        format!("{first} first try · {solved}/{count} done"),
+        format!("{solved}/{count} done"),
+    ];
+    super::footer_keys(app, When::Question, "", &statuses)
 }

@@ -39,34 +39,73 @@ pub fn names(binding: &Binding) -> Vec<String> {
     }
 }
 
-/// The footer of `screen` in state `when`: the short forms of its
-/// bindings, `{hints}` replaced by `hints`, then `esc back` off the map and
-/// `?`; the least important (the last) are dropped until it fits `width`
-/// columns.
-pub fn footer(screen: Screen, when: When, hints: &str, width: usize) -> String {
+/// The footer of `screen` in state `when` beside a status, fitted to a
+/// row `width` columns wide: the keys (the short forms of its bindings,
+/// `{hints}` replaced by `hints`, then `esc back` off the map, then `?`)
+/// and the status shown on the right. `statuses` are the status's forms,
+/// longest first (none: no status). What gives way, in order, until it
+/// fits: the status's longer forms; the keys' words ([`Binding::tight`]);
+/// `esc back` and the keys the screen does not need ([`Binding::need`]),
+/// the last first; then the ` · ` between the keys left (two spaces). A
+/// needed key is never dropped.
+pub fn footer(screen: Screen, when: When, hints: &str, statuses: &[String], width: usize) -> (String, String) {
     use unicode_width::UnicodeWidthStr;
-    let mut items: Vec<String> = table(screen)
+    // (full form, tight form, needed)
+    let mut items: Vec<(String, String, bool)> = table(screen)
         .iter()
         .filter(|b| !b.footer.is_empty() && (b.when == W::Always || b.when == when))
-        .map(|b| b.footer.replace("{hints}", hints))
+        .map(|b| {
+            (
+                b.footer.replace("{hints}", hints),
+                b.tight.replace("{hints}", hints),
+                b.need,
+            )
+        })
         .collect();
     if screen != Screen::Map {
-        items.push("esc back".into());
+        items.push(("esc back".into(), "esc back".into(), false));
     }
-    loop {
-        let text = items
+    let statuses: Vec<&str> = match statuses {
+        [] => vec![""],
+        forms => forms.iter().map(String::as_str).collect(),
+    };
+    let text = |items: &[(String, String, bool)], tight: bool, sep: &str| {
+        items
             .iter()
-            .map(String::as_str)
+            .map(|(full, short, _)| if tight { short.as_str() } else { full.as_str() })
             .chain(["?"])
             .collect::<Vec<_>>()
-            .join(" · ");
-        if text.width() <= width || items.is_empty() {
-            return text;
+            .join(sep)
+    };
+    // The room the keys have beside `status` (its margins and a space).
+    let room = |status: &str| width.saturating_sub(status.width() + 4);
+    for status in &statuses {
+        for tight in [false, true] {
+            let keys = text(&items, tight, " · ");
+            if keys.width() <= room(status) {
+                return (keys, status.to_string());
+            }
         }
-        // esc goes first (the help and the header say it), then the
-        // last (the least important) of the screen's own.
-        let at = items.iter().position(|i| i == "esc back").unwrap_or(items.len() - 1);
-        items.remove(at);
+    }
+    let status = statuses.last().copied().unwrap_or("");
+    loop {
+        let keys = text(&items, true, " · ");
+        if keys.width() <= room(status) {
+            return (keys, status.to_string());
+        }
+        // esc goes first (the help and the header say it), then the last
+        // (the least important) of the keys not needed.
+        let drop = items
+            .iter()
+            .position(|(full, _, _)| full == "esc back")
+            .or_else(|| items.iter().rposition(|(_, _, need)| !need));
+        match drop {
+            Some(at) => {
+                items.remove(at);
+            }
+            // Only needed keys left: closer together.
+            None => return (text(&items, true, "  "), status.to_string()),
+        }
     }
 }
 

@@ -59,7 +59,7 @@ impl App {
         match shown.or(above) {
             Some(&(_, index)) => self.open_exercise(index),
             None => {
-                self.notice = Some("No exercise is ready this far into the lesson: e opens the part's first.".into());
+                self.notice = Some("No exercise is ready this far in: e opens the part's first.".into());
                 Vec::new()
             }
         }
@@ -80,7 +80,7 @@ impl App {
         };
         let needs = ex.needs.clone();
         let Some(need) = needs.iter().find(|n| !self.need_is_read(n)).or(needs.first()).cloned() else {
-            self.notice = Some("This exercise names no sections to read first: l opens the part's lesson.".into());
+            self.notice = Some("This exercise names nothing to read first: l opens the lesson.".into());
             return Vec::new();
         };
         let effects = self.open_lesson(need.part);

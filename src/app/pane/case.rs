@@ -5,7 +5,7 @@
 use super::{Look, PaneLine, Run, paragraphs, toned, wrap_runs};
 use crate::app::{App, CheckState};
 use crate::check::{CaseReport, Direction, EntryKind, Status, TranscriptEntry};
-use crate::text::{Piece, Show, Tone, lay_out_frame};
+use crate::text::{Leads, Piece, Show, Tone, lay_out_frame};
 
 /// Most transcript entries the case pane shows (the last ones).
 const TRANSCRIPT_ENTRIES: usize = 60;
@@ -28,7 +28,17 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         Some(Status::Failed) => "✗",
         _ => "·",
     };
-    lines.push(PaneLine::one(format!("{mark} {}", case.name), Look::CaseName(status)));
+    // The name whole, above all (the list may cut it), wrapped if need be.
+    let name = crate::text::wrap(
+        &[Piece::new(format!("{mark} {}", case.name), Tone::Plain)],
+        width,
+        Piece::new("", Tone::Plain),
+        Piece::new("  ", Tone::Plain),
+    );
+    lines.extend(
+        name.into_iter()
+            .map(|l| PaneLine::one(crate::text::plain(&l), Look::CaseName(status))),
+    );
     lines.extend(paragraphs(case.about, width, Tone::Plain, Look::Dim));
     let Some(report) = report else {
         lines.push(PaneLine::blank());
@@ -60,11 +70,14 @@ pub(super) fn lines(app: &App, width: usize) -> Vec<PaneLine> {
         lines.extend(paragraphs(&text, width, Tone::Plain, Look::Dim));
         lines.push(PaneLine::blank());
     }
-    details(report, app.exercise.raw, width, &mut lines);
+    details(report, app.exercise.raw, app.exercise.wide, width, &mut lines);
     lines
 }
 
-fn details(report: &CaseReport, raw: bool, width: usize, lines: &mut Vec<PaneLine>) {
+/// The case's evidence: differences, the values compared, the transcript
+/// (`raw`: as sent; `wide`: the case list hidden, which `w` undoes), and
+/// the program's stderr.
+fn details(report: &CaseReport, raw: bool, wide: bool, width: usize, lines: &mut Vec<PaneLine>) {
     if !report.differences.is_empty() {
         lines.push(PaneLine::one("Differences", Look::Title));
         for d in &report.differences {
@@ -95,8 +108,13 @@ fn details(report: &CaseReport, raw: bool, width: usize, lines: &mut Vec<PaneLin
         lines.push(PaneLine::blank());
     }
     if !report.transcript.is_empty() {
+        let legend = if wide {
+            "▶ to your program · ◀ from it · w shows the cases"
+        } else {
+            "▶ to your program · ◀ from it · w full-width"
+        };
         lines.extend(transcript_title(
-            "▶ to your program · ◀ from it",
+            legend,
             report.transcript.iter().any(|e| e.kind == EntryKind::Harness),
             raw,
             width,
@@ -189,22 +207,26 @@ pub fn entry_lines(entry: &TranscriptEntry, raw: bool, width: usize) -> Vec<Pane
 }
 
 /// A frame (or any line) behind a label, laid out by the wide-frame rule
-/// ([`lay_out_frame`]): its continuation lines behind a dotted bar under
-/// the label's end.
+/// ([`lay_out_frame`]): a pretty-printed frame's lines under the label,
+/// its continuation lines behind a dotted bar under the label's end.
 fn frame_lines(label: &str, text: &str, width: usize, show: Show, label_look: Look) -> Vec<PaneLine> {
     use unicode_width::UnicodeWidthStr;
     let bar = format!("{:>w$}", "┆ ", w = label.width());
     // A tone no frame's text has, so the leads stay runs of their own.
-    let first = Piece::new(label, Tone::Marker);
-    let rest = Piece::new(bar.clone(), Tone::Marker);
-    lay_out_frame(text, width, show, first, rest)
+    let leads = Leads::new(Piece::new(label, Tone::Marker), Piece::new(bar, Tone::Marker));
+    lay_out_frame(text, width, show, &leads)
         .into_iter()
         .enumerate()
         .map(|(i, l)| {
+            let continued = l.first().is_some_and(|p| p.text.contains('┆'));
             let mut runs = toned(l);
             if let Some(lead) = runs.first_mut() {
                 // The lead's text stays (a continuation's indent with it).
-                lead.look = if i == 0 { label_look } else { Look::Continued };
+                lead.look = match (i, continued) {
+                    (0, _) => label_look,
+                    (_, true) => Look::Continued,
+                    (_, false) => Look::Plain,
+                };
             }
             PaneLine::of(runs)
         })

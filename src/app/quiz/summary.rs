@@ -41,8 +41,11 @@ impl App {
     /// then what next. Returns the lines and, per missed question, the
     /// index of its first line.
     pub fn summary_lines(&self) -> (Vec<(QuizLook, crate::text::Line)>, Vec<usize>) {
-        use crate::text::{Piece, Tone, paragraphs, shorten};
+        use crate::text::{Piece, Tone, paragraphs};
         let width = usize::from(self.size.0).saturating_sub(2);
+        // A question's one-line row runs to the last column but one (one
+        // column of margin each side), its mark included.
+        let row = usize::from(self.size.0).saturating_sub(1);
         let part = self.quiz.part;
         let Some(quiz) = self.course.part(part).and_then(|p| p.quiz.as_ref()) else {
             return (Vec::new(), Vec::new());
@@ -56,9 +59,10 @@ impl App {
         for (i, q) in quiz.questions.iter().enumerate() {
             let first_try = !missed.contains(&i);
             let mark = if first_try { " ✓ " } else { " ↻ " };
-            let text = shorten(&format!("{}. {}", i + 1, one_line(&q.prompt)), width.saturating_sub(3));
+            // Cut as shown: code spans without their backticks.
+            let text = crate::text::inline_code(&format!("{}. {}", i + 1, one_line(&q.prompt)), Tone::Plain);
             let mut line = vec![Piece::new(mark, Tone::Plain)];
-            line.extend(crate::text::inline_code(&text, Tone::Plain));
+            line.extend(fit_pieces(text, row.saturating_sub(3)));
             push(&mut out, QuizLook::Mark(first_try), vec![line]);
         }
         let mut starts = Vec::new();
@@ -139,13 +143,46 @@ impl App {
             self.notice = Some("This question names no section yet.".into());
             return Vec::new();
         };
+        // The jump keeps the way back: esc returns to the summary, and from
+        // there to the lesson place the quiz was opened from, if any (not
+        // to the section read last).
         let back = self.back.clone();
+        let behind = match self.lesson_behind.take() {
+            None if back.last() == Some(&Screen::Lesson) => Some((self.lesson.part, self.lesson.place())),
+            kept => kept,
+        };
         let effects = self.open_lesson(need.part);
         if self.screen == Screen::Lesson {
             self.back = back;
             self.back.push(Screen::Quiz);
+            self.lesson_behind = behind;
             self.lesson.jump_to_section(need.section);
         }
         effects
     }
+}
+
+/// `pieces` cut to `width` columns, ending with `…` when cut.
+fn fit_pieces(pieces: Vec<crate::text::Piece>, width: usize) -> Vec<crate::text::Piece> {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    if pieces.iter().map(|p| p.text.width()).sum::<usize>() <= width {
+        return pieces;
+    }
+    let mut out: Vec<crate::text::Piece> = Vec::new();
+    let mut used = 0;
+    'pieces: for piece in pieces {
+        let mut text = String::new();
+        for c in piece.text.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w + 1 > width {
+                out.push(crate::text::Piece::new(text, piece.tone));
+                break 'pieces;
+            }
+            text.push(c);
+            used += w;
+        }
+        out.push(crate::text::Piece::new(text, piece.tone));
+    }
+    out.push(crate::text::Piece::new("…", crate::text::Tone::Plain));
+    out
 }

@@ -331,7 +331,7 @@ fn an_exercise_without_needs_says_nothing_of_them() {
     assert!(!pane(&app).contains("Read first"));
     app.update(key('L'));
     assert_eq!(app.screen, Screen::Exercise);
-    assert!(app.notice().is_some_and(|n| n.contains("names no sections")));
+    assert!(app.notice().is_some_and(|n| n.contains("names nothing to read")));
 }
 
 #[test]

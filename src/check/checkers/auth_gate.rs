@@ -58,7 +58,7 @@
 //!   response", RFC 6750 § 3.1 `invalid_token`; RFC 7662 § 2.2 `active` →
 //!   `inactive token: 401`; "MCP servers MUST validate that access tokens
 //!   were issued specifically for them as the intended audience" →
-//!   `token for another resource: 401`; RFC 7662 § 4, the resource server
+//!   `other resource's token: 401`; RFC 7662 § 4, the resource server
 //!   checks `exp` itself → `expired token: 401`.
 //! - › Scope Challenge Handling › Runtime Insufficient Scope Errors: "the
 //!   server SHOULD respond with: HTTP 403 Forbidden", `error=
@@ -152,7 +152,7 @@ pub static CHECKER: Checker = Checker {
             run: query_token,
         },
         Case {
-            name: "malformed Authorization: 400",
+            name: "malformed auth header: 400",
             about: "an Authorization header that is not Bearer and one token (Bearer alone, two words, two headers) gets 400 with error=\"invalid_request\"",
             rules: &["2026-07-28 basic/authorization › Error Handling"],
             args: ARGS,
@@ -176,7 +176,7 @@ pub static CHECKER: Checker = Checker {
             run: inactive,
         },
         Case {
-            name: "token for another resource: 401",
+            name: "other resource's token: 401",
             about: "an active token whose aud is not this server's canonical URI (another server, a list without it, none) gets 401 with error=\"invalid_token\"",
             rules: &["2026-07-28 basic/authorization › Token Handling"],
             args: ARGS,

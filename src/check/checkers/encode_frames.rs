@@ -17,7 +17,7 @@
 //!   (reading: `"1.0"`, no `jsonrpc`).
 //! - `basic/index › Requests` ("Requests MUST include a string or integer
 //!   ID"; "the ID MUST NOT be null") → request frame, ids echoed exactly
-//!   (writing); classify the four frames, null id is not a notification,
+//!   (writing); classify the four frames, null id: not a notification,
 //!   invalid lines are named (reading: null, 1.5, an object); ids match
 //!   exactly (a peer's ping with id 1 is a request, not call 1's answer).
 //! - `basic/index › Responses` (a response holds "either the result or
@@ -135,7 +135,7 @@ pub static CHECKER: Checker = Checker {
             run: classify::four,
         },
         Case {
-            name: "null id is not a notification",
+            name: "null id: not a notification",
             about: "a request with \"id\": null is invalid; an error response with a null id answers no request",
             rules: &[
                 "2025-11-25 basic/index › Requests",

@@ -52,7 +52,7 @@
 //!   that keep the probe honest) → slow modern server.
 //! - JSON-RPC 2.0 §5 and 2025-11-25 / 2026-07-28 basic/index › Responses (one
 //!   of result and error, jsonrpc "2.0", the request's id, an integer code and
-//!   a message) → malformed answer: not modern, malformed answer: not legacy;
+//!   a message) → malformed reply: not modern, malformed reply: not legacy;
 //!   a second answer to the probe is not initialize's → malformed answer: not
 //!   modern.
 //!
@@ -186,14 +186,14 @@ pub static CHECKER: Checker = Checker {
             run: fallback_other_error,
         },
         Case {
-            name: "malformed answer: not modern",
+            name: "malformed reply: not modern",
             about: "answers to the probe that carry a result but break the response rules (both members, a wrong or missing jsonrpc, an id of a forbidden type) are skipped: the -32601 after them means legacy, and a second answer to the probe is not initialize's",
             rules: &["2025-11-25 basic/index › Responses"],
             args: &[],
             run: malformed::not_modern,
         },
         Case {
-            name: "malformed answer: not legacy",
+            name: "malformed reply: not legacy",
             about: "answers to the probe that are error-ish but break the response rules (both members, neither, an error without an integer code or a string message) are skipped: the DiscoverResult after them means modern",
             rules: &["2025-11-25 basic/index › Responses"],
             args: &[],

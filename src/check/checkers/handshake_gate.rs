@@ -34,13 +34,13 @@
 //!   `early request refused` (tools, resources, templates, prompts,
 //!   completion, logging; ping answered, initialize still works); "The
 //!   server MUST respond with its own capabilities and information" →
-//!   `initialize echoes 2025-11-25`.
+//!   `initialize: echo 2025-11-25`.
 //! - › Version Negotiation: "MUST respond with the same version" →
-//!   `initialize echoes 2025-11-25`, `older supported version echoed`;
+//!   `initialize: echo 2025-11-25`, `older supported: echoed`;
 //!   "Otherwise … MUST respond with another protocol version it supports"
-//!   → `unknown version: counter-offer`, `retired version: counter-offer`.
+//!   → `unknown: counter-offer`, `retired: counter-offer`.
 //! - › Operation: "Only use capabilities that were successfully
-//!   negotiated" → `initialize echoes 2025-11-25` (only tools advertised),
+//!   negotiated" → `initialize: echo 2025-11-25` (only tools advertised),
 //!   `serves what it advertised` (-32601 for resources/list).
 //! - basic/utilities/ping: "The receiver MUST respond promptly with an
 //!   empty response" → `ping before initialize`, `early request refused`.
@@ -88,7 +88,7 @@ pub static CHECKER: Checker = Checker {
     schema: true,
     cases: &[
         Case {
-            name: "initialize echoes 2025-11-25",
+            name: "initialize: echo 2025-11-25",
             about: "initialize at a supported version gets a result with that version, the server's capabilities and its serverInfo",
             rules: &[
                 "2025-11-25 basic/lifecycle › Initialization",
@@ -98,21 +98,21 @@ pub static CHECKER: Checker = Checker {
             run: echoes_latest,
         },
         Case {
-            name: "older supported version echoed",
+            name: "older supported: echoed",
             about: "initialize at 2025-06-18, which the server also implements, is answered with 2025-06-18, not the server's newest",
             rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: echoes_older,
         },
         Case {
-            name: "unknown version: counter-offer",
+            name: "unknown: counter-offer",
             about: "initialize at a version the server does not implement gets a result with the server's newest version, not an echo and not an error",
             rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],
             run: counter_offer_future,
         },
         Case {
-            name: "retired version: counter-offer",
+            name: "retired: counter-offer",
             about: "initialize at 2024-11-05, which this server does not implement, also gets the server's newest version",
             rules: &["2025-11-25 basic/lifecycle › Version Negotiation"],
             args: &[],

@@ -47,7 +47,7 @@
 //!   meta-before-headers).
 //! - basic/versioning: "Servers MUST implement server/discover";
 //!   server/utilities/caching: "MUST include caching hints", "ttlMs … >= 0"
-//!   → `server/discover and cache hints`.
+//!   → `discover and cache hints`.
 //! - › Backward Compatibility (a SHOULD): GET and DELETE get 405 → `only
 //!   POST /mcp`.
 //! - › Case Sensitivity: "Clients and servers MUST use case-insensitive
@@ -224,7 +224,7 @@ pub static CHECKER: Checker = Checker {
             run: sse_progress,
         },
         Case {
-            name: "server/discover and cache hints",
+            name: "discover and cache hints",
             about: "server/discover lists 2026-07-28 and the tools capability; it and tools/list carry resultType complete, ttlMs (>= 0) and cacheScope",
             rules: &[
                 "2026-07-28 changelog › Major changes",

@@ -53,7 +53,7 @@
 //!   → case (mutant in `tests/suite/checkers/ex02_id_router.rs`): a
 //!   response whose id is the call's retyped ("1" for 1) → orphan logged
 //!   and dropped (`m02_router_compares_ids_as_strings`); a server request
-//!   with the call's own id → server request is not a response
+//!   with the call's own id → server ping is not a reply
 //!   (`m02_server_ping_taken_for_a_response`); a ping whose id reads like
 //!   the call's in the other type, answered with it exactly → the same
 //!   (`m02_ping_answered_with_the_id_as_a_number`); a string id ("s-1") on
@@ -131,7 +131,7 @@ pub static CHECKER: Checker = Checker {
             run: ids_never_reused,
         },
         Case {
-            name: "server request is not a response",
+            name: "server ping is not a reply",
             about: "a ping from the server with the same id as a call in flight is answered, so is one whose id reads like it in the other type (\"1\" for 1), each with its id exactly, and the call still waits for its response",
             rules: &[
                 "2025-11-25 basic/index › Requests",

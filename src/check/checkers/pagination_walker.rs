@@ -17,7 +17,7 @@
 //! Part 1 and Part 4 (› Pagination and caching) state them:
 //! - pagination: "Clients MUST treat cursors as opaque tokens … an empty
 //!   string is a valid cursor and thus MUST NOT be treated as the end of
-//!   results" → three pages, cursors verbatim; "clients MUST NOT assume a
+//!   results" → three pages, exact cursors; "clients MUST NOT assume a
 //!   fixed page size" → the same (pages of 3, 2 and 1).
 //!
 //!   Opaque cursors, the class (2026-07-28 › Implementation Guidelines:
@@ -29,7 +29,7 @@
 //!   spec gives a client no leave to stop on a repeated cursor (a server
 //!   may hand out the same one twice), so stopping there is a determination
 //!   from the value too. Member → case (mutant):
-//!   - `""` → three pages, cursors verbatim (`m08_stops_at_an_empty_cursor`);
+//!   - `""` → three pages, exact cursors (`m08_stops_at_an_empty_cursor`);
 //!   - characters a client re-encodes or trims (`"b/+=c== "`) → the same
 //!     (`m08_cursor_url_encoded`, `m08_cursor_trimmed`);
 //!   - one that looks like a number (`"0"`) → opaque cursors, any value
@@ -90,7 +90,7 @@ pub static CHECKER: Checker = Checker {
     schema: true,
     cases: &[
         Case {
-            name: "three pages, cursors verbatim",
+            name: "three pages, exact cursors",
             about: "the walker follows nextCursor \"\" and \"b/+=c== \" exactly, stops where nextCursor is absent, and keeps the order",
             rules: &[
                 "2026-07-28 server/utilities/pagination › Implementation Guidelines",

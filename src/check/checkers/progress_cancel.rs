@@ -37,10 +37,10 @@
 //!   gracefully" (a late response is ignored) → timeout: one cancel, progress
 //!   resets idle, not the cap, legacy cancel.
 //! - basic/lifecycle › Timeouts: a maximum SHOULD hold whatever progress
-//!   comes → progress resets idle, not the cap.
+//!   comes → progress resets idle only.
 //! - JSON-RPC 2.0 §5 and basic/index › Responses (exactly one of result and
 //!   error, jsonrpc "2.0", a string or integer id, an integer code and a
-//!   string message) → malformed responses: violations; a second response to
+//!   string message) → malformed responses flagged; a second response to
 //!   call 1 does not end call 2 → the same.
 //! - basic/index › Notifications: "Notifications MUST NOT include an ID" →
 //!   every case that reads a cancel.
@@ -133,7 +133,7 @@ pub static CHECKER: Checker = Checker {
             run: look_alikes,
         },
         Case {
-            name: "malformed responses: violations",
+            name: "malformed responses flagged",
             about: "a response with the call's id that breaks the response rules (both result and error, neither, a wrong or missing jsonrpc, an id of a forbidden type, a broken error object) is reported as a violation and the call keeps waiting; a second response to call 1 does not end call 2",
             rules: &[
                 "2025-11-25 basic/index › Messages",
@@ -158,7 +158,7 @@ pub static CHECKER: Checker = Checker {
             run: cancel::one_cancel,
         },
         Case {
-            name: "progress resets idle, not the cap",
+            name: "progress resets idle only",
             about: "steady progress keeps a call alive past its idle timeout, but not past its hard cap",
             rules: &["2025-11-25 basic/lifecycle › Timeouts"],
             args: &["--era", "modern", "--idle-ms", "300", "--cap-ms", "600"],

@@ -37,7 +37,7 @@
 //!   nextCursor, an invalid cursor -32602) → `tools in pages (legacy)`,
 //!   `invalid cursor: -32602`.
 //! - server/resources: "Binary data MUST be properly encoded" →
-//!   `resources: text, blob, template`; not found: -32002 (2025-11-25),
+//!   `read text, blob, template`; not found: -32002 (2025-11-25),
 //!   "MUST return a JSON-RPC error" -32602 and "MUST NOT return an empty
 //!   contents array" (2026-07-28) → `missing resource (legacy)`, `missing
 //!   resource (modern)`.
@@ -163,7 +163,7 @@ pub static CHECKER: Checker = Checker {
             run: bad_arguments,
         },
         Case {
-            name: "resources: text, blob, template",
+            name: "read text, blob, template",
             about: "resources/list and templates/list name them; reads return text, a base64 blob, and a filled-in template",
             rules: &[
                 "2025-11-25 server/resources › Listing Resources",

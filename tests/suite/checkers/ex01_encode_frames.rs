@@ -240,7 +240,7 @@ fn m01_null_id_request_classified_as_notification() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "null id is not a notification",
+        "null id: not a notification",
         &["classify said `notification`", "but it is invalid", "forbids null ids"],
     );
     assert_eq!(
@@ -285,12 +285,12 @@ fn m01_error_without_id_classified_invalid() {
         ENCODE,
         "mutant-01-error-without-id-invalid",
         &[("src/lib.rs", find, replace)],
-        &["null id is not a notification"],
+        &["null id: not a notification"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "null id is not a notification",
+        "null id: not a notification",
         &["should say `error`", "parse error", "answers no request"],
     );
 }
@@ -415,7 +415,7 @@ fn m01_accept_response_compares_ids_as_strings() {
 /// 01's accept mode never sends a request (or notification) carrying the id
 /// of a call in flight, so an `accept_response` that looks the id up before
 /// deciding the line is a response at all passes every case. 02 catches
-/// the same mistake ("server request is not a response").
+/// the same mistake ("server ping is not a reply").
 #[test]
 fn m01_accept_response_looks_up_ids_before_the_shape() {
     let find = "pub fn accept_response(in_flight: &mut HashMap<Id, String>, line: &str) -> Accepted {\n";

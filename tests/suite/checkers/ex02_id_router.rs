@@ -169,12 +169,12 @@ fn m02_every_server_request_answered_like_ping() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "server request is not a response",
+        "server ping is not a reply",
         &["code -32601 (Method not found)"],
     );
     assert_eq!(
         failed_cases(&report),
-        ["server request is not a response"],
+        ["server ping is not a reply"],
         "{}",
         summary(&report)
     );
@@ -200,7 +200,7 @@ fn m02_server_ping_taken_for_a_response() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "server request is not a response",
+        "server ping is not a reply",
         &[
             "the server's ping was taken for the response to c1",
             "same id",
@@ -534,12 +534,12 @@ fn m02_ping_answered_with_the_id_as_a_number() {
         ROUTER,
         "mutant-02-ping-id-as-number",
         &[("src/lib.rs", find, replace)],
-        &["server request is not a response"],
+        &["server ping is not a reply"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "server request is not a response",
+        "server ping is not a reply",
         &["a ping with id \"1\" gets an empty result with that id exactly, type included"],
     );
 }

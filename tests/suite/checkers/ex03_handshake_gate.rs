@@ -24,7 +24,7 @@ fn m03_always_answers_the_newest_version() {
         GATE,
         "mutant-03-force-latest",
         &[("src/lib.rs", NEGOTIATE, replace)],
-        &["older supported version echoed"],
+        &["older supported: echoed"],
     );
     assert_caught(&report);
     assert_eq!(
@@ -35,7 +35,7 @@ fn m03_always_answers_the_newest_version() {
     );
     assert_failed(
         &report,
-        "older supported version echoed",
+        "older supported: echoed",
         &["asked for 2025-06-18, which this server implements", "got 2025-11-25"],
     );
 }
@@ -49,15 +49,15 @@ fn m03_echoes_any_version() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "unknown version: counter-offer",
+        "unknown: counter-offer",
         &["echoed 2099-01-01", "a version it does not implement"],
     );
-    assert_failed(&report, "retired version: counter-offer", &["echoed 2024-11-05"]);
+    assert_failed(&report, "retired: counter-offer", &["echoed 2024-11-05"]);
     assert_eq!(
         report
             .cases
             .iter()
-            .find(|c| c.name == "older supported version echoed")
+            .find(|c| c.name == "older supported: echoed")
             .unwrap()
             .status,
         Status::Passed,
@@ -75,17 +75,17 @@ fn m03_refuses_an_unknown_version() {
         GATE,
         "mutant-03-reject-version",
         &[("src/lib.rs", NEGOTIATE, replace)],
-        &["unknown version: counter-offer", "retired version: counter-offer"],
+        &["unknown: counter-offer", "retired: counter-offer"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "unknown version: counter-offer",
+        "unknown: counter-offer",
         &["initialize at 2099-01-01 was refused with an error", "is not an error"],
     );
     assert_failed(
         &report,
-        "retired version: counter-offer",
+        "retired: counter-offer",
         &["initialize at 2024-11-05 was refused with an error"],
     );
 }
@@ -266,12 +266,12 @@ fn m03_advertises_resources_it_does_not_serve() {
         GATE,
         "mutant-03-advertises-resources",
         &[("src/lib.rs", find, replace)],
-        &["initialize echoes 2025-11-25"],
+        &["initialize: echo 2025-11-25"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "initialize echoes 2025-11-25",
+        "initialize: echo 2025-11-25",
         &[
             "the capabilities advertise `resources`",
             "advertise only what you implement",
@@ -311,12 +311,12 @@ fn m03_debug_println_on_stdout() {
         GATE,
         "mutant-03-println",
         &[("src/lib.rs", find, &replace)],
-        &["initialize echoes 2025-11-25"],
+        &["initialize: echo 2025-11-25"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "initialize echoes 2025-11-25",
+        "initialize: echo 2025-11-25",
         &["stdout line 1 is not JSON", "`handle got: ", "eprintln!"],
     );
 }
@@ -424,12 +424,12 @@ fn m03_ids_turned_into_strings_named_in_any_case() {
         GATE,
         "mutant-03-ids-as-strings",
         &[("src/lib.rs", RESPOND, replace)],
-        &["initialize echoes 2025-11-25"],
+        &["initialize: echo 2025-11-25"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "initialize echoes 2025-11-25",
+        "initialize: echo 2025-11-25",
         &[
             "the response to `initialize` came back, but the response's id is \"1\", not 1",
             "The integer came back as a string",
@@ -451,12 +451,12 @@ fn m03_server_info_of_its_own() {
         GATE,
         "mutant-03-server-info",
         &[("src/lib.rs", find, replace)],
-        &["initialize echoes 2025-11-25"],
+        &["initialize: echo 2025-11-25"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "initialize echoes 2025-11-25",
+        "initialize: echo 2025-11-25",
         &["serverInfo with a string name and version"],
     );
     let differences: Vec<String> = report.cases[0].differences.iter().map(|d| d.describe()).collect();

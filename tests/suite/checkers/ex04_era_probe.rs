@@ -414,7 +414,7 @@ fn m04_no_new_probe_after_initialize_refused() {
 
 const TAKEN: &str =
     "            (None, Some(got)) if *got == json!(id) && well_formed(&message) => return Ok(message),\n";
-const MALFORMED: &[&str] = &["malformed answer: not modern", "malformed answer: not legacy"];
+const MALFORMED: &[&str] = &["malformed reply: not modern", "malformed reply: not legacy"];
 
 /// The old `wait_for`: any frame with the probe's id and a `result` or an
 /// `error` is its answer, so one with both reads as a DiscoverResult.
@@ -430,7 +430,7 @@ fn m04_both_members_read_as_a_result() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "malformed answer: not modern",
+        "malformed reply: not modern",
         &[
             "took the answer with both result and error for a DiscoverResult",
             "MUST NOT be included",
@@ -438,7 +438,7 @@ fn m04_both_members_read_as_a_result() {
     );
     assert_failed(
         &report,
-        "malformed answer: not legacy",
+        "malformed reply: not legacy",
         &["took the answer with both result and error for a DiscoverResult"],
     );
 }
@@ -456,7 +456,7 @@ fn m04_jsonrpc_ignored() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "malformed answer: not modern",
+        "malformed reply: not modern",
         &[
             "took the answer with jsonrpc \"1.0\" for a DiscoverResult",
             "MUST be exactly 2.0",
@@ -479,7 +479,7 @@ fn m04_any_error_member_is_an_error() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "malformed answer: not legacy",
+        "malformed reply: not legacy",
         &[
             "fell back to initialize",
             "error without code",
@@ -497,7 +497,7 @@ fn m04_any_id_is_the_answer() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "malformed answer: not modern",
+        "malformed reply: not modern",
         &[
             "took the answer with id null for a DiscoverResult",
             "MUST include the same ID",
@@ -519,7 +519,7 @@ fn m04_second_probe_answer_taken_for_initialize() {
     assert_caught(&report);
     assert_failed(
         &report,
-        "malformed answer: not modern",
+        "malformed reply: not modern",
         &["a second answer to the probe", "not initialize's answer"],
     );
 }
@@ -539,12 +539,12 @@ fn m04_both_members_read_as_an_error() {
             ("src/lib.rs", TAKEN, replace),
             ("src/lib.rs", find_result, replace_result),
         ],
-        &["malformed answer: not legacy"],
+        &["malformed reply: not legacy"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "malformed answer: not legacy",
+        "malformed reply: not legacy",
         &[
             "fell back to initialize",
             "both result and error",

@@ -300,12 +300,12 @@ fn m06_discover_missing() {
         HTTP,
         "mutant-06-no-discover",
         &[("src/lib.rs", find, "")],
-        &["server/discover and cache hints"],
+        &["discover and cache hints"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "server/discover and cache hints",
+        "discover and cache hints",
         &[
             "server/discover is served: 200 with Content-Type application/json",
             "Here it got 404",
@@ -322,12 +322,12 @@ fn m06_tools_list_without_cache_hints() {
         HTTP,
         "mutant-06-no-cache-hints",
         &[("src/lib.rs", find, "json!({\"tools\": tools()})")],
-        &["server/discover and cache hints"],
+        &["discover and cache hints"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "server/discover and cache hints",
+        "discover and cache hints",
         &["the tools/list result needs", "Servers MUST include caching hints"],
     );
 }
@@ -432,7 +432,7 @@ fn m06_name_required_on_every_method() {
         HTTP,
         "mutant-06-name-everywhere",
         &[("src/lib.rs", find, replace)],
-        &["request ids", "server/discover and cache hints"],
+        &["request ids", "discover and cache hints"],
     );
     assert_caught(&report);
     assert_failed(
@@ -445,7 +445,7 @@ fn m06_name_required_on_every_method() {
     );
     assert_failed(
         &report,
-        "server/discover and cache hints",
+        "discover and cache hints",
         &[
             "server/discover is served: 200 with Content-Type application/json. Here it got 400",
             "with error -32020",

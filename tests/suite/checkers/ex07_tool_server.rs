@@ -325,12 +325,12 @@ fn m07_blob_served_as_text() {
         TOOLS,
         "mutant-07-blob-as-text",
         &[("src/lib.rs", find, replace)],
-        &["resources: text, blob, template"],
+        &["read text, blob, template"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "resources: text, blob, template",
+        "read text, blob, template",
         &["the PNG is binary", "carries `blob`, base64, and no `text`"],
     );
 }

@@ -29,12 +29,12 @@ fn m08_stops_at_an_empty_cursor() {
             ("src/lib.rs", NEXT_CURSOR_ARM, replace),
             ("src/lib.rs", end_find, end_replace),
         ],
-        &["three pages, cursors verbatim"],
+        &["three pages, exact cursors"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "three pages, cursors verbatim",
+        "three pages, exact cursors",
         &[
             "the walker stopped after page 1, which ended with nextCursor \"\"",
             "An empty string is a cursor like any other",
@@ -51,12 +51,12 @@ fn m08_cursor_url_encoded() {
         WALKER,
         "mutant-08-cursor-encoded",
         &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
-        &["three pages, cursors verbatim"],
+        &["three pages, exact cursors"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "three pages, cursors verbatim",
+        "three pages, exact cursors",
         &[
             "the cursor comes back as \"b/%2B=c== \", but the server handed out \"b/+=c== \"",
             "byte for byte",
@@ -261,12 +261,12 @@ fn m08_cursor_trimmed() {
         WALKER,
         "mutant-08-cursor-trimmed",
         &[("src/lib.rs", NEXT_CURSOR_ARM, replace)],
-        &["three pages, cursors verbatim"],
+        &["three pages, exact cursors"],
     );
     assert_caught(&report);
     assert_failed(
         &report,
-        "three pages, cursors verbatim",
+        "three pages, exact cursors",
         &[
             "the cursor comes back as \"b/+=c==\", but the server handed out \"b/+=c== \"",
             "byte for byte",

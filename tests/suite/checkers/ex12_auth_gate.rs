@@ -71,7 +71,7 @@ fn m12_malformed_header_as_none() {
             "return if value.eq_ignore_ascii_case(\"Bearer\") { Err(\"Bearer without a token\") } else { Ok(None) };",
             "return Ok(None);",
         )],
-        "malformed Authorization: 400",
+        "malformed auth header: 400",
         &[
             "Authorization: Bearer (and no token)",
             "Malformed authorization request",
@@ -120,7 +120,7 @@ fn m12_audience_ignored() {
             "    if !for_us {\n        return Err(\"the token was not issued for this server\");\n    }\n",
             "    let _ = for_us;\n",
         )],
-        "token for another resource: 401",
+        "other resource's token: 401",
         &["intended audience", "another resource"],
     );
 }

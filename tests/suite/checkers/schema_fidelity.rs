@@ -15,7 +15,7 @@ fn schema_03_server_info_without_version() {
     // same frame through the schema check.
     assert_failed(
         &report,
-        "older supported version echoed",
+        "older supported: echoed",
         &["breaks the official MCP schema at result.serverInfo: missing `version` (InitializeResult, 2025-11-25)"],
     );
 }
