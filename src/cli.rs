@@ -288,6 +288,20 @@ pub fn run() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// How the learner runs a command of this binary, for "run `… lesson 1`"
+/// advice: `cargo run --release --` (or `cargo run --` for a debug build)
+/// when this binary is the checkout's own build under `<root>/target/`,
+/// where no `mcplings` is on PATH; `mcplings` once installed.
+pub(crate) fn invocation(course: &Course) -> &'static str {
+    let exe = std::env::current_exe().ok();
+    let root = course.root.canonicalize().unwrap_or_else(|_| course.root.clone());
+    match exe.as_deref().and_then(|e| e.strip_prefix(root.join("target")).ok()) {
+        Some(rest) if rest.starts_with("release") => "cargo run --release --",
+        Some(_) => "cargo run --",
+        None => "mcplings",
+    }
+}
+
 fn load(cli_root: Option<&std::path::Path>) -> Result<Course, String> {
     let root = crate::paths::find_root(cli_root)?;
     Course::load(&root, &crate::check::checkers::names()).map_err(|e| format!("the course content has problems:\n{e}"))

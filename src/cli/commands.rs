@@ -210,13 +210,14 @@ pub fn list(course: &Course, as_json: bool) -> Result<u8, String> {
 /// workbook's map says it), with the command that does it.
 fn next_said(course: &Course, progress: &crate::progress::Progress) -> String {
     use crate::app::map::{NextStep, next_step};
+    let run = super::invocation(course);
     match next_step(course, progress) {
-        NextStep::Lesson(p) => format!("the lesson of Part {p} (`mcplings lesson {p}`)."),
+        NextStep::Lesson(p) => format!("the lesson of Part {p} (`{run} lesson {p}`)."),
         NextStep::Exercise(i) => {
             let ex = &course.exercises[i];
-            format!("exercise {} (`mcplings task {}`).", ex.id, ex.number())
+            format!("exercise {} (`{run} task {}`).", ex.id, ex.number())
         }
-        NextStep::Quiz(p) => format!("the quiz of Part {p} (`mcplings quiz {p}`)."),
+        NextStep::Quiz(p) => format!("the quiz of Part {p} (`{run} quiz {p}`)."),
         NextStep::Done => "everything written so far is done.".to_string(),
     }
 }
@@ -233,8 +234,9 @@ pub fn lesson(course: &Course, query: &str, full: bool) -> Result<u8, String> {
     let folded = !full && lesson.sections.iter().any(|s| s.asides().next().is_some());
     if folded && let Some(at) = text.find('\n') {
         let how = format!(
-            "\nAsides are folded ({} …): `mcplings lesson {} --full` prints them open.\n",
+            "\nAsides are folded ({} …): `{} lesson {} --full` prints them open.\n",
             crate::text::FOLDED,
+            super::invocation(course),
             p.number
         );
         text.insert_str(at + 1, &how);
@@ -339,7 +341,10 @@ pub fn task(course: &Course, query: &str) -> Result<u8, String> {
     if !ex.needs.is_empty() {
         let progress = load_progress(course);
         println!();
-        println!("Read first (✓ read, ○ not yet; `mcplings lesson N` prints part N):");
+        println!(
+            "Read first (✓ read, ○ not yet; `{} lesson N` prints part N):",
+            super::invocation(course)
+        );
         for need in &ex.needs {
             let read = need
                 .section_title(course)

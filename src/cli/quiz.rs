@@ -174,7 +174,12 @@ pub fn run(course: &Course, query: &str) -> Result<u8, String> {
             }
         }
         if let Some(section) = &q.section {
-            let read = format!("Read: mcplings lesson {} (Part {})", section.part, section.name());
+            let read = format!(
+                "Read: {} lesson {} (Part {})",
+                super::invocation(course),
+                section.part,
+                section.name()
+            );
             for l in wrap_plain(&read, 76) {
                 println!("  {l}");
             }

@@ -982,3 +982,34 @@ fn a_check_in_a_shell_leaves_the_workbook_where_it_was() {
     );
     let _ = fs::remove_file(&file);
 }
+
+/// "Next" and the other advice name the command as the learner runs it:
+/// in a checkout, whose own build is under `target/`, `cargo run --` (no
+/// `mcplings` on PATH there); elsewhere `mcplings`.
+#[test]
+fn advice_names_the_command_as_it_runs_here() {
+    let checkout = common::root();
+    let exe = assert_cmd::cargo::cargo_bin("mcplings");
+    let expected = match exe
+        .canonicalize()
+        .unwrap()
+        .strip_prefix(checkout.canonicalize().unwrap().join("target"))
+    {
+        Ok(rest) if rest.starts_with("release") => "`cargo run --release -- ",
+        Ok(_) => "`cargo run -- ",
+        // Built into another target dir (CARGO_TARGET_DIR): as installed.
+        Err(_) => "`mcplings ",
+    };
+    let r = at(&checkout, &["list"]);
+    let next = r.stdout.lines().find(|l| l.starts_with("Next: ")).unwrap_or_default();
+    assert!(next.contains(expected) || next.ends_with("done."), "{r:?}");
+    // A course elsewhere (a workspace of `mcplings init`): the installed name.
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    at(&checkout, &["init", ws.to_str().unwrap()]);
+    let r = at(&ws, &["lesson", "1"]);
+    assert!(
+        r.stdout.contains("`mcplings lesson 1 --full` prints them open"),
+        "{r:?}"
+    );
+}
