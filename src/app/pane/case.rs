@@ -172,7 +172,7 @@ pub fn transcript_title(legend: &str, harness: bool, raw: bool, width: usize) ->
         .collect();
     if harness {
         lines.extend(paragraphs(
-            "▷ ◁ the harness calling your functions and reporting what they returned",
+            "▷ ◁ the harness: calling a function of yours, then what came back that is no frame (a value, a panic); a frame your code wrote or returned is ◀",
             width,
             Tone::Plain,
             Look::Dim,
