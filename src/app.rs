@@ -57,6 +57,10 @@ pub enum Confirm {
     RetakeQuiz(u8),
 }
 
+/// The map's mark for an exercise changed on disk since its last check
+/// ([`App::edited`]): its ✓ or ✗ may no longer hold.
+pub const CHANGED_MARK: &str = "~";
+
 /// The whole state of the workbook. Only [`App::update`] changes it: the
 /// view and the runtime read it (its fields are the crate's to read, and
 /// the methods below say what it holds to others).
@@ -117,6 +121,10 @@ pub struct App {
     /// The open exercise's files changed while another screen was in
     /// front: coming back to it checks again.
     stale: bool,
+    /// The exercises whose files changed on disk since their last check in
+    /// this workbook, not checked since: the map marks them
+    /// ([`CHANGED_MARK`]), for what it last recorded may no longer hold.
+    pub(crate) edited: std::collections::BTreeSet<String>,
 }
 
 impl App {
@@ -162,6 +170,7 @@ impl App {
             back: Vec::new(),
             lesson_behind: None,
             stale: false,
+            edited: Default::default(),
         }
     }
 
@@ -369,6 +378,7 @@ impl App {
         if !self.exercise.is_current_run(run) {
             return Vec::new();
         }
+        self.edited.remove(&report.exercise);
         let was_done = self.progress.is_done(&report.exercise);
         // The check on opening an exercise is no attempt: a failing check
         // counts once the learner saved a change (or had tried before).
@@ -413,6 +423,7 @@ impl App {
         if open && self.screen == Screen::Exercise {
             self.start_check()
         } else {
+            self.edited.insert(id.to_string());
             // Checked when the learner comes back to it.
             self.stale |= open;
             Vec::new()

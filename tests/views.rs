@@ -652,3 +652,33 @@ fn map_with_an_exercise_failing_now() {
     assert!(shown.contains("passed before, failing now: 02"), "{shown}");
     insta::assert_snapshot!(shown);
 }
+
+/// An exercise saved while the map is in front: what its last check said
+/// may no longer hold, and the map says so until it is checked again.
+#[test]
+fn map_with_an_exercise_changed_since_its_last_check() {
+    let course = Course::load(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+        &mcplings::check::checkers::names(),
+    )
+    .expect("the course loads");
+    let mut progress = Progress::default();
+    progress.lesson_mut(1).read = true;
+    for id in ["01-encode-frames", "02-id-router"] {
+        let entry = progress.exercise_mut(id);
+        entry.done = true;
+        entry.last_check = Some((9, 9));
+    }
+    let mut app = App::new(course, progress, (70, 20));
+    app.update(Msg::FileChanged("01-encode-frames".into()));
+    // A file of an exercise never checked: nothing recorded to doubt.
+    app.update(Msg::FileChanged("05-stdio-codec".into()));
+    let shown = screen(&app);
+    for line in shown.lines() {
+        assert!(unicode_width::UnicodeWidthStr::width(line) <= 70, "{line}");
+    }
+    assert!(shown.contains("~01") && shown.contains("✓02"), "{shown}");
+    assert!(shown.contains("changed since its last check: 01 (open it"), "{shown}");
+    assert!(!shown.contains("~05"), "{shown}");
+    insta::assert_snapshot!(shown);
+}

@@ -73,6 +73,9 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         for id in &part.exercises {
             let Some(ex) = app.course.exercise(id) else { continue };
             let (mark, style) = match app.progress.exercise_standing(id) {
+                // Changed since its last check: what that check said may
+                // no longer hold.
+                Standing::Done | Standing::Tried if app.edited.contains(id) => (crate::app::CHANGED_MARK, theme.warn),
                 // Passed before, failing now: apart from a pass.
                 Standing::Done if app.progress.failing_now(id) => (FAILING_NOW, theme.warn),
                 Standing::Done => ("✓", theme.ok),
@@ -113,6 +116,26 @@ pub(super) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         lines.push(Line::from(Span::styled(
             super::fit(
                 &format!(" {FAILING_NOW} passed before, failing now: {which} (its last check failed)"),
+                area.width as usize,
+            ),
+            theme.warn,
+        )));
+    }
+    let edited: Vec<&str> = app
+        .course
+        .exercises
+        .iter()
+        .filter(|e| app.edited.contains(&e.id) && app.progress.exercise_standing(&e.id) != Standing::NotStarted)
+        .map(|e| e.number())
+        .collect();
+    if !edited.is_empty() {
+        lines.push(Line::from(Span::styled(
+            super::fit(
+                &format!(
+                    " {} changed since its last check: {} (open it to check it again)",
+                    crate::app::CHANGED_MARK,
+                    edited.join(", ")
+                ),
                 area.width as usize,
             ),
             theme.warn,

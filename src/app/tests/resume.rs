@@ -115,3 +115,30 @@ fn a_case_that_fails_now_marks_a_done_exercise_failing_now() {
     assert!(app.progress.is_done("01-encode-frames"));
     assert!(app.progress.failing_now("01-encode-frames"));
 }
+
+#[test]
+fn a_save_away_from_the_exercise_marks_it_changed_until_its_next_check() {
+    let mut app = app();
+    app.update(key('e')); // 01-encode-frames, check run 1
+    app.update(Msg::CheckDone {
+        run: 1,
+        report: Box::new(report("01-encode-frames", true)),
+    });
+    app.update(code(KeyCode::Esc));
+    app.update(Msg::FileChanged("01-encode-frames".into()));
+    assert!(app.edited.contains("01-encode-frames"), "{:?}", app.screen);
+    // Opened again: checked, and its result is the map's again.
+    // From the map, `e` opens the next exercise not done (02), `p` 01.
+    app.update(key('e'));
+    let effects = app.update(key('p'));
+    let run = effects.iter().find_map(|e| match e {
+        crate::app::Effect::StartCheck { exercise, run, .. } if exercise == "01-encode-frames" => Some(*run),
+        _ => None,
+    });
+    let run = run.unwrap_or_else(|| panic!("no check of 01 on opening it: {effects:?} on {:?}", app.screen));
+    app.update(Msg::CheckDone {
+        run,
+        report: Box::new(report("01-encode-frames", false)),
+    });
+    assert!(!app.edited.contains("01-encode-frames"));
+}
