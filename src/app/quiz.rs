@@ -237,7 +237,7 @@ impl App {
     }
 
     /// The furthest the question screen scrolls: its lines past the body.
-    fn question_max_scroll(&self) -> usize {
+    pub(crate) fn question_max_scroll(&self) -> usize {
         self.question_lines().len().saturating_sub(self.body_rows())
     }
 
@@ -373,6 +373,14 @@ impl App {
             Some(Action::Previous) => self.quiz.question = self.quiz.question.saturating_sub(1),
             Some(Action::Down) => self.quiz.scroll = (self.quiz.scroll + 1).min(self.question_max_scroll()),
             Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
+            Some(Action::PageDown) => {
+                let page = self.body_rows().saturating_sub(2).max(1);
+                self.quiz.scroll = (self.quiz.scroll + page).min(self.question_max_scroll());
+            }
+            Some(Action::PageUp) => {
+                let page = self.body_rows().saturating_sub(2).max(1);
+                self.quiz.scroll = self.quiz.scroll.saturating_sub(page);
+            }
             _ => {}
         }
         if (self.quiz.question, self.quiz.finished) != before {

@@ -478,3 +478,17 @@ mod keys;
 mod navigate;
 mod polish;
 mod resume;
+
+#[test]
+fn space_pages_a_quiz_question_taller_than_the_screen() {
+    // At 70×20 no question of Part 1 fits: space pages, as in the lesson.
+    let course = app().course;
+    let mut app = App::new(course, Progress::default(), (70, 20));
+    app.update(key('z'));
+    assert!(app.question_max_scroll() > 1, "question 1 fits at 70×20");
+    app.update(key(' '));
+    let paged = app.quiz.scroll;
+    assert!(paged > 1 && paged <= app.question_max_scroll(), "{paged}");
+    app.update(code(KeyCode::PageUp));
+    assert_eq!(app.quiz.scroll, 0);
+}

@@ -316,6 +316,16 @@ pub(super) const QUIZ: &[Binding] = &[
     )
     .needed(),
     b(
+        &[
+            (K::Char(' '), A::PageDown),
+            (K::PageDown, A::PageDown),
+            (K::PageUp, A::PageUp),
+        ],
+        "page down, page up (a question taller than the screen)",
+        "",
+        W::Never,
+    ),
+    b(
         &[(K::Char('o'), A::Open)],
         "read the chosen missed question's section",
         "o read its section",
