@@ -4,6 +4,7 @@
 //! runs that each carry a [`Look`]. The view (`ui`) only slices
 //! these lines and turns each look into a style; it lays nothing out.
 
+mod ansi;
 mod case;
 
 pub use case::{entry_lines, transcript_title};
@@ -289,24 +290,18 @@ pub(super) fn hint_title(n: usize, of: usize) -> String {
 /// The compiler's output as runs: its own colours, or, without colour,
 /// its text with the escape characters taken out.
 fn build_output(output: &str, no_color: bool) -> Vec<Vec<Run>> {
-    use ansi_to_tui::IntoText;
-    let plain = |text: &str| text.lines().map(|l| vec![Run::new(l, Look::Plain)]).collect();
     if no_color {
-        return plain(&output.replace('\x1b', ""));
+        let plain = output.replace('\x1b', "");
+        return plain.lines().map(|l| vec![Run::new(l, Look::Plain)]).collect();
     }
-    match output.as_bytes().into_text() {
-        Ok(text) => text
-            .lines
-            .into_iter()
-            .map(|line| {
-                line.spans
-                    .into_iter()
-                    .map(|s| Run::new(s.content, Look::Compiler(s.style)))
-                    .collect()
-            })
-            .collect(),
-        Err(_) => plain(output),
-    }
+    ansi::styled_lines(output)
+        .into_iter()
+        .map(|line| {
+            line.into_iter()
+                .map(|(text, style)| Run::new(text, Look::Compiler(style)))
+                .collect()
+        })
+        .collect()
 }
 
 /// Plain text (paragraphs split at `\n`, `backtick` spans as code) wrapped
