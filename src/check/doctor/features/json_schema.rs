@@ -7,8 +7,20 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use boon::{CompileError, Compiler, Draft, SchemaIndex, Schemas, ValidationError};
+use boon::{CompileError, Compiler, Draft, SchemaIndex, Schemas, UrlLoader, ValidationError};
 use serde_json::Value;
+
+/// Loads nothing: boon's own loader reads `file:` URLs, and a server's
+/// `$ref` must not make doctor read this machine's files (or block on a
+/// device). The dialects' meta-schemas come with the crate, not through
+/// this.
+struct Nothing;
+
+impl UrlLoader for Nothing {
+    fn load(&self, url: &str) -> Result<Value, Box<dyn std::error::Error>> {
+        Err(format!("mcplings fetches no schema ({url})").into())
+    }
+}
 
 /// Where the schema under test is kept while it compiles (never fetched).
 const HERE: &str = "mem:///schema.json";
@@ -48,6 +60,7 @@ pub(super) fn fits(schema: &Value, instance: &Value) -> Result<(), String> {
 
 fn compile(schema: &Value, schemas: &mut Schemas) -> Result<SchemaIndex, CompileError> {
     let mut compiler = Compiler::new();
+    compiler.use_loader(Box::new(Nothing));
     compiler.set_default_draft(Draft::V2020_12);
     compiler.add_resource(HERE, schema.clone())?;
     compiler.compile(HERE, schemas)
@@ -127,6 +140,17 @@ mod tests {
                 .expect_err("nothing is fetched")
                 .starts_with("it does not compile: ")
         );
+    }
+
+    #[test]
+    fn a_ref_to_a_local_file_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("string.json");
+        std::fs::write(&file, r#"{"type": "string"}"#).unwrap();
+        let schema = json!({"$ref": format!("file://{}", file.display())});
+        let warn = problem(&schema).expect_err("the file is not read, so the $ref does not resolve");
+        assert!(warn.starts_with("it does not compile: "), "{warn}");
+        assert_eq!(fits(&schema, &json!(1)), Ok(()), "nothing to hold to");
     }
 
     #[test]
