@@ -46,6 +46,18 @@ Prints medians over N runs (default 10) of:
       each line says whether the two ways gave the same verdicts. Targets
       on a quiet machine: MCPServer ≤ 15 s, server-everything ≤ 5 s.
 
+  (h) opt-in (`--only h`, not in the default): what a learner waits for
+      before the first lesson, beside rustlings: `cargo install rustlings
+      --version 6.5.0 --locked` and `cargo install --path . --locked` for
+      mcplings, cold (a fresh `--root` and `CARGO_TARGET_DIR` each, deleted
+      after), offline from the downloaded registry (`cargo fetch` first,
+      untimed), one after the other, the first of the two alternating run
+      by run; the median wall of `--runs` installs each, their ratio, and
+      each install's CPU seconds (user + system of cargo and every rustc)
+      and the largest process's peak memory. The load average before each
+      install is printed beside; the last run's `--timings` reports are kept
+      in target/bench-install/. Target (issue 38), quiet: mcplings ≤ 2 min.
+
 `--only cf` runs some of them. rustlings is installed on first use with
 `cargo install rustlings --version 6.5.0 --locked --root
 target/bench-tools`, and runs in a scratch workspace made by `rustlings
@@ -259,6 +271,63 @@ def doctor_figures(servers, mcplings, runs=3):
             for label, t in times.items()}
 
 
+def install_cold(argv, scratch, name):
+    """One cold `cargo install --timings` (a fresh root and target dir under
+    `scratch`, deleted after; the timings report kept as
+    target/bench-install/NAME-timing.html): wall seconds, CPU seconds (user
+    + system of cargo and every process it waited for) and the peak RSS in
+    MiB of the largest of them."""
+    root, target = Path(scratch) / "root", Path(scratch) / "target"
+    for d in (root, target):
+        shutil.rmtree(d, ignore_errors=True)
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    started = time.perf_counter()
+    child = subprocess.Popen([*argv, "--timings", "--root", str(root)], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stderr = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - started
+    report = target / "cargo-timings" / "cargo-timing.html"
+    if report.exists():
+        kept = REPO / "target" / "bench-install"
+        kept.mkdir(parents=True, exist_ok=True)
+        shutil.copy(report, kept / f"{name}-timing.html")
+    for d in (root, target):
+        shutil.rmtree(d, ignore_errors=True)
+    if child.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed:\n{stderr.decode(errors='replace')[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def install_figures(runs):
+    """(h): rustlings' and mcplings' cold installs, `runs` of each, the
+    first of the two alternating run by run; per tool the wall times, CPU
+    seconds, peak RSS and the load average before each install."""
+    rustlings = ["cargo", "install", "rustlings", "--version", RUSTLINGS_VERSION, "--locked", "--offline"]
+    mcplings = ["cargo", "install", "--path", str(REPO), "--locked", "--offline"]
+    # The sources, downloaded untimed: mcplings' through its lockfile;
+    # rustlings' (its package carries its lockfile) by installing it once
+    # online into target/bench-tools, as (c) does, when the registry cache
+    # does not hold it.
+    subprocess.run(["cargo", "fetch", "--locked"], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    cargo_home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
+    if not list(cargo_home.glob(f"registry/cache/*/rustlings-{RUSTLINGS_VERSION}.crate")):
+        subprocess.run(["cargo", "install", "rustlings", "--version", RUSTLINGS_VERSION, "--locked", "--force",
+                        "--root", str(REPO / "target" / "bench-tools")], check=True)
+    figures = {"rustlings": [], "mcplings": []}
+    with tempfile.TemporaryDirectory(prefix="mcplings-bench-install-") as scratch:
+        for n in range(runs):
+            order = ["rustlings", "mcplings"] if n % 2 == 0 else ["mcplings", "rustlings"]
+            for name in order:
+                before = load()
+                wall, cpu, rss = install_cold(rustlings if name == "rustlings" else mcplings, scratch, name)
+                figures[name].append((wall, cpu, rss, before))
+                print(f"(h) run {n + 1}: {name} {wall:.0f} s wall, {cpu:.0f} s CPU, peak {rss:.0f} MiB ({before} before)",
+                      flush=True)
+    return figures
+
+
 def load():
     """The 1-minute load average, to print beside a figure: on a shared
     machine it says how far the figure is from a quiet one's."""
@@ -269,7 +338,7 @@ def main():
     global ROOT, ENV
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--only", default="abcdef", help="which figures to measure, e.g. `cf` (default: all but g)")
+    parser.add_argument("--only", default="abcdef", help="which figures to measure, e.g. `cf` (default: all but g and h)")
     parser.add_argument("--sdk-python", help="(g) a Python with the MCP SDK installed, to run .ci/interop/sdk_server.py")
     parser.add_argument("--everything", help="(g) the mcp-server-everything command (stdio)")
     parser.add_argument("--mcplings", type=Path, default=MCPLINGS, help="(g) the mcplings binary doctor runs from (default: the release build)")
@@ -291,6 +360,19 @@ def main():
             agree = "same verdicts" if same else "VERDICTS DIFFER between runs or ways"
             print(f"(g) doctor, {label}, median of 3: shared {shared:.1f} s, --isolated {isolated:.1f} s; {agree} ({load()})")
         only.discard("g")
+        if not only:
+            return
+    if "h" in only:
+        figures = install_figures(args.runs)
+        walls = {name: statistics.median(f[0] for f in runs) for name, runs in figures.items()}
+        cpus = {name: statistics.median(f[1] for f in runs) for name, runs in figures.items()}
+
+        def minutes(s):
+            return f"{int(s // 60)}:{s % 60:04.1f}"
+        print(f"(h) cold install, median of {args.runs}: mcplings {minutes(walls['mcplings'])} ({cpus['mcplings']:.0f} s CPU), "
+              f"rustlings {RUSTLINGS_VERSION} {minutes(walls['rustlings'])} ({cpus['rustlings']:.0f} s CPU): "
+              f"ratio {walls['mcplings'] / walls['rustlings']:.1f} wall, {cpus['mcplings'] / cpus['rustlings']:.1f} CPU ({load()})")
+        only.discard("h")
         if not only:
             return
     if not MCPLINGS.exists():
@@ -325,6 +407,9 @@ def main():
             a_check, a_floor = median_ms(check), median_ms(floor)
             print(f"(a) warm re-check after a one-line edit: {a_check:.0f} ms; floor (cargo build -p + run): {a_floor:.0f} ms; ratio {a_check / a_floor:.2f}")
             print(f"(b) first check with an empty target dir: {b * 1000:.0f} ms ({b / (a_check / 1000):.1f}x the warm figure)")
+        if "b" in only:
+            # The workbook's half of (b) (it needs pyte, which `--only a`
+            # does not install).
             prebuild, first_check = tui_first_check(scratch)
             print(f"(b) in the workbook: the background build after opening takes {prebuild:.1f} s; then the first check of 01: {first_check * 1000:.0f} ms ({first_check / (a_check / 1000):.1f}x the warm figure)")
 

@@ -35,19 +35,32 @@ fn schema_dir() -> Option<PathBuf> {
         .find(|d| d.join("2026-07-28/schema.json").is_file())
 }
 
-/// The official document of a revision, and validators for its definitions.
+/// The official document of a revision, and validators for its definitions
+/// (compiled by `boon`, the validator doctor uses, as each is first asked for).
 struct Official {
     document: Value,
-    validators: std::cell::RefCell<BTreeMap<String, std::rc::Rc<jsonschema::Validator>>>,
+    compiler: std::cell::RefCell<boon::Compiler>,
+    schemas: std::cell::RefCell<boon::Schemas>,
+    compiled: std::cell::RefCell<BTreeMap<String, boon::SchemaIndex>>,
 }
+
+/// Where the official document is kept while its definitions compile.
+const OFFICIAL: &str = "mem:///schema.json";
 
 impl Official {
     /// The official schema of `revision` (its date, e.g. `2025-11-25`).
     fn load(dir: &Path, revision: &str) -> Official {
         let text = fs::read_to_string(dir.join(revision).join("schema.json")).expect("the schema reads");
+        let document: Value = serde_json::from_str(&text).expect("the schema is JSON");
+        let mut compiler = boon::Compiler::new();
+        compiler
+            .add_resource(OFFICIAL, document.clone())
+            .expect("the schema is added");
         Official {
-            document: serde_json::from_str(&text).expect("the schema is JSON"),
-            validators: Default::default(),
+            document,
+            compiler: std::cell::RefCell::new(compiler),
+            schemas: Default::default(),
+            compiled: Default::default(),
         }
     }
 
@@ -57,17 +70,16 @@ impl Official {
 
     /// The official verdict on `value` as `definition`.
     fn accepts(&self, definition: &str, value: &Value) -> bool {
-        let validator = self
-            .validators
+        let index = *self
+            .compiled
             .borrow_mut()
             .entry(definition.to_string())
             .or_insert_with(|| {
-                let mut root = self.document.clone();
-                root["$ref"] = json!(format!("#/$defs/{definition}"));
-                std::rc::Rc::new(jsonschema::validator_for(&root).expect("the schema compiles"))
-            })
-            .clone();
-        validator.is_valid(value)
+                let at = format!("{OFFICIAL}#/$defs/{definition}");
+                let compiled = self.compiler.borrow_mut().compile(&at, &mut self.schemas.borrow_mut());
+                compiled.unwrap_or_else(|e| panic!("{definition} compiles: {e:#}"))
+            });
+        self.schemas.borrow().validate(value, index).is_ok()
     }
 
     /// The required members of `definition`, when it is a plain object type.

@@ -2,13 +2,12 @@
 //! `tools/list`, `resources/list` and `prompts/list` (cursors passed back
 //! as they came, the walk ending only when `nextCursor` is absent, at most
 //! [`PAGE_CAP`] pages); each tool's `inputSchema` and `outputSchema` a
-//! valid JSON Schema (the `jsonschema` crate, against the schema's own
+//! valid JSON Schema (the `boon` crate, against the schema's own
 //! or the default 2020-12 dialect); up to [`READ_CAP`] resources read;
 //! templates listed, never expanded; prompts that need no arguments got.
 //! Tools are called only when asked (`--call`, `--call-readonly`).
 
 use std::collections::HashSet;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::{Value, json};
 
@@ -265,34 +264,6 @@ fn tools_listed(c: &mut dyn Caller, _: &Ctx) -> Checked {
     )))
 }
 
-/// Why `schema` is not a valid JSON Schema, if it is not; `Err` with a
-/// warn when its dialect is one the crate does not know or it does not
-/// compile (an unresolvable `$ref`).
-fn schema_problem(schema: &Value) -> Result<Option<String>, String> {
-    if !schema.is_object() {
-        return Ok(Some(format!("it is {schema}, not a JSON object")));
-    }
-    let checked = catch_unwind(AssertUnwindSafe(|| {
-        jsonschema::meta::validate(schema).map_err(|e| format!("{e} (at {})", e.instance_path()))
-    }));
-    match checked {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) if schema.get("$schema").is_some() && e.contains("meta-schema") => {
-            return Err(format!(
-                "its dialect {} is not one mcplings knows: {e}",
-                schema["$schema"]
-            ));
-        }
-        Ok(Err(e)) => return Ok(Some(e)),
-        Err(_) => return Err("the JSON Schema library could not read it".into()),
-    }
-    match catch_unwind(AssertUnwindSafe(|| jsonschema::validator_for(schema).map(|_| ()))) {
-        Ok(Ok(())) => Ok(None),
-        Ok(Err(e)) => Err(format!("it does not compile: {e}")),
-        Err(_) => Err("the JSON Schema library could not compile it".into()),
-    }
-}
-
 fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
     // A listing that fails is tools-listed's finding: said once, there.
     let Ok(walked) = walk(c, "tools/list", "tools") else {
@@ -317,7 +288,7 @@ fn tool_schemas(c: &mut dyn Caller, _: &Ctx) -> Checked {
             ("outputSchema", &rules::SCHEMA_VALID),
         ] {
             let Some(schema) = tool.get(member) else { continue };
-            match schema_problem(schema) {
+            match json_schema::problem(schema) {
                 Ok(None) => {}
                 Ok(Some(problem)) => {
                     return Err(Finding::under(
@@ -431,6 +402,7 @@ fn prompts(c: &mut dyn Caller, _: &Ctx) -> Checked {
 // After `walked!`: a macro is in scope only below its definition.
 mod caching;
 mod calls;
+mod json_schema;
 mod listen;
 
 pub(super) use caching::CACHING;

@@ -85,10 +85,7 @@ pub(super) fn tools_called(c: &mut dyn Caller, ctx: &Ctx) -> Checked {
         let is_error = result.get("isError") == Some(&json!(true));
         if let (Some(schema), false) = (tool.get("outputSchema"), is_error) {
             let structured = result.get("structuredContent").unwrap_or(&Value::Null);
-            let fits = jsonschema::validator_for(schema)
-                .map(|v| v.validate(structured).map_err(|e| e.to_string()))
-                .unwrap_or(Ok(()));
-            if let Err(why) = fits {
+            if let Err(why) = super::json_schema::fits(schema, structured) {
                 return Err(Failure::showing(
                     format!("tool `{name}` declares an outputSchema, and its structuredContent does not fit it: {why}"),
                     result.clone(),
