@@ -11,13 +11,17 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
-fn app() -> App {
-    let course = Course::load(
+/// The course as shipped.
+fn course() -> Course {
+    Course::load(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
         &mcplings::check::checkers::names(),
     )
-    .expect("the course loads");
-    App::new(course, Progress::default(), (80, 24))
+    .expect("the course loads")
+}
+
+fn app() -> App {
+    App::new(course(), Progress::default(), (80, 24))
 }
 
 fn press(app: &mut App, keys: &str) {
@@ -572,11 +576,7 @@ fn part5_quiz_after_the_right_answer() {
 /// but three at the first try): the map shows the learner's results.
 #[test]
 fn course_complete() {
-    let course = Course::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        &mcplings::check::checkers::names(),
-    )
-    .expect("the course loads");
+    let course = course();
     let mut progress = Progress::default();
     let mut misses = 3;
     for part in &course.parts {
@@ -627,11 +627,7 @@ fn long_notice_wraps_above_the_footer() {
 /// progress (Part 1, whose quiz is next: 02 counts as done).
 #[test]
 fn map_with_an_exercise_failing_now() {
-    let course = Course::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        &mcplings::check::checkers::names(),
-    )
-    .expect("the course loads");
+    let course = course();
     let mut progress = Progress::default();
     progress.lesson_mut(1).read = true;
     for (id, done, last) in [
@@ -657,11 +653,7 @@ fn map_with_an_exercise_failing_now() {
 /// may no longer hold, and the map says so until it is checked again.
 #[test]
 fn map_with_an_exercise_changed_since_its_last_check() {
-    let course = Course::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        &mcplings::check::checkers::names(),
-    )
-    .expect("the course loads");
+    let course = course();
     let mut progress = Progress::default();
     progress.lesson_mut(1).read = true;
     for id in ["01-encode-frames", "02-id-router"] {
