@@ -349,6 +349,21 @@ fn the_cli_report_of_every_stub_keeps_the_boundary_rule() {
     for ex in &course.exercises {
         let report = recorded(ex.number());
         let text = mcplings::cli::report::render(&report, ex, &format!("mcplings check {}", ex.number()));
+        // A stub that panics on its first line: where the talk stopped.
+        let first = report
+            .cases
+            .iter()
+            .find(|c| c.status == mcplings::check::Status::Failed);
+        let unanswered = first.is_some_and(|c| c.ends_unanswered());
+        assert_eq!(
+            text.contains(mcplings::check::report::NOTHING_BACK),
+            unanswered,
+            "{}:\n{text}",
+            ex.id
+        );
+        if ex.number() == "03" {
+            assert!(unanswered, "03's stub answers nothing:\n{text}");
+        }
         let lines: Vec<&str> = text.lines().collect();
         let mut continued = 0;
         for pair in lines.windows(2) {

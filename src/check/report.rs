@@ -114,7 +114,17 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+/// Shown under a failed case's transcript whose last line went to the
+/// program: the reason says why, this says where the conversation stopped.
+pub const NOTHING_BACK: &str = "(nothing came back after this line)";
+
 impl CaseReport {
+    /// Whether the case failed with the program's last word missing: its
+    /// transcript ends with a line sent to it ([`NOTHING_BACK`]).
+    pub fn ends_unanswered(&self) -> bool {
+        self.status == Status::Failed && self.transcript.last().is_some_and(|e| e.dir == Direction::ToLearner)
+    }
+
     /// A case that did not run, with the reason why.
     pub fn not_run(name: &str, about: &str, reason: &str) -> CaseReport {
         CaseReport {

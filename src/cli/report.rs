@@ -171,6 +171,9 @@ pub(super) fn details_with(out: &mut String, case: &CaseReport, legend: &str) {
             let lead = format!("        {} ", entry.glyph());
             out.push_str(&evidence(&shorten(&entry.line, LINE_WIDTH), &lead, Show::Wire));
         }
+        if case.ends_unanswered() {
+            let _ = writeln!(out, "          {}", crate::check::report::NOTHING_BACK);
+        }
     }
     let stderr = case.stderr.trim_end();
     if !stderr.is_empty() {

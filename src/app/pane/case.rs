@@ -129,6 +129,12 @@ fn details(report: &CaseReport, raw: bool, wide: bool, width: usize, lines: &mut
         for entry in &report.transcript[skip..] {
             lines.extend(entry_lines(entry, raw, width));
         }
+        if report.ends_unanswered() {
+            lines.push(PaneLine::one(
+                format!("  {}", crate::check::report::NOTHING_BACK),
+                Look::Dim,
+            ));
+        }
         lines.push(PaneLine::blank());
     }
     let stderr = report.stderr.trim_end();
