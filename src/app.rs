@@ -445,6 +445,11 @@ impl App {
     pub fn body_rows(&self) -> usize {
         usize::from(self.size.1.saturating_sub(4))
     }
+
+    /// Lines a page key scrolls: the body less two, kept for context.
+    fn page_rows(&self) -> usize {
+        self.body_rows().saturating_sub(2).max(1)
+    }
 }
 
 #[cfg(test)]

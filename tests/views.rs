@@ -4,53 +4,14 @@
 use mcplings::app::{App, Msg};
 use mcplings::check::diff::diff;
 use mcplings::check::{BuildReport, CaseReport, CheckReport, Direction, EntryKind, Status, TranscriptEntry};
-use mcplings::content::Course;
 use mcplings::progress::Progress;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
-/// The course as shipped.
-fn course() -> Course {
-    Course::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        &mcplings::check::checkers::names(),
-    )
-    .expect("the course loads")
-}
+mod views_common;
+use views_common::{course, press, screen};
 
 fn app() -> App {
     App::new(course(), Progress::default(), (80, 24))
-}
-
-fn press(app: &mut App, keys: &str) {
-    for c in keys.chars() {
-        let code = match c {
-            '\n' => KeyCode::Enter,
-            '\x1b' => KeyCode::Esc,
-            '↓' => KeyCode::Down,
-            c => KeyCode::Char(c),
-        };
-        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
-}
-
-fn screen(app: &App) -> String {
-    let (w, h) = app.size();
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| mcplings::ui::draw(f, app)).unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut line = String::new();
-        for x in 0..w {
-            line.push_str(buffer[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 fn entry(dir: Direction, line: &str, kind: EntryKind, time_ms: u64) -> TranscriptEntry {

@@ -11,8 +11,10 @@ use mcplings::progress::Progress;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
+
+mod views_common;
+use views_common::press;
 
 fn app(mono: bool) -> App {
     let course = Course::load(
@@ -25,16 +27,6 @@ fn app(mono: bool) -> App {
         app.update(Msg::NoColor);
     }
     app
-}
-
-fn press(app: &mut App, keys: &str) {
-    for c in keys.chars() {
-        let code = match c {
-            '\n' => KeyCode::Enter,
-            c => KeyCode::Char(c),
-        };
-        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
 }
 
 fn buffer(app: &App) -> Buffer {

@@ -7,9 +7,10 @@ use mcplings::app::{App, Msg};
 use mcplings::check::{BuildReport, CaseReport, CheckReport, Direction, EntryKind, Status, TranscriptEntry};
 use mcplings::content::Course;
 use mcplings::progress::Progress;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+mod views_common;
+use views_common::{press, screen};
 
 const SIZES: [(u16, u16); 2] = [(70, 20), (80, 24)];
 
@@ -20,31 +21,6 @@ fn app(size: (u16, u16)) -> App {
     )
     .expect("the course loads");
     App::new(course, Progress::default(), size)
-}
-
-fn press(app: &mut App, keys: &str) {
-    for c in keys.chars() {
-        let code = match c {
-            '\n' => KeyCode::Enter,
-            '\x1b' => KeyCode::Esc,
-            c => KeyCode::Char(c),
-        };
-        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
-}
-
-fn screen(app: &App) -> String {
-    let (w, h) = app.size();
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| mcplings::ui::draw(f, app)).unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let line: String = (0..w).map(|x| buffer[(x, y)].symbol()).collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 /// Snapshots `state` (keys from a fresh workbook, then `then`) at both sizes.

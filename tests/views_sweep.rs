@@ -23,32 +23,12 @@ use mcplings::progress::Progress;
 use mcplings::text::breaks;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use unicode_width::UnicodeWidthStr;
 
+mod views_common;
+use views_common::{course, press};
+
 const SIZES: [(u16, u16); 2] = [(80, 24), (70, 20)];
-
-fn course() -> Course {
-    Course::load(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        &mcplings::check::checkers::names(),
-    )
-    .expect("the course loads")
-}
-
-fn press(app: &mut App, keys: &str) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for c in keys.chars() {
-        let code = match c {
-            '\n' => KeyCode::Enter,
-            '\x1b' => KeyCode::Esc,
-            '↓' => KeyCode::Down,
-            c => KeyCode::Char(c),
-        };
-        effects = app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    }
-    effects
-}
 
 /// The screen as rows of cells (one symbol each, a wide character's second
 /// cell empty).

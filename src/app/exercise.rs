@@ -223,7 +223,7 @@ impl App {
             return Vec::new();
         };
         let cases = crate::check::checkers::of(&ex).map_or(0, |c| c.cases.len());
-        let page = self.body_rows().saturating_sub(2).max(1);
+        let page = self.page_rows();
         let v = &mut self.exercise;
         match keys::action(Screen::Exercise, key) {
             Some(Action::Down) if v.pane.scrolls() => v.scroll += 1,

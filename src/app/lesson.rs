@@ -249,6 +249,7 @@ impl App {
             return effects;
         }
         let rows = self.body_rows().max(1);
+        let page = self.page_rows();
         let max = self.lesson.len().saturating_sub(rows);
         let before = self.progress.lesson(self.lesson.part).read;
         let part = self.lesson.part;
@@ -256,8 +257,8 @@ impl App {
         match keys::action(Screen::Lesson, key) {
             Some(Action::Down) => v.scroll += 1,
             Some(Action::Up) => v.scroll = v.scroll.saturating_sub(1),
-            Some(Action::PageDown) => v.scroll += rows.saturating_sub(2).max(1),
-            Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(rows.saturating_sub(2).max(1)),
+            Some(Action::PageDown) => v.scroll += page,
+            Some(Action::PageUp) => v.scroll = v.scroll.saturating_sub(page),
             Some(Action::Top) => v.scroll = 0,
             Some(Action::Bottom) => v.scroll = max,
             Some(Action::Next) => {

@@ -374,13 +374,9 @@ impl App {
             Some(Action::Down) => self.quiz.scroll = (self.quiz.scroll + 1).min(self.question_max_scroll()),
             Some(Action::Up) => self.quiz.scroll = self.quiz.scroll.saturating_sub(1),
             Some(Action::PageDown) => {
-                let page = self.body_rows().saturating_sub(2).max(1);
-                self.quiz.scroll = (self.quiz.scroll + page).min(self.question_max_scroll());
+                self.quiz.scroll = (self.quiz.scroll + self.page_rows()).min(self.question_max_scroll());
             }
-            Some(Action::PageUp) => {
-                let page = self.body_rows().saturating_sub(2).max(1);
-                self.quiz.scroll = self.quiz.scroll.saturating_sub(page);
-            }
+            Some(Action::PageUp) => self.quiz.scroll = self.quiz.scroll.saturating_sub(self.page_rows()),
             _ => {}
         }
         if (self.quiz.question, self.quiz.finished) != before {

@@ -86,31 +86,31 @@ fn next_follows_progress_and_the_map_cursor_the_part_in_progress() {
     assert_eq!(app.map.selected, 2, "on to Part 3");
 }
 
+/// A report of `id` with one case, of `status` (passed: the check passed).
+fn one_case(id: &str, status: Status) -> crate::check::CheckReport {
+    let mut r = report(id, status == Status::Passed);
+    r.cases = vec![CaseReport {
+        status,
+        ..CaseReport::not_run("a", "", "")
+    }];
+    r
+}
+
 #[test]
 fn a_case_that_fails_now_marks_a_done_exercise_failing_now() {
     let mut app = app();
     app.update(key('e')); // 01-encode-frames, check run 1
-    let mut ok = report("01-encode-frames", true);
-    ok.cases = vec![CaseReport {
-        status: Status::Passed,
-        ..CaseReport::not_run("a", "", "")
-    }];
     app.update(Msg::CheckDone {
         run: 1,
-        report: Box::new(ok),
+        report: Box::new(one_case("01-encode-frames", Status::Passed)),
     });
     assert!(app.progress.is_done("01-encode-frames"));
     assert!(!app.progress.failing_now("01-encode-frames"));
     // A later save breaks it: done still, and failing now.
     app.update(Msg::FileChanged("01-encode-frames".into()));
-    let mut broken = report("01-encode-frames", false);
-    broken.cases = vec![CaseReport {
-        status: Status::Failed,
-        ..CaseReport::not_run("a", "", "")
-    }];
     app.update(Msg::CheckDone {
         run: 2,
-        report: Box::new(broken),
+        report: Box::new(one_case("01-encode-frames", Status::Failed)),
     });
     assert!(app.progress.is_done("01-encode-frames"));
     assert!(app.progress.failing_now("01-encode-frames"));
