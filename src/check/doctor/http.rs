@@ -158,12 +158,15 @@ fn not_json(c: &mut HttpConn, _: &Ctx) -> Checked {
     let frame = discover("doctor-cut", mcp::request_meta(mcp::MODERN));
     let text = frame.to_string();
     let reply = c.post_text(wire::headers_for(&frame), &text[..text.len() - 1])?;
-    // It cannot be accepted: any HTTP error status keeps the rule.
+    // It cannot be accepted: any HTTP error status is the advice kept.
     if reply.status >= 400 {
         return Ok(Outcome::Pass);
     }
     Err(Failure::mismatch(
-        "a body that is not JSON (cut short) must get an HTTP error status (400 Bad Request, perhaps with -32700)",
+        format!(
+            "a body that is not JSON (cut short) got HTTP {}: an error status (400 Bad Request, perhaps with -32700) tells the client why",
+            reply.status
+        ),
         json!({"status": 400, "body": {"error": {"code": -32700}}}),
         shown(&reply),
     )

@@ -372,7 +372,7 @@ pub(super) const CHECKS: &[LegacyCheck] = &[
         "http-body-not-json",
         "body not JSON",
         "a body that is not JSON, in a session, gets an HTTP error status or -32700",
-        &rules::NOT_JSON_HTTP_LEGACY,
+        &rules::NOT_JSON_HTTP,
         super::http_checks::legacy_not_json,
     ),
 ];

@@ -434,7 +434,6 @@ pub const ALL: &[&Rule] = &[
     &VERSION_HEADER,
     &HEADER_MISMATCH,
     &HEADER_MISSING,
-    &NOT_JSON_HTTP_LEGACY,
     &CACHE_HINTS,
     &TTL_VALUE,
     &CACHE_SCOPE_PAGES,

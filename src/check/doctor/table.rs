@@ -79,7 +79,6 @@ pub const CHECKED: &[Row] = &[
     row(&rules::ORIGIN, &["http-origin-403"]),
     row(&rules::ORIGIN_LEGACY, &["http-origin-403"]),
     row(&rules::NOT_JSON_HTTP, &["http-body-not-json"]),
-    row(&rules::NOT_JSON_HTTP_LEGACY, &["http-body-not-json"]),
     row(&rules::SESSION_REQUIRED, &["http-session-required"]),
     row(&rules::SESSION_ENDED, &["http-session-ended-404"]),
     row(&rules::VERSION_HEADER, &["http-version-header-400"]),

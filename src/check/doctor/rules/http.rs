@@ -47,11 +47,15 @@ pub const ORIGIN_LEGACY: Rule = must(
     "basic/transports › Streamable HTTP › Security Warning",
     "If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden.",
 );
-/// A body that is not JSON, over HTTP (it cannot be accepted).
-pub const NOT_JSON_HTTP: Rule = must(
-    "2026-07-28",
-    "basic/transports/streamable-http › Sending Messages",
-    "If the server cannot accept it, it MUST return an HTTP error status code (e.g., `400 Bad Request`).",
+/// A body that is not JSON, over HTTP, in either era. Both revisions bind
+/// an error status only for a message the server cannot accept that is a
+/// notification ("If the body is a JSON-RPC _notification_", 2026-07-28
+/// streamable-http › Sending Messages) or, in 2025-11-25, a response ("If
+/// the input is a JSON-RPC _response_ or _notification_"); a body that is
+/// no JSON is neither, so this is advice.
+pub const NOT_JSON_HTTP: Rule = advice(
+    "unparsable bodies",
+    "answer a POST whose body is not JSON with an HTTP error status (400 Bad Request), or with -32700 Parse error (JSON-RPC 2.0 § 5.1): the specification names an error status only for a notification (or, in 2025-11-25, a response) the server cannot accept, and a body that is not JSON is neither, but a client that sent it then learns why instead of waiting",
 );
 
 /// A legacy HTTP notification POSTed.
@@ -104,12 +108,4 @@ pub const HEADER_MISSING: Rule = must(
     "2026-07-28",
     "basic/transports/streamable-http › Server Validation",
     "When rejecting a request due to header validation failure, servers MUST return HTTP status `400 Bad Request` and MUST include a JSON-RPC error response using the following error code ... Validation failure conditions include: ... A required standard header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is missing.",
-);
-/// A body that is not JSON in a legacy session: 2025-11-25 binds an
-/// error status only for a notification or response the server cannot
-/// accept ("If the input is a JSON-RPC _response_ or _notification_"), and
-/// a body that is no JSON is neither, so this is advice.
-pub const NOT_JSON_HTTP_LEGACY: Rule = advice(
-    "unparsable bodies",
-    "answer a POST whose body is not JSON with an HTTP error status (400 Bad Request), or with -32700 Parse error (JSON-RPC 2.0 § 5.1): 2025-11-25 names an error status only for a notification or response the server cannot accept, and a body that is not JSON is neither, but a client that sent it then learns why instead of waiting",
 );
