@@ -15,11 +15,9 @@
 //! an error response against `JSONRPCErrorResponse`. Methods outside the
 //! revision's schema are left to the checkers.
 
-mod definitions;
 mod methods;
 #[cfg(test)]
 mod tests;
-mod typed;
 
 use std::fmt;
 
@@ -27,9 +25,8 @@ use serde_json::Value;
 
 use super::report::{Direction, EntryKind, TranscriptEntry};
 use crate::mcp;
-use definitions::{legacy_types, modern_types};
+use mcplings_types::{Problem, join, legacy_types, modern_types};
 use methods::{message_definition, result_definition};
-use typed::{Problem, join};
 
 /// The `_meta` key that marks a modern (2026-07-28) request.
 pub use crate::mcp::meta::PROTOCOL_VERSION as META_PROTOCOL_VERSION;

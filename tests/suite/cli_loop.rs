@@ -706,8 +706,15 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
             "{path} is not packaged (course/README.md)"
         );
     }
-    cargo(&root, &["package", "--allow-dirty", "--offline", "--no-verify"]);
+    // The workspace's packages, as they would be published: mcplings and
+    // the check of frames against the official types (crates/types), which
+    // the packaged manifest names as a registry dependency.
+    cargo(
+        &root,
+        &["package", "--workspace", "--allow-dirty", "--offline", "--no-verify"],
+    );
     let krate = own.join("package/mcplings-0.1.0.crate");
+    let types_krate = own.join("package/mcplings-types-0.1.0.crate");
     // Unpacked at the same place each run (and deleted after the build):
     // cargo keys a path package's build by its folder, so an unchanged
     // package is not compiled again. Outside the checkout, whose workspace
@@ -723,30 +730,44 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
     };
     let unpack_in = std::env::temp_dir().join(format!("mcplings-packaged-{key:016x}"));
     let unpacked = unpack_in.join("mcplings-0.1.0");
+    let types_unpacked = unpack_in.join("mcplings-types-0.1.0");
     if unpack_in.exists() {
         fs::remove_dir_all(&unpack_in).unwrap();
     }
     fs::create_dir_all(&unpack_in).unwrap();
     let last = own.join("last-built.crate");
-    let changed = fs::read(&last).ok() != Some(fs::read(&krate).unwrap());
-    let tar = std::process::Command::new("tar")
-        .arg(if changed { "xzmf" } else { "xzf" })
-        .arg(&krate)
-        .current_dir(&unpack_in)
-        .status()
-        .expect("tar runs");
-    assert!(tar.success());
+    let packages = [fs::read(&krate).unwrap(), fs::read(&types_krate).unwrap()].concat();
+    let changed = fs::read(&last).ok() != Some(packages.clone());
+    for file in [&krate, &types_krate] {
+        let tar = std::process::Command::new("tar")
+            .arg(if changed { "xzmf" } else { "xzf" })
+            .arg(file)
+            .current_dir(&unpack_in)
+            .status()
+            .expect("tar runs");
+        assert!(tar.success());
+    }
     assert!(
         !unpacked.join("exercises").exists() && unpacked.join("course").is_dir(),
         "cargo leaves the crates' own folders out; course/ carries them"
     );
-    cargo(&unpacked, &["build", "--offline", "--locked", "--bin", "mcplings"]);
-    fs::copy(&krate, &last).unwrap();
+    // mcplings-types from its package, as the registry would serve it (a
+    // patch, so the packaged lockfile's entry for it is rewritten: no
+    // `--locked`).
+    let patch = format!(
+        "patch.crates-io.mcplings-types.path={:?}",
+        types_unpacked.display().to_string()
+    );
+    cargo(
+        &unpacked,
+        &["build", "--offline", "--bin", "mcplings", "--config", &patch],
+    );
+    fs::write(&last, packages).unwrap();
     let built = started.elapsed();
     let tmp = tempfile::tempdir().unwrap();
     let bin = tmp.path().join("mcplings");
     fs::copy(own.join("debug/mcplings"), &bin).unwrap();
-    fs::remove_dir_all(&unpacked).unwrap();
+    fs::remove_dir_all(&unpack_in).unwrap();
 
     let mcplings_at = |dir: &std::path::Path, args: &[&str]| {
         run(assert_cmd::Command::new(&bin)

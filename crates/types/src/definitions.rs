@@ -3,13 +3,14 @@
 
 use serde_json::Value;
 
-use super::typed::{Problem, typed};
+use crate::typed::{Problem, typed};
 
 /// A lookup from schema definition names to the generated types of one
 /// revision: `Some(outcome)` when the name is covered.
 macro_rules! definitions {
-    ($name:ident, $module:ident, [$($definition:literal => $ty:ident),* $(,)?]) => {
-        pub(super) fn $name(definition: &str, value: &Value) -> Option<Result<(), Problem>> {
+    ($(#[$doc:meta])* $name:ident, $module:ident, [$($definition:literal => $ty:ident),* $(,)?]) => {
+        $(#[$doc])*
+        pub fn $name(definition: &str, value: &Value) -> Option<Result<(), Problem>> {
             Some(match definition {
                 $($definition => typed::<$module::$ty>(value, $name),)*
                 _ => return None,
@@ -18,7 +19,11 @@ macro_rules! definitions {
     };
 }
 
-definitions!(legacy_types, legacy, [
+definitions!(
+    /// Deserialises `value` as the 2025-11-25 type named `definition` (its
+    /// name in that revision's `schema.json`, e.g. `CallToolResult`):
+    /// `None` when no such type is covered, else whether `value` fits it.
+    legacy_types, legacy, [
     "JSONRPCResultResponse" => JsonrpcResultResponse,
     "JSONRPCErrorResponse" => JsonrpcErrorResponse,
     "JSONRPCRequest" => JsonrpcRequest,
@@ -69,7 +74,11 @@ definitions!(legacy_types, legacy, [
     "EmbeddedResource" => EmbeddedResource,
 ]);
 
-definitions!(modern_types, modern, [
+definitions!(
+    /// Deserialises `value` as the 2026-07-28 type named `definition` (its
+    /// name in that revision's `schema.json`, e.g. `CallToolResult`):
+    /// `None` when no such type is covered, else whether `value` fits it.
+    modern_types, modern, [
     "JSONRPCResultResponse" => JsonrpcResultResponse,
     "JSONRPCErrorResponse" => JsonrpcErrorResponse,
     "JSONRPCRequest" => JsonrpcRequest,

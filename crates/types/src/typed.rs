@@ -7,17 +7,21 @@ use serde_json::Value;
 use serde_path_to_error::Segment;
 
 /// A deserialisation failure: the path to it and what went wrong.
-pub(super) struct Problem {
-    pub(super) path: String,
-    pub(super) message: String,
+pub struct Problem {
+    /// The path to the member that does not fit, dotted with `[index]`
+    /// for arrays (`content[0]`); empty for the value itself.
+    pub path: String,
+    /// What is wrong there, in plain words: ``missing `type` ``, `is an
+    /// array, expected an object`.
+    pub message: String,
 }
 
 /// The lookup of one revision's types by definition name.
-pub(super) type Lookup = fn(&str, &Value) -> Option<Result<(), Problem>>;
+pub(crate) type Lookup = fn(&str, &Value) -> Option<Result<(), Problem>>;
 
 /// Deserialises `value` as `T`, keeping the path of the first failure;
 /// `types` are the revision's types, for a closer look at untagged enums.
-pub(super) fn typed<T: DeserializeOwned>(value: &Value, types: Lookup) -> Result<(), Problem> {
+pub(crate) fn typed<T: DeserializeOwned>(value: &Value, types: Lookup) -> Result<(), Problem> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(_) => Ok(()),
         Err(error) => {
@@ -88,8 +92,9 @@ fn closer_look(message: &str, value: &Value, types: Lookup) -> Option<Problem> {
     types(definition, value)?.err()
 }
 
-/// `a.b` from `a` and `b`, without a dot when either is empty.
-pub(super) fn join(prefix: &str, path: &str) -> String {
+/// `a.b` from `a` and `b`, without a dot when either is empty; `a[0]`
+/// from `a` and `[0]`.
+pub fn join(prefix: &str, path: &str) -> String {
     match (prefix.is_empty(), path.is_empty() || path == ".") {
         (_, true) => prefix.to_string(),
         (true, false) => path.to_string(),
