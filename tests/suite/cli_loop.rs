@@ -666,6 +666,9 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", &own)
             .env("CARGO_BUILD_BUILD_DIR", &target)
+            // The package is built once per change and never edited:
+            // incremental compilation's cache would only cost time.
+            .env("CARGO_INCREMENTAL", "0")
             .output()
             .expect("cargo runs");
         assert!(

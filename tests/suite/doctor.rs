@@ -333,46 +333,55 @@ fn a_hanging_server_could_not_be_run_within_a_bound() {
     assert!(started.elapsed().as_secs_f64() < bound, "{:?}", started.elapsed());
 }
 
+// Two tests, not a loop: each waits out a startup window per check, so
+// they run side by side.
 #[test]
-fn a_slow_start_after_detection_is_not_verified_never_a_fail() {
-    // The probes find the server; every later process of it writes
-    // nothing within the startup window (as an interpreter on a loaded
-    // machine): nothing is shown about any rule, so nothing fails or warns.
-    // Shared, the checks on the probes' processes are judged there; the
-    // others, and every check with --isolated, are not verified.
-    for isolated in [true, false] {
-        let options = Options {
-            startup: Some(std::time::Duration::from_secs(1)),
-            only: Some(
-                ["ping", "server/discover", "ids echoed", "resources"]
-                    .map(String::from)
-                    .to_vec(),
-            ),
-            isolated,
-            ..Options::default()
-        };
-        let report = run(&mock("slow-later"), &options);
-        assert_eq!(report.era, "dual-era", "{}", summary(&report));
-        assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
-        let unverified: Vec<_> = report
-            .cases
+fn a_slow_start_after_detection_is_not_verified_never_a_fail_isolated() {
+    slow_start_after_detection(true);
+}
+
+#[test]
+fn a_slow_start_after_detection_is_not_verified_never_a_fail_shared() {
+    slow_start_after_detection(false);
+}
+
+/// The probes find the server; every later process of it writes nothing
+/// within the startup window (as an interpreter on a loaded machine):
+/// nothing is shown about any rule, so nothing fails or warns. Shared, the
+/// checks on the probes' processes are judged there; the others, and every
+/// check with --isolated, are not verified.
+fn slow_start_after_detection(isolated: bool) {
+    let options = Options {
+        startup: Some(std::time::Duration::from_secs(1)),
+        only: Some(
+            ["ping", "server/discover", "ids echoed", "resources"]
+                .map(String::from)
+                .to_vec(),
+        ),
+        isolated,
+        ..Options::default()
+    };
+    let report = run(&mock("slow-later"), &options);
+    assert_eq!(report.era, "dual-era", "{}", summary(&report));
+    assert_eq!((report.fails, report.warns), (0, 0), "{}", summary(&report));
+    let unverified: Vec<_> = report
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::NotVerified)
+        .collect();
+    // Every check asked for after the two probes, in the eras it runs
+    // in: ping (legacy), server/discover (modern), ids echoed and
+    // resources (both); shared, ids echoed (both) alone.
+    let expected = if isolated { 1 + 1 + 2 + 2 } else { 2 };
+    assert_eq!(unverified.len(), expected, "isolated {isolated}: {}", summary(&report));
+    assert!(
+        unverified
             .iter()
-            .filter(|c| c.verdict == Verdict::NotVerified)
-            .collect();
-        // Every check asked for after the two probes, in the eras it runs
-        // in: ping (legacy), server/discover (modern), ids echoed and
-        // resources (both); shared, ids echoed (both) alone.
-        let expected = if isolated { 1 + 1 + 2 + 2 } else { 2 };
-        assert_eq!(unverified.len(), expected, "isolated {isolated}: {}", summary(&report));
-        assert!(
-            unverified
-                .iter()
-                .all(|c| c.note.as_deref().is_some_and(|n| n.contains("--startup-ms"))),
-            "{}",
-            summary(&report)
-        );
-        assert!(report.passed);
-    }
+            .all(|c| c.note.as_deref().is_some_and(|n| n.contains("--startup-ms"))),
+        "{}",
+        summary(&report)
+    );
+    assert!(report.passed);
 }
 
 /// Each case's (id, era, outcome): what a verdict is.
