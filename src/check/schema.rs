@@ -6,7 +6,9 @@
 //! the official `schema.json` of each revision: 0.10 for 2025-11-25 (the
 //! newest legacy revision) and 2.0 for 2026-07-28 (the modern one). One
 //! major version of that crate compiles only one revision at a time, so the
-//! two are separate dependencies.
+//! two are separate dependencies of the workspace's `mcplings-types` crate
+//! (`crates/types`), which deserializes a value into them and says where it
+//! does not fit; this module picks the definition and words the report.
 //!
 //! What is checked is the frame's own definition: a request against its
 //! method's request type (`CallToolRequest`), a notification against its
