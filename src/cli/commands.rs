@@ -361,8 +361,9 @@ pub fn task(course: &Course, query: &str) -> Result<u8, String> {
     println!();
     let files: Vec<String> = ex.files.iter().map(|f| format!("exercises/{}/{f}", ex.id)).collect();
     report::say(&format!(
-        "Edit {}, then run `mcplings check {n}`. `mcplings hint {n}` gives a hint.",
+        "Edit {}, then run `{run} check {n}`. `{run} hint {n}` gives a hint.",
         files.join(", "),
+        run = super::invocation(course),
         n = ex.number()
     ));
     Ok(0)

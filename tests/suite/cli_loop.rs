@@ -679,7 +679,10 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let started = std::time::Instant::now();
-    let files = cargo(&root, &["package", "--list", "--allow-dirty", "--offline"]);
+    let files = cargo(
+        &root,
+        &["package", "-p", "mcplings", "--list", "--allow-dirty", "--offline"],
+    );
     let crates = fs::read_dir(root.join("exercises")).unwrap().flatten();
     for entry in crates.filter(|e| e.path().join("Cargo.toml").is_file()) {
         let id = entry.file_name().to_string_lossy().into_owned();
