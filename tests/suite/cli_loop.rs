@@ -741,7 +741,8 @@ fn the_packaged_crate_builds_a_binary_that_carries_the_course() {
         fs::remove_dir_all(&unpack_in).unwrap();
     }
     fs::create_dir_all(&unpack_in).unwrap();
-    let last = own.join("last-built.crate");
+    // Both packages' bytes as last built, to tell whether either changed.
+    let last = own.join("last-built.crates");
     let packages = [fs::read(&krate).unwrap(), fs::read(&types_krate).unwrap()].concat();
     let changed = fs::read(&last).ok() != Some(packages.clone());
     for file in [&krate, &types_krate] {

@@ -8,8 +8,10 @@ use crate::typed::{Problem, typed};
 /// A lookup from schema definition names to the generated types of one
 /// revision: `Some(outcome)` when the name is covered.
 macro_rules! definitions {
-    ($(#[$doc:meta])* $name:ident, $module:ident, [$($definition:literal => $ty:ident),* $(,)?]) => {
-        $(#[$doc])*
+    ($name:ident, $module:ident, $revision:literal, [$($definition:literal => $ty:ident),* $(,)?]) => {
+        #[doc = concat!("Deserialises `value` as the ", $revision, " type named `definition` (its")]
+        /// name in that revision's `schema.json`, e.g. `CallToolResult`):
+        /// `None` when no such type is covered, else whether `value` fits it.
         pub fn $name(definition: &str, value: &Value) -> Option<Result<(), Problem>> {
             Some(match definition {
                 $($definition => typed::<$module::$ty>(value, $name),)*
@@ -19,11 +21,7 @@ macro_rules! definitions {
     };
 }
 
-definitions!(
-    /// Deserialises `value` as the 2025-11-25 type named `definition` (its
-    /// name in that revision's `schema.json`, e.g. `CallToolResult`):
-    /// `None` when no such type is covered, else whether `value` fits it.
-    legacy_types, legacy, [
+definitions!(legacy_types, legacy, "2025-11-25", [
     "JSONRPCResultResponse" => JsonrpcResultResponse,
     "JSONRPCErrorResponse" => JsonrpcErrorResponse,
     "JSONRPCRequest" => JsonrpcRequest,
@@ -74,11 +72,7 @@ definitions!(
     "EmbeddedResource" => EmbeddedResource,
 ]);
 
-definitions!(
-    /// Deserialises `value` as the 2026-07-28 type named `definition` (its
-    /// name in that revision's `schema.json`, e.g. `CallToolResult`):
-    /// `None` when no such type is covered, else whether `value` fits it.
-    modern_types, modern, [
+definitions!(modern_types, modern, "2026-07-28", [
     "JSONRPCResultResponse" => JsonrpcResultResponse,
     "JSONRPCErrorResponse" => JsonrpcErrorResponse,
     "JSONRPCRequest" => JsonrpcRequest,
