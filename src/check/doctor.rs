@@ -61,11 +61,21 @@ use super::toolkit::Failure;
 use super::toolkit::as_client::Client;
 use crate::mcp;
 
-/// How long a check's whole conversation may take.
+/// How long a check's whole conversation may take, with the default
+/// startup window ([`check_timeout`] for another).
 const CHECK_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a server may take to answer its first request by default (it
 /// may be starting an interpreter).
 pub const STARTUP: Duration = Duration::from_secs(10);
+
+/// How long a check's whole conversation may take when the server has
+/// `startup` to answer its first request (`--startup-ms`): [`CHECK_TIMEOUT`],
+/// and whatever `startup` adds over [`STARTUP`], so a longer window is
+/// never cut short by the bound around it (30 s to start: 35 s in all).
+fn check_timeout(startup: Duration) -> Duration {
+    CHECK_TIMEOUT + startup.saturating_sub(STARTUP)
+}
+
 /// Checks run at once.
 const AT_ONCE: usize = 4;
 
@@ -397,6 +407,16 @@ pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/doctor.md's slow starter, `--startup-ms 30000`, has its 30 s
+    /// and the 5 s after it that every check has with the default 10 s.
+    /// (A 17 s starter was cut off at 15 s and "could not be run".)
+    #[test]
+    fn a_longer_startup_window_lengthens_the_bound_around_it() {
+        assert_eq!(check_timeout(STARTUP), Duration::from_secs(15));
+        assert_eq!(check_timeout(Duration::from_secs(1)), Duration::from_secs(15));
+        assert_eq!(check_timeout(Duration::from_secs(30)), Duration::from_secs(35));
+    }
 
     #[test]
     fn the_rule_table_holds_every_rule_once_and_every_check_with_its_own_rule() {

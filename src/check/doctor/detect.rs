@@ -7,12 +7,12 @@
 //! whether it is dual-era; what each probe settled (the legacy version,
 //! the capabilities) is what the checks start from.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{CHECK_TIMEOUT, finish_case, rules};
 use super::{Check, Checked, DoctorCase, Era, EraChoice, Finding, Options, Outcome, STARTUP, Target};
+use super::{check_timeout, finish_case, rules};
 use crate::check::session::{Session, Stop};
 use crate::check::toolkit::Failure;
 use crate::check::toolkit::as_client::{exchange_within, initialize_request, request};
@@ -157,13 +157,14 @@ fn conclude(
 }
 
 /// Starts a probe's process of the server (on the calling thread: see
-/// `shared.rs`).
-fn start(target: &Target) -> Result<Session, String> {
+/// `shared.rs`), bounded as a check with `startup` to answer first.
+fn start(target: &Target, startup: Duration) -> Result<Session, String> {
     let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
-    let mut session = Session::spawn(&target.program, &args, CHECK_TIMEOUT, None).map_err(|stop| match stop {
-        Stop::Io(e) => e,
-        other => other.reason(),
-    })?;
+    let mut session =
+        Session::spawn(&target.program, &args, check_timeout(startup), None).map_err(|stop| match stop {
+            Stop::Io(e) => e,
+            other => other.reason(),
+        })?;
     // Detection (and the checks that share its process) read past a
     // banner, as a lenient host does: the stdout check judges it.
     session.skip_junk();
@@ -238,7 +239,7 @@ pub(super) fn detect(target: &Target, options: &Options) -> Detected {
         if !wanted {
             return Ok(None);
         }
-        start(target).map(Some).map_err(|e| {
+        start(target, startup).map(Some).map_err(|e| {
             detected.error.get_or_insert_with(|| cannot_start(target, &e));
         })
     };

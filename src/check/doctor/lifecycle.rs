@@ -73,15 +73,16 @@ pub(super) static CHECKS: &[Check] = &[
 ];
 
 /// Opens a conversation in the check's era: the legacy handshake, or
-/// nothing (modern requests carry their `_meta`); on the shared process,
-/// the conversation opened there goes on.
+/// nothing (modern requests carry their `_meta`), the first answer due
+/// within the startup window ([`Client::first_within`]); on the shared
+/// process, the conversation opened there goes on.
 pub(super) fn open(s: &mut Session, ctx: &Ctx) -> Result<Client, Failure> {
     if let Some(client) = ctx.continued() {
         return Ok(client);
     }
     match ctx.era {
-        Era::Legacy => Client::legacy(s),
-        Era::Modern => Ok(Client::modern()),
+        Era::Legacy => Client::legacy_within(s, ctx.startup),
+        Era::Modern => Ok(Client::modern().first_within(ctx.startup)),
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::{AT_ONCE, features, rules, shared};
-use super::{CHECK_TIMEOUT, Check, Checked, Ctx, DoctorCase, Era, Finding, Options, Outcome, Rule, Target, Verdict};
+use super::{Check, Checked, Ctx, DoctorCase, Era, Finding, Options, Outcome, Rule, Target, Verdict, check_timeout};
 use crate::check::cases::{Cases, HUNG};
 use crate::check::report::{CaseReport, Status};
 use crate::check::session::{Session, Stop};
@@ -191,31 +191,32 @@ fn run_check(target: &Target, check: &Check, ctx: &Ctx, stop: Arc<AtomicBool>) -
         );
     }
     let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
-    let (result, finished): (Checked, _) = match Session::spawn(&target.program, &args, CHECK_TIMEOUT, Some(stop)) {
-        Ok(mut session) => {
-            // A banner is the stdout check's finding, once; every other
-            // check reads past it, as a lenient host does.
-            if check.id != "stdout-messages" {
-                session.skip_junk();
-            }
-            let result = (check.run)(&mut session, ctx);
-            let finished = session.finish();
-            let result = match result {
-                Ok(outcome) if check.schema && schema_applies(ctx) => {
-                    schema_finding(&finished.transcript).map_or(Ok(outcome), Err)
+    let (result, finished): (Checked, _) =
+        match Session::spawn(&target.program, &args, check_timeout(ctx.startup), Some(stop)) {
+            Ok(mut session) => {
+                // A banner is the stdout check's finding, once; every other
+                // check reads past it, as a lenient host does.
+                if check.id != "stdout-messages" {
+                    session.skip_junk();
                 }
-                other => other,
-            };
-            (result, finished)
-        }
-        // A server that cannot be started for the check: the robustness
-        // advice, as a crash is.
-        Err(stop) => {
-            let mut finding: Finding = stop.into();
-            finding.rule.get_or_insert(&rules::ROBUST);
-            (Err(finding), Default::default())
-        }
-    };
+                let result = (check.run)(&mut session, ctx);
+                let finished = session.finish();
+                let result = match result {
+                    Ok(outcome) if check.schema && schema_applies(ctx) => {
+                        schema_finding(&finished.transcript).map_or(Ok(outcome), Err)
+                    }
+                    other => other,
+                };
+                (result, finished)
+            }
+            // A server that cannot be started for the check: the robustness
+            // advice, as a crash is.
+            Err(stop) => {
+                let mut finding: Finding = stop.into();
+                finding.rule.get_or_insert(&rules::ROBUST);
+                (Err(finding), Default::default())
+            }
+        };
     finish_case(
         check.id,
         named(check, ctx.era),

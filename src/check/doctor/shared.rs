@@ -31,7 +31,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::run::{named, schema_applies};
-use super::{CHECK_TIMEOUT, Check, Checked, Ctx, DoctorCase, Era, Options, Target};
+use super::{Check, Checked, Ctx, DoctorCase, Era, Options, STARTUP, Target, check_timeout};
 use super::{finish_case, schema_finding};
 use crate::check::session::{Session, Stop};
 use crate::check::toolkit::Failure;
@@ -95,7 +95,12 @@ pub(super) fn groups(runs: &[(&'static Check, Ctx)]) -> Vec<Vec<usize>> {
 /// runs doctor: see the module doc).
 pub(super) fn spawn(target: &Target, options: &Options) -> Result<Session, Stop> {
     let args: Vec<&str> = target.args.iter().map(String::as_str).collect();
-    let mut session = Session::spawn(&target.program, &args, CHECK_TIMEOUT, options.cancel.clone())?;
+    let mut session = Session::spawn(
+        &target.program,
+        &args,
+        check_timeout(options.startup.unwrap_or(STARTUP)),
+        options.cancel.clone(),
+    )?;
     // A banner is the stdout check's finding (in a process of its own).
     session.skip_junk();
     Ok(session)
@@ -137,7 +142,7 @@ pub(super) fn run_shared(start: Start, runs: &[(&'static Check, Ctx)], members: 
             .send_json(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .map(|()| Client::before_initialize())
             .map_err(Failure::from),
-        (Era::Legacy, false) => Client::legacy(&mut session),
+        (Era::Legacy, false) => Client::legacy_within(&mut session, base.startup),
         (Era::Modern, _) => Ok(Client::modern()),
     };
     let ctx = match opened {

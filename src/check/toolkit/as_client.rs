@@ -113,6 +113,18 @@ pub(crate) fn exchange(s: &mut Session, frame: &Value) -> Result<Value, Failure>
     exchange_within(s, frame, ANSWER_WITHIN)
 }
 
+/// The failure of a request `method` (id `id`) that got no response
+/// within the window `within`. The nominal window is in the words and the
+/// stretch beside them (`Failure::within`): a report's reason reads the
+/// same on a quiet and a busy machine, and the learner is told both.
+pub(crate) fn no_response(method: &str, id: &Value, within: Duration) -> Failure {
+    Failure::new(format!(
+        "no response to `{method}` (id {id}) within {:.1} s. {REPLY_RULE}; a client left without one waits forever",
+        within.as_secs_f64()
+    ))
+    .within(within)
+}
+
 /// Like [`exchange`], waiting up to `within` (stretched by load) for each
 /// line of the answer.
 pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) -> Result<Value, Failure> {
@@ -121,14 +133,7 @@ pub(crate) fn exchange_within(s: &mut Session, frame: &Value, within: Duration) 
     let method = frame["method"].as_str().unwrap_or("?");
     loop {
         let Some(got) = next_within(s, within)? else {
-            // The nominal window in the words, the stretch beside them
-            // (`Failure::within`): a report's reason reads the same on a
-            // quiet and a busy machine, and the learner is told both.
-            return Err(Failure::new(format!(
-                "no response to `{method}` (id {id}) within {:.1} s. {REPLY_RULE}; a client left without one waits forever",
-                within.as_secs_f64()
-            ))
-            .within(within));
+            return Err(no_response(method, &id, within));
         };
         let is_response = got.value.get("result").is_some() || got.value.get("error").is_some();
         let got_id = got.value.get("id");

@@ -14,6 +14,10 @@ pub(crate) struct Client {
     next_id: u64,
     /// Whether the ids turn through the shapes of [`ids::varied`].
     varied: bool,
+    /// How long the response to the next request may take (stretched by
+    /// load), when it is the process's first answer
+    /// ([`Client::first_within`]); `None`: until the case's deadline.
+    first_answer: Option<Duration>,
 }
 
 impl Client {
@@ -26,6 +30,12 @@ impl Client {
     /// Like [`Client::legacy`], with [`ids::varied`] ids, from 0.
     pub fn legacy_varied(s: &mut Session) -> Result<Client, Failure> {
         Client::before_initialize().varied().handshake(s)
+    }
+
+    /// Like [`Client::legacy`], the `initialize` response awaited within
+    /// `startup` ([`Client::first_within`]).
+    pub fn legacy_within(s: &mut Session, startup: Duration) -> Result<Client, Failure> {
+        Client::before_initialize().first_within(startup).handshake(s)
     }
 
     /// Runs the legacy handshake at 2025-11-25.
@@ -41,6 +51,7 @@ impl Client {
             modern: false,
             next_id: 1,
             varied: false,
+            first_answer: None,
         }
     }
 
@@ -50,6 +61,19 @@ impl Client {
             modern: true,
             next_id: 1,
             varied: false,
+            first_answer: None,
+        }
+    }
+
+    /// This client with the response to its first request awaited at most
+    /// `startup` (stretched by load, as [`next_within`] does), not until
+    /// the case's deadline: a process's first answer, which may wait on an
+    /// interpreter's start (doctor's `--startup-ms`). Silence in that time
+    /// fails with the window in the reason ([`no_response`]).
+    pub fn first_within(self, startup: Duration) -> Client {
+        Client {
+            first_answer: Some(startup),
+            ..self
         }
     }
 
@@ -99,8 +123,13 @@ impl Client {
     /// notifications.
     pub fn call(&mut self, s: &mut Session, method: &str, params: Value) -> Result<Value, Failure> {
         let id = self.send(s, method, params)?;
+        let window = self.first_answer.take();
         loop {
-            let got = s.recv()?.value;
+            let got = match window {
+                Some(window) => next_within(s, window)?.ok_or_else(|| no_response(method, &id, window))?,
+                None => s.recv()?,
+            }
+            .value;
             if matches!(classify(&got), Kind::Notification { .. }) {
                 continue;
             }
