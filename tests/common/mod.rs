@@ -246,7 +246,7 @@ impl Mutant {
 /// A mutant crate made from `solutions/<exercise>`: its `Cargo.toml` with
 /// the package renamed to `package` (unique per mutant, so binaries in the
 /// shared target dir never collide) and made a workspace of its own, its
-/// `src/`, and the crates' `exercises/Cargo.lock`; then `patches` applied
+/// `src/`, and the crates' `exercises/Cargo.lock` ([`lockfile`]); then `patches` applied
 /// in order. The exercise's harness crate is the checkout's own, unless a
 /// patch names one of its files (`harness/src/lib.rs`): then the mutant
 /// holds a copy of it, patched.
@@ -299,13 +299,9 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         &format!("path = {harness_path:?}"),
     );
     manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\nincremental = false\n");
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
-        (PathBuf::from("Cargo.toml"), manifest.into_bytes()),
-        (
-            PathBuf::from("Cargo.lock"),
-            fs::read(root().join("exercises/Cargo.lock")).unwrap(),
-        ),
-    ];
+    let dir = target_dir().join("test-mutants").join("crates").join(package);
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(PathBuf::from("Cargo.toml"), manifest.into_bytes())];
+    files.extend(lockfile(&dir, &fs::read(root().join("exercises/Cargo.lock")).unwrap()));
     read_tree(&solution.join("src"), Path::new("src"), &mut files);
     if own_harness {
         files.push((
@@ -327,9 +323,31 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         );
         *bytes = source.replacen(find, replace, 1).into_bytes();
     }
-    let dir = target_dir().join("test-mutants").join("crates").join(package);
     sync_tree(&dir, &files);
     Mutant { dir, _alone: alone }
+}
+
+/// The file, in a crate copied to `dir`, that holds the lockfile last
+/// placed there ([`lockfile`]).
+const LOCK_SOURCE: &str = ".lock-source";
+
+/// The lockfile of a crate copied to `dir` from `source` (the crates'
+/// workspace lockfile), with the record of it, as files for the crate:
+/// `source` when the crate is new or `source` changed since it was placed,
+/// else the lockfile there now. Cargo trims a workspace's lockfile to the
+/// crate's own packages on its first build; writing `source` back every
+/// run would change the file each time, and a changed file sends a check
+/// through cargo again (some 300 cargo runs in a warm suite run).
+pub fn lockfile(dir: &Path, source: &[u8]) -> [(PathBuf, Vec<u8>); 2] {
+    let placed = fs::read(dir.join(LOCK_SOURCE)).ok();
+    let lock = match fs::read(dir.join("Cargo.lock")) {
+        Ok(now) if placed.as_deref() == Some(source) => now,
+        _ => source.to_vec(),
+    };
+    [
+        (PathBuf::from("Cargo.lock"), lock),
+        (PathBuf::from(LOCK_SOURCE), source.to_vec()),
+    ]
 }
 
 /// Every file under `from`, as (its path under `prefix`, its bytes).

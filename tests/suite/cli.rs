@@ -532,10 +532,10 @@ fn a_path_copy_with_the_same_package_name_does_not_shadow_the_exercise() {
     for (path, bytes) in common::tree_files(&course.path().join("exercises").join(ENCODE)) {
         common::write_if_changed(&copy.join(path), &bytes);
     }
-    common::write_if_changed(
-        &copy.join("Cargo.lock"),
-        &fs::read(course.path().join("exercises/Cargo.lock")).unwrap(),
-    );
+    let source_lock = fs::read(course.path().join("exercises/Cargo.lock")).unwrap();
+    for (path, bytes) in common::lockfile(&copy, &source_lock) {
+        common::write_if_changed(&copy.join(path), &bytes);
+    }
     let solution = fs::read(course.path().join("solutions").join(ENCODE).join("src/lib.rs")).unwrap();
     common::write_if_changed(&copy.join("src/lib.rs"), &solution);
     assert_eq!(at(course.path(), &["check", "01"]).code, 1, "the stub fails first");

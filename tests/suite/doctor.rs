@@ -451,8 +451,13 @@ fn sharing_a_process_changes_no_verdict_on_the_references() {
     }
 }
 
-/// The mock's mistakes that touch a shared check, in one of two halves.
-fn sharing_on_mistakes(half: usize) {
+/// How many tests share the mock's mistakes: each mistake costs two doctor
+/// runs of about a second, and four tests run side by side.
+const SHARING_PARTS: usize = 4;
+
+/// The mock's mistakes that touch a shared check, in part `part` of
+/// [`SHARING_PARTS`].
+fn sharing_on_mistakes(part: usize) {
     let mistakes = [
         "",
         "list-error",
@@ -469,7 +474,7 @@ fn sharing_on_mistakes(half: usize) {
         "listen-notify-late",
         "listen-notify-early",
     ];
-    for mistake in mistakes.iter().skip(half).step_by(2) {
+    for mistake in mistakes.iter().skip(part).step_by(SHARING_PARTS) {
         let options = Options {
             // `hang` never answers: not waiting 10 s stretched by load twice.
             startup: Some(std::time::Duration::from_secs(if *mistake == "hang" { 1 } else { 10 })),
@@ -551,6 +556,16 @@ fn sharing_a_process_changes_no_verdict_on_the_mock_0() {
 #[test]
 fn sharing_a_process_changes_no_verdict_on_the_mock_1() {
     sharing_on_mistakes(1);
+}
+
+#[test]
+fn sharing_a_process_changes_no_verdict_on_the_mock_2() {
+    sharing_on_mistakes(2);
+}
+
+#[test]
+fn sharing_a_process_changes_no_verdict_on_the_mock_3() {
+    sharing_on_mistakes(3);
 }
 
 /// Starts an HTTP server (`command` given a free loopback port) and
