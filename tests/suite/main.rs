@@ -6,8 +6,9 @@
 //! Most of these tests wait on the programs they run (checks, builds,
 //! silence windows), so a slow test of one subject overlaps with the quick
 //! ones of every other; and the app links once instead of once per file.
-//! The view snapshots (`tests/views*.rs`) stay binaries of their own, so
-//! their snapshot files keep their names.
+//! The view snapshots (`views*.rs`, their files in `snapshots/`) are here
+//! too: as binaries of their own they ran after the suite, 9 s of rendering
+//! on a debug build while nothing else ran.
 //!
 //! A new subject is a file here and a `mod` line below; a new file directly
 //! under `tests/` is a binary of its own (cargo's default), which works too
@@ -31,6 +32,11 @@ mod reaping;
 mod schema;
 mod terminal;
 mod verify;
+mod views;
+mod views_colour;
+mod views_common;
+mod views_sizes;
+mod views_sweep;
 mod wire;
 
 /// The checker tests' shared helpers, as `crate::helpers` (the path they

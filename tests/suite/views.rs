@@ -7,8 +7,7 @@ use mcplings::check::{BuildReport, CaseReport, CheckReport, Direction, EntryKind
 use mcplings::progress::Progress;
 use serde_json::json;
 
-mod views_common;
-use views_common::{course, press, screen};
+use crate::views_common::{course, press, screen};
 
 fn app() -> App {
     App::new(course(), Progress::default(), (80, 24))

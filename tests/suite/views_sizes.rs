@@ -9,8 +9,7 @@ use mcplings::content::Course;
 use mcplings::progress::Progress;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-mod views_common;
-use views_common::{press, screen};
+use crate::views_common::{press, screen};
 
 const SIZES: [(u16, u16); 2] = [(70, 20), (80, 24)];
 
@@ -298,7 +297,7 @@ fn lesson_end_says_what_comes_next() {
 fn fixture(size: (u16, u16)) -> App {
     use mcplings::content::{lesson, needs};
     let mut course = app(size).course().clone();
-    let source = include_str!("../src/app/tests/asides.md");
+    let source = include_str!("../../src/app/tests/asides.md");
     let lesson = lesson::parse(std::path::Path::new("asides.md"), source).expect("the fixture parses");
     let need = |name: &str| {
         let (part, heading) = needs::split(name).unwrap();

@@ -2,9 +2,6 @@
 //! `views_sweep`): the course as shipped, keys pressed on a workbook, and
 //! a workbook drawn on ratatui's `TestBackend` as text.
 
-// Each test binary uses some of these.
-#![allow(dead_code)]
-
 use mcplings::app::{App, Effect, Msg};
 use mcplings::content::Course;
 use ratatui::Terminal;

@@ -13,8 +13,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 
-mod views_common;
-use views_common::press;
+use crate::views_common::press;
 
 fn app(mono: bool) -> App {
     let course = Course::load(
@@ -197,7 +196,7 @@ fn the_aside_in_focus_is_in_reverse_video() {
     for mono in [true, false] {
         let mut app = app(mono);
         let mut course = app.course().clone();
-        let source = include_str!("../src/app/tests/asides.md");
+        let source = include_str!("../../src/app/tests/asides.md");
         course.parts[0].lesson = Some(lesson::parse(std::path::Path::new("asides.md"), source).unwrap());
         app = App::new(course, Progress::default(), (80, 24));
         if mono {

@@ -25,8 +25,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use unicode_width::UnicodeWidthStr;
 
-mod views_common;
-use views_common::{course, press};
+use crate::views_common::{course, press};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (70, 20)];
 
