@@ -569,24 +569,37 @@ fn sharing_a_process_changes_no_verdict_on_the_mock_3() {
 }
 
 /// Starts an HTTP server (`command` given a free loopback port) and
-/// waits until it listens; the child and its URL.
+/// waits until it listens; the child and its URL. One server starts at a
+/// time: a port is free when picked and taken only when the server binds
+/// it, and two tests given the same port in between would both find one
+/// server listening, the other's. A server that exited (its port taken
+/// after all) is started again on another port.
 fn serve(command: impl Fn(u16) -> std::process::Command) -> (std::process::Child, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = command(port)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed().as_secs() < 20, "the HTTP server never listened");
-        std::thread::sleep(std::time::Duration::from_millis(20));
+    static STARTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _alone = STARTING.lock().unwrap_or_else(|e| e.into_inner());
+    for _ in 0..3 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut child = command(port)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut exited = child.try_wait().unwrap();
+        while exited.is_none() && std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed().as_secs() < 20, "the HTTP server never listened");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            exited = child.try_wait().unwrap();
+        }
+        if exited.is_none() {
+            return (child, format!("http://127.0.0.1:{port}/mcp"));
+        }
     }
-    (child, format!("http://127.0.0.1:{port}/mcp"))
+    panic!("the HTTP server exited three times before it listened");
 }
 
 /// Starts an HTTP server binary with `--port N`.
