@@ -294,9 +294,18 @@ fn checks() -> Vec<&'static Check> {
 /// started ends with [`DoctorReport::error`] set. What the server left
 /// behind outside its process groups is killed before it returns.
 pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
-    let report = doctor_stdio(target, options);
+    let scale = super::session::slack::scale();
+    let mut report = doctor_stdio(target, options);
     super::session::children::reap_orphans();
+    note_stretch(&mut report, scale);
     report
+}
+
+/// Adds [`super::window::stretched_run_note`] for a run that started with
+/// the windows stretched by `scale` (or ends with them stretched more).
+fn note_stretch(report: &mut DoctorReport, scale: f64) {
+    let scale = scale.max(super::session::slack::scale());
+    report.notes.extend(super::window::stretched_run_note(scale));
 }
 
 fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {
@@ -396,9 +405,11 @@ fn after_calls(report: &mut DoctorReport, options: &Options) {
 /// with [`DoctorReport::error`] set.
 pub fn doctor_url(url: &str, options: &Options) -> DoctorReport {
     let started = Instant::now();
+    let scale = super::session::slack::scale();
     let mut report = DoctorReport::new(vec![url.to_string()]);
     http::doctor_url(url, options, &mut report);
     after_calls(&mut report, options);
+    note_stretch(&mut report, scale);
     report.tally();
     report.duration_ms = started.elapsed().as_millis() as u64;
     report

@@ -80,6 +80,28 @@ impl Window {
     }
 }
 
+/// The note for a doctor run whose windows the machine's load stretched by
+/// up to `scale` ([`super::session::slack::scale`], read as the run starts
+/// and as it ends), or `None` when it did not (under ×1.05). A run where
+/// nothing timed out says so too: a host does not stretch its timeouts, so
+/// a server that answered only within the stretched windows may time out
+/// there, and a passing report would hide it.
+pub fn stretched_run_note(scale: f64) -> Option<String> {
+    let window = Window::new(Duration::from_secs(1), scale);
+    if !window.stretched() {
+        return None;
+    }
+    let variable = super::session::slack::SCALE_VAR;
+    let (by, again) = match std::env::var_os(variable) {
+        Some(_) => (format!("by {variable}"), format!("without {variable}")),
+        None => ("by the machine's load".to_string(), "on a quiet machine".to_string()),
+    };
+    Some(format!(
+        "every time window of this run was stretched up to ×{} {by} (--startup-ms's too): a host does not stretch its timeouts, so a server that answered only within the stretched windows may time out there; run doctor {again} to be sure",
+        factor(window.scale)
+    ))
+}
+
 /// `scale` as a factor: "4", "2.5".
 fn factor(scale: f64) -> String {
     let tenths = (scale * 10.0).round() / 10.0;
@@ -126,6 +148,15 @@ mod tests {
             Window::new(Duration::from_secs(10), 2.0).tell("no HTTP reply within 10 s"),
             "no HTTP reply within 20 s (the 10 s window, stretched ×2 by the machine's load)"
         );
+    }
+
+    #[test]
+    fn a_run_is_noted_as_stretched_only_from_five_percent() {
+        assert_eq!(stretched_run_note(1.0), None);
+        assert_eq!(stretched_run_note(1.04), None);
+        let note = stretched_run_note(2.5).unwrap();
+        assert!(note.contains("stretched up to ×2.5 by "), "{note}");
+        assert!(stretched_run_note(1.05).unwrap().contains("×1.1 "));
     }
 
     #[test]
