@@ -1212,7 +1212,7 @@ fn a_window_stretched_by_load_is_told_and_kept_apart_from_the_reason() {
     assert_eq!(stretch_notes(&quiet_report), Vec::<String>::new());
     let notes = stretch_notes(&loaded_report);
     assert!(
-        notes.len() == 1 && notes[0].contains("stretched up to ×3 by MCPLINGS_TIME_SCALE"),
+        notes.len() == 1 && notes[0].contains("stretched ×3 by MCPLINGS_TIME_SCALE"),
         "{notes:?}"
     );
     let (quiet, loaded) = (unknown(&quiet_report), unknown(&loaded_report));
