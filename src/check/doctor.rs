@@ -305,7 +305,8 @@ pub fn doctor(target: &Target, options: &Options) -> DoctorReport {
 /// the windows stretched by `scale` (or ends with them stretched more).
 fn note_stretch(report: &mut DoctorReport, scale: f64) {
     let scale = scale.max(super::session::slack::scale());
-    report.notes.extend(super::window::stretched_run_note(scale));
+    let by_hand = super::session::slack::set_by_hand().is_some();
+    report.notes.extend(super::window::stretched_run_note(scale, by_hand));
 }
 
 fn doctor_stdio(target: &Target, options: &Options) -> DoctorReport {

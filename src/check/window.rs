@@ -80,13 +80,15 @@ impl Window {
     }
 }
 
-/// The note for a doctor run whose windows the machine's load stretched by
-/// up to `scale` ([`super::session::slack::scale`], read as the run starts
-/// and as it ends), or `None` when it did not (under ×1.05). A run where
-/// nothing timed out says so too: a host does not stretch its timeouts, so
-/// a server that answered only within the stretched windows may time out
-/// there, and a passing report would hide it.
-pub fn stretched_run_note(scale: f64) -> Option<String> {
+/// The note for a doctor run whose windows were stretched by up to
+/// `scale` ([`super::session::slack::scale`], read as the run starts and
+/// as it ends): by `MCPLINGS_TIME_SCALE` when `by_hand`
+/// ([`super::session::slack::set_by_hand`]), else by the machine's load;
+/// `None` when they were not (under ×1.05). A run where nothing timed out
+/// says so too: a host does not stretch its timeouts, so a server that
+/// answered only within the stretched windows may time out there, and a
+/// passing report would hide it.
+pub fn stretched_run_note(scale: f64, by_hand: bool) -> Option<String> {
     let window = Window::new(Duration::from_secs(1), scale);
     if !window.stretched() {
         return None;
@@ -95,9 +97,9 @@ pub fn stretched_run_note(scale: f64) -> Option<String> {
     // The variable sets one factor for the whole run; the load is read as
     // each process starts, so the note gives the largest.
     let factor = factor(window.scale);
-    let (by, again) = match std::env::var_os(variable) {
-        Some(_) => (format!("×{factor} by {variable}"), format!("without {variable}")),
-        None => (
+    let (by, again) = match by_hand {
+        true => (format!("×{factor} by {variable}"), format!("without {variable}")),
+        false => (
             format!("up to ×{factor} by the machine's load"),
             "on a quiet machine".to_string(),
         ),
@@ -157,15 +159,20 @@ mod tests {
 
     #[test]
     fn a_run_is_noted_as_stretched_only_from_five_percent() {
-        assert_eq!(stretched_run_note(1.0), None);
-        assert_eq!(stretched_run_note(1.04), None);
-        let note = stretched_run_note(2.5).unwrap();
+        for by_hand in [false, true] {
+            assert_eq!(stretched_run_note(1.0, by_hand), None);
+            assert_eq!(stretched_run_note(1.04, by_hand), None);
+            assert!(stretched_run_note(1.05, by_hand).unwrap().contains("×1.1 by"));
+        }
+        let loaded = stretched_run_note(2.5, false).unwrap();
         assert!(
-            note.contains("stretched up to ×2.5 by the machine's load")
-                || note.contains("stretched ×2.5 by MCPLINGS_TIME_SCALE"),
-            "{note}"
+            loaded.contains("stretched up to ×2.5 by the machine's load"),
+            "{loaded}"
         );
-        assert!(stretched_run_note(1.05).unwrap().contains("×1.1 by"));
+        assert!(loaded.contains("run doctor on a quiet machine"), "{loaded}");
+        let set = stretched_run_note(2.5, true).unwrap();
+        assert!(set.contains("stretched ×2.5 by MCPLINGS_TIME_SCALE"), "{set}");
+        assert!(set.contains("run doctor without MCPLINGS_TIME_SCALE"), "{set}");
     }
 
     #[test]

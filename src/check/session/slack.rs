@@ -41,9 +41,8 @@ pub const SCALE_VAR: &str = "MCPLINGS_TIME_SCALE";
 /// holds a number ≥ 1, else the load average per core, clamped to
 /// `1..=MAX_SCALE`. Cheap (one small file read); read once per session.
 pub fn scale() -> f64 {
-    let set = std::env::var(SCALE_VAR).ok().and_then(|v| v.trim().parse::<f64>().ok());
-    if let Some(set) = set.filter(|s| s.is_finite()) {
-        return set.max(1.0);
+    if let Some(set) = set_by_hand() {
+        return set;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
     let load = std::fs::read_to_string("/proc/loadavg")
@@ -51,6 +50,13 @@ pub fn scale() -> f64 {
         .and_then(|text| text.split_whitespace().next().and_then(|l| l.parse::<f64>().ok()))
         .unwrap_or(0.0);
     from_load(load, cores)
+}
+
+/// The scale `MCPLINGS_TIME_SCALE` sets (at least 1), or `None` when it
+/// is unset or not a finite number (then the load sets it).
+pub fn set_by_hand() -> Option<f64> {
+    let set = std::env::var(SCALE_VAR).ok().and_then(|v| v.trim().parse::<f64>().ok());
+    set.filter(|s| s.is_finite()).map(|s| s.max(1.0))
 }
 
 /// The scale for a 1-minute load average of `load` on `cores` cores.
