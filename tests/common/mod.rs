@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod cmd;
+pub mod seed;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,15 @@ pub fn target_dir() -> PathBuf {
 /// and each copy's folder is deleted before the next builds, so cargo
 /// finds the previous sources gone and rebuilds.
 pub fn course_target_dir() -> PathBuf {
-    target_dir().join("test-courses")
+    seeded_course_target(target_dir().join("test-courses"))
+}
+
+/// `dir`, a target dir `mcplings` builds course crates in (as
+/// `CARGO_TARGET_DIR`), with the crates' compiled dependencies placed in
+/// its course builds' dir on first use ([`seed`]).
+pub fn seeded_course_target(dir: PathBuf) -> PathBuf {
+    seed::seeded(dir.join(mcplings::check::disk::COURSE_BUILDS), seed::Units::Registry);
+    dir
 }
 
 /// Serialises the tests of one test binary that build crates. Course copies
@@ -397,7 +406,10 @@ pub fn mutants_target_dir(dir: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let shard = name.bytes().map(u32::from).sum::<u32>() % MUTANT_TARGETS;
-    target_dir().join("test-mutants").join(format!("build-{shard}"))
+    seed::seeded(
+        target_dir().join("test-mutants").join(format!("build-{shard}")),
+        seed::Units::WithHarnesses,
+    )
 }
 
 /// Checks the crate in `dir` against `exercise`'s checker.

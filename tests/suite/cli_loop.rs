@@ -450,7 +450,10 @@ fn init_writes_a_workspace_where_check_hint_task_and_reset_work() {
     let inside = |args: &[&str]| {
         run(common::cmd::bin()
             .current_dir(&ws)
-            .env("CARGO_TARGET_DIR", common::target_dir().join("test-init"))
+            .env(
+                "CARGO_TARGET_DIR",
+                common::seeded_course_target(common::target_dir().join("test-init")),
+            )
             .args(args))
     };
     let r = inside(&["check", "01"]);
