@@ -38,8 +38,9 @@ pub fn target_dir() -> PathBuf {
     }
 }
 
-/// Where course copies build: shared by all of them, so dependencies
-/// compile once. Safe because copies build one at a time ([`build_lock`])
+/// Where course copies build (as `CARGO_TARGET_DIR`): shared by all of
+/// them, so dependencies compile once (and come from the seed on a fresh
+/// clone). Safe because copies build one at a time ([`build_lock`])
 /// and each copy's folder is deleted before the next builds, so cargo
 /// finds the previous sources gone and rebuilds.
 pub fn course_target_dir() -> PathBuf {
@@ -399,7 +400,8 @@ const MUTANT_TARGETS: u32 = 2;
 /// have package names of their own, so one folder could serve them all, but
 /// cargo builds one crate at a time in a target dir (it locks it), and on a
 /// fresh clone some 240 mutants wait on that lock while a core idles; two
-/// dirs build two at once, each compiling the crates' dependencies once.
+/// dirs build two at once. Both get the crates' dependencies and harnesses
+/// compiled once, from the seed ([`seed`]).
 pub fn mutants_target_dir(dir: &Path) -> PathBuf {
     let name = dir
         .file_name()

@@ -87,96 +87,111 @@ fn the_right_mock_gets_no_fail_and_no_warn() {
     );
 }
 
+// One test per reference server, so that the three run side by side.
 #[test]
-fn the_reference_servers_get_no_fail_and_their_stubs_do() {
-    for n in ["03-handshake-gate", "07-tool-server", "11-capstone-server"] {
-        let solution = course_binary(&format!("solution-{n}"));
-        let report = run(
-            &Target {
-                program: solution,
-                args: vec![],
-            },
-            &Options::default(),
-        );
-        assert!(
-            report.error.is_none() && report.fails == 0,
-            "solution {n}:\n{}",
-            summary(&report)
-        );
-        if n.starts_with("07") {
-            // One screen: at most 24 lines, none wider than 80 columns.
-            let out = Command::cargo_bin("mcplings")
-                .unwrap()
-                .args(["doctor", "--"])
-                .arg(course_binary(&format!("solution-{n}")))
-                .output()
-                .unwrap();
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            assert_eq!(out.status.code(), Some(0), "{text}");
-            let lines: Vec<&str> = text.lines().collect();
-            assert!(lines.len() <= 24, "{} lines:\n{text}", lines.len());
-            for line in &lines {
-                assert!(
-                    unicode_width::UnicodeWidthStr::width(*line) <= 80,
-                    "wider than 80: {line}\n{text}"
-                );
-            }
-            // Passes are counted per group, never listed one per line.
-            let passes = report.cases.iter().filter(|c| c.verdict == Verdict::Pass).count();
-            assert!(passes > 20, "{}", summary(&report));
-            assert!(lines.iter().filter(|l| l.starts_with('✓')).count() <= 4, "{text}");
-            assert!(!text.contains("transcript"), "{text}");
-        }
-        let stub = course_binary(&format!("exercise-{n}"));
-        let report = run(
-            &Target {
-                program: stub.clone(),
-                args: vec![],
-            },
-            &Options::default(),
-        );
-        if n.starts_with("03") {
-            // The 03 stub panics at its first message (todo!): it never
-            // answers, so doctor could not run it: exit 2, its panic quoted.
-            let error = report.error.clone().unwrap_or_default();
+fn the_reference_03_gets_no_fail_and_its_stub_does() {
+    reference_and_stub("03-handshake-gate");
+}
+
+#[test]
+fn the_reference_07_gets_no_fail_and_its_stub_does() {
+    reference_and_stub("07-tool-server");
+}
+
+#[test]
+fn the_reference_11_gets_no_fail_and_its_stub_does() {
+    reference_and_stub("11-capstone-server");
+}
+
+/// doctor on the course's reference solution `n` (no fail) and on its
+/// shipped stub (what each stub gets is below).
+fn reference_and_stub(n: &str) {
+    let solution = course_binary(&format!("solution-{n}"));
+    let report = run(
+        &Target {
+            program: solution,
+            args: vec![],
+        },
+        &Options::default(),
+    );
+    assert!(
+        report.error.is_none() && report.fails == 0,
+        "solution {n}:\n{}",
+        summary(&report)
+    );
+    if n.starts_with("07") {
+        // One screen: at most 24 lines, none wider than 80 columns.
+        let out = Command::cargo_bin("mcplings")
+            .unwrap()
+            .args(["doctor", "--"])
+            .arg(course_binary(&format!("solution-{n}")))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() <= 24, "{} lines:\n{text}", lines.len());
+        for line in &lines {
             assert!(
-                error.starts_with("could not run the server") && error.contains("not yet implemented"),
-                "stub {n}:\n{}",
-                summary(&report)
+                unicode_width::UnicodeWidthStr::width(*line) <= 80,
+                "wider than 80: {line}\n{text}"
             );
-            continue;
         }
-        if !n.starts_with("07") {
-            assert!(report.fails > 0, "stub {n}:\n{}", summary(&report));
-            continue;
-        }
-        // The 07 stub answers only initialize: detected legacy, where its
-        // refused lists are warns (2025-11-25 has no MUST for them).
+        // Passes are counted per group, never listed one per line.
+        let passes = report.cases.iter().filter(|c| c.verdict == Verdict::Pass).count();
+        assert!(passes > 20, "{}", summary(&report));
+        assert!(lines.iter().filter(|l| l.starts_with('✓')).count() <= 4, "{text}");
+        assert!(!text.contains("transcript"), "{text}");
+    }
+    let stub = course_binary(&format!("exercise-{n}"));
+    let report = run(
+        &Target {
+            program: stub.clone(),
+            args: vec![],
+        },
+        &Options::default(),
+    );
+    if n.starts_with("03") {
+        // The 03 stub panics at its first message (todo!): it never
+        // answers, so doctor could not run it: exit 2, its panic quoted.
+        let error = report.error.clone().unwrap_or_default();
         assert!(
-            report.error.is_none() && report.warns > 0,
+            error.starts_with("could not run the server") && error.contains("not yet implemented"),
             "stub {n}:\n{}",
             summary(&report)
         );
-        // Spoken to as modern only, it refuses server/discover (-32603):
-        // --era names an era it does not speak, exit 2 with a hint, with
-        // nothing judged beside it.
-        let report = run(
-            &Target {
-                program: stub,
-                args: vec![],
-            },
-            &Options {
-                era: EraChoice::Modern,
-                ..Options::default()
-            },
-        );
-        let error = report.error.clone().unwrap_or_default();
-        assert!(
-            error.starts_with("--era modern: the server does not speak the modern era") && report.cases.is_empty(),
-            "stub {n}, --era modern:\n{}",
-            summary(&report)
-        );
+        return;
     }
+    if !n.starts_with("07") {
+        assert!(report.fails > 0, "stub {n}:\n{}", summary(&report));
+        return;
+    }
+    // The 07 stub answers only initialize: detected legacy, where its
+    // refused lists are warns (2025-11-25 has no MUST for them).
+    assert!(
+        report.error.is_none() && report.warns > 0,
+        "stub {n}:\n{}",
+        summary(&report)
+    );
+    // Spoken to as modern only, it refuses server/discover (-32603):
+    // --era names an era it does not speak, exit 2 with a hint, with
+    // nothing judged beside it.
+    let report = run(
+        &Target {
+            program: stub,
+            args: vec![],
+        },
+        &Options {
+            era: EraChoice::Modern,
+            ..Options::default()
+        },
+    );
+    let error = report.error.clone().unwrap_or_default();
+    assert!(
+        error.starts_with("--era modern: the server does not speak the modern era") && report.cases.is_empty(),
+        "stub {n}, --era modern:\n{}",
+        summary(&report)
+    );
 }
 
 /// (mistake, extra options, check, verdict it gets).
