@@ -58,6 +58,10 @@ pub fn seeded(target: PathBuf, units: Units) -> PathBuf {
         && let Some(seed) = seed()
     {
         let registry = registry_packages();
+        // Cargo's own lock on each dir (another `cargo test` may be
+        // building in either).
+        let _seed_lock = cargo_lock(&seed.join("debug"));
+        let _target_lock = cargo_lock(&target.join("debug"));
         copy_units(&seed.join("debug"), &target.join("debug"), &|package: &str| {
             package != SEED
                 && (registry.contains(package) || (units == Units::WithHarnesses && package.starts_with("harness-")))
@@ -220,6 +224,22 @@ fn copy_units(from: &Path, to: &Path, wanted: &dyn Fn(&str) -> bool) {
         }
         copy_tree_kept(&entry.path(), &to.join(".fingerprint").join(&unit));
     }
+}
+
+/// The lock cargo takes on the profile dir `dir` while it builds there
+/// (`.cargo-lock`, an exclusive `flock`), taken the same way: `None` when
+/// it cannot be made (then nothing builds there either).
+fn cargo_lock(dir: &Path) -> Option<fs::File> {
+    fs::create_dir_all(dir).ok()?;
+    let file = fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(".cargo-lock"))
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
 }
 
 /// Copies the tree `from` to `to`, keeping modification times.

@@ -30,6 +30,7 @@ mod links;
 mod progress;
 mod reaping;
 mod schema;
+mod seeding;
 mod terminal;
 mod verify;
 mod views;
