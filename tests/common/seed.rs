@@ -7,7 +7,8 @@
 //! relative to the workspace root, so two copies of the course cannot share
 //! one. Each of those dirs used to compile serde_json, tiny_http, ureq and
 //! the rest itself, and the mutants' dirs the 12 harness crates too: about
-//! 15–18 s of CPU per dir on a fresh clone, some 50 s in all. Now a seed
+//! 15–18 s of CPU per dir on a fresh clone, some 65 s of rustc's CPU in all
+//! (docs/performance.md, "The test suite"). Now a seed
 //! crate that depends on everything the course crates do is built once
 //! (`target/test-seed/`), and a target dir's first use copies the compiled
 //! units in: cargo names each unit by a hash of its package, version,
@@ -23,7 +24,8 @@
 //! path inside the copy. A unit's files keep their modification times, so
 //! cargo's comparisons between a unit and its dependencies come out as in
 //! the seed. If cargo's layout ever changes, nothing matches and every
-//! dir builds its dependencies itself, as before: slower, never wrong.
+//! dir builds its dependencies itself, as before: slower, never wrong; and
+//! `tests/suite/seeding.rs` fails, saying which unit was compiled again.
 
 use std::collections::HashSet;
 use std::fs;
