@@ -27,6 +27,12 @@ pub fn course() -> &'static Course {
     COURSE.get_or_init(|| Course::load(&root(), &mcplings::check::checkers::names()).expect("the course loads"))
 }
 
+/// The cargo that builds these tests, for the crates they build
+/// themselves.
+pub fn cargo() -> std::process::Command {
+    std::process::Command::new(env!("CARGO"))
+}
+
 /// The checkout's cargo target dir. Tests build into folders of their own
 /// below it, never into the learner's: cargo keys build records by package
 /// name, so a course copy built there would pass its binaries off as the
@@ -297,7 +303,7 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
     // The exercise's harness crate: by its path in this checkout, built once
     // for every mutant; copied into the mutant (`harness/`) when a patch
     // changes it.
-    let harness_dir = root().join("exercises").join(exercise).join("harness");
+    let harness_dir = harness_dir(exercise);
     let own_harness = patches.iter().any(|(file, _, _)| file.starts_with("harness/"));
     let harness_path = if own_harness {
         "harness".to_string()
@@ -305,10 +311,10 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
         harness_dir.display().to_string()
     };
     manifest = manifest.replace(
-        &format!("path = \"../../exercises/{exercise}/harness\""),
+        &format!("path = {:?}", solution_harness_path(exercise)),
         &format!("path = {harness_path:?}"),
     );
-    manifest.push_str("\n[workspace]\n\n[profile.dev]\ndebug = false\nincremental = false\n");
+    manifest.push_str(OWN_WORKSPACE);
     let dir = target_dir().join("test-mutants").join("crates").join(package);
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(PathBuf::from("Cargo.toml"), manifest.into_bytes())];
     files.extend(lockfile(&dir, &fs::read(root().join("exercises/Cargo.lock")).unwrap()));
@@ -335,6 +341,24 @@ pub fn mutant(exercise: &str, package: &str, patches: &[Patch<'_>]) -> Mutant {
     }
     sync_tree(&dir, &files);
     Mutant { dir, _alone: alone }
+}
+
+/// What a crate the tests build outside the crates' workspace (a mutant,
+/// the seed) appends to its manifest: a workspace of its own, and the
+/// course crates' profile (exercises/Cargo.toml) without incremental
+/// compilation. The seed's compiled units serve the mutants only because
+/// both say the same here.
+const OWN_WORKSPACE: &str = "\n[workspace]\n\n[profile.dev]\ndebug = false\nincremental = false\n";
+
+/// The harness crate of `exercise`, in this checkout: the absolute path
+/// mutants and the seed both give it, so its build serves both.
+pub fn harness_dir(exercise: &str) -> PathBuf {
+    root().join("exercises").join(exercise).join("harness")
+}
+
+/// The path a solution's manifest gives its exercise's harness crate.
+fn solution_harness_path(exercise: &str) -> String {
+    format!("../../exercises/{exercise}/harness")
 }
 
 /// The file, in a crate copied to `dir`, that holds the lockfile last

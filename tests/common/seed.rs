@@ -32,7 +32,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use super::{lockfile, root, sync_tree, target_dir};
+use super::{OWN_WORKSPACE, cargo, harness_dir, lockfile, root, solution_harness_path, sync_tree, target_dir};
 
 /// The seed crate's package name (its own units are not copied).
 const SEED: &str = "test-seed";
@@ -90,7 +90,7 @@ fn seed() -> Option<&'static Path> {
                 &fs::read(root().join("exercises/Cargo.lock")).unwrap(),
             ));
             sync_tree(&krate, &files);
-            let status = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            let status = cargo()
                 .args(["build", "--quiet", "--manifest-path"])
                 .arg(krate.join("Cargo.toml"))
                 .env("CARGO_TARGET_DIR", &build)
@@ -103,8 +103,8 @@ fn seed() -> Option<&'static Path> {
 
 /// The seed's manifest: every dependency the solution crates name, with
 /// the features they name (the harnesses by their absolute path, as the
-/// mutants name them), in a workspace of its own with the course crates'
-/// profile (exercises/Cargo.toml; mutants set the same).
+/// mutants name them), in a workspace of its own with the mutants'
+/// profile ([`OWN_WORKSPACE`]).
 fn manifest() -> String {
     let mut deps = toml::Table::new();
     let solutions = root().join("solutions");
@@ -116,18 +116,18 @@ fn manifest() -> String {
         let Some(toml::Value::Table(named)) = table.get("dependencies") else {
             continue;
         };
+        let exercise = dir.file_name().unwrap().to_string_lossy().into_owned();
         for (name, spec) in named {
             let mut spec = spec.clone();
-            // A harness, `../../exercises/<exercise>/harness`: by the
-            // absolute path the mutants give it ([`super::mutant`]).
+            // The harness: by the absolute path the mutants give it
+            // ([`super::mutant`]); any other path crate is left out.
             if let toml::Value::Table(t) = &mut spec
                 && let Some(toml::Value::String(path)) = t.get("path")
             {
-                let Some(inside) = path.strip_prefix("../../") else {
+                if *path != solution_harness_path(&exercise) {
                     continue;
-                };
-                let absolute = root().join(inside).display().to_string();
-                t.insert("path".into(), absolute.into());
+                }
+                t.insert("path".into(), harness_dir(&exercise).display().to_string().into());
             }
             // The harness dependency is named `harness` in every solution:
             // key it by its package instead.
@@ -147,8 +147,7 @@ fn manifest() -> String {
         }
     }
     let mut manifest: toml::Table = format!(
-        "[package]\nname = \"{SEED}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\
-         [workspace]\n[profile.dev]\ndebug = false\nincremental = false\n"
+        "[package]\nname = \"{SEED}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n{OWN_WORKSPACE}"
     )
     .parse()
     .unwrap();

@@ -632,7 +632,7 @@ fn the_given_files_are_the_same_in_an_exercise_and_its_solution() {
 fn packaging_cargo(dir: &std::path::Path, args: &[&str]) -> String {
     let target = common::target_dir();
     let own = target.join("packaged");
-    let mut command = std::process::Command::new(env!("CARGO"));
+    let mut command = common::cargo();
     // Without the variables cargo sets for a test run: the build dir is
     // shared with `cargo test`'s own build, and a build script that
     // reads one of them (ring's reads CARGO_MANIFEST_DIR) would see it

@@ -3,7 +3,6 @@
 //! or the harness again, and takes nothing it should not.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::common::{self, seed};
 
@@ -68,7 +67,7 @@ type Artifacts = Vec<(String, Vec<String>)>;
 /// What `cargo build` of `manifest` into `target` reports: the artifacts
 /// it compiled, and those it found fresh.
 fn artifacts(manifest: &Path, target: &Path) -> (Artifacts, Artifacts) {
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let out = common::cargo()
         .args(["build", "--quiet", "--message-format", "json", "--manifest-path"])
         .arg(manifest)
         .env("CARGO_TARGET_DIR", target)
